@@ -1,0 +1,71 @@
+// Bundles the extension host code, the CLI and the webview app. `--production` minifies; `--watch` rebuilds.
+const esbuild = require('esbuild');
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+/** Reports build results the way VS Code's problem matchers expect. */
+const problemMatcher = {
+  name: 'problem-matcher',
+  setup(build) {
+    build.onStart(() => console.log('[watch] build started'));
+    build.onEnd((result) => {
+      for (const { text, location } of result.errors) {
+        console.error(`✘ [ERROR] ${text}`);
+        if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
+      }
+      console.log('[watch] build finished');
+    });
+  },
+};
+
+const node = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: !production,
+  minify: production,
+  sourcesContent: false,
+  logLevel: 'warning',
+  // dockerode's optional ssh transport pulls native modules that cannot be bundled; both requires are optional.
+  external: ['vscode', 'cpu-features', '*.node'],
+  plugins: [problemMatcher],
+};
+
+const contexts = [
+  { ...node, entryPoints: { extension: 'src/vscode/extension.ts' }, outdir: 'dist' },
+  { ...node, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
+  {
+    bundle: true,
+    platform: 'browser',
+    target: 'es2022',
+    format: 'esm',
+    sourcemap: !production,
+    minify: production,
+    sourcesContent: false,
+    logLevel: 'warning',
+    entryPoints: { webview: 'webview/src/main.ts' },
+    outdir: 'dist',
+    plugins: [problemMatcher],
+  },
+];
+
+async function main() {
+  const fs = require('fs');
+  const built = await Promise.all(
+    contexts.filter((c) => Object.values(c.entryPoints).every((p) => fs.existsSync(p))).map((c) => esbuild.context(c)),
+  );
+  if (watch) {
+    await Promise.all(built.map((c) => c.watch()));
+    return;
+  }
+  await Promise.all(built.map((c) => c.rebuild()));
+  await Promise.all(built.map((c) => c.dispose()));
+  if (fs.existsSync('dist/cli.js')) fs.chmodSync('dist/cli.js', 0o755);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,61 @@
+// Lint rules, including the import boundaries of the house style (see docs/architecture.md).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+const nodeIo = ['fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'child_process', 'node:child_process', 'net',
+  'node:net', 'http', 'node:http', 'https', 'node:https', 'worker_threads', 'node:worker_threads'];
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'dist/**', 'dist-pkg/**', 'out/**', '.tools/**', '.test-output/**', 'examples/repos/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'separate-type-imports' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      'no-restricted-syntax': ['error',
+        { selector: 'ExportDefaultDeclaration', message: 'No default exports (house style).' },
+        { selector: "MemberExpression[object.name='Math'][property.name='random']", message: 'Use node:crypto or a counter for ids and nonces.' }],
+    },
+  },
+  { files: ['**/*.js', '**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
+  {
+    files: ['src/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [...nodeIo, 'vscode', 'dockerode', 'openai'].map((name) => ({ name, message: 'src/core is pure: no vscode, I/O, Docker or network.' })),
+        patterns: [{ group: ['**/adapters/**', '**/vscode/**', '**/cli/**', '**/webview/**'], message: 'src/core imports nothing from adapters, vscode, cli or webview.' }],
+      }],
+    },
+  },
+  {
+    files: ['src/protocol/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{ group: ['*', '!./*'], message: 'src/protocol imports nothing (only its own files).' }],
+      }],
+    },
+  },
+  {
+    files: ['src/adapters/**/*.ts', 'src/cli/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'vscode', message: 'Only src/vscode/ imports vscode.' }],
+        patterns: [{ group: ['**/vscode/**', '**/webview/**'], message: 'Only src/vscode/ is the VS Code layer.' }],
+      }],
+    },
+  },
+  {
+    files: ['webview/**/*.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [...nodeIo, 'vscode'].map((name) => ({ name, message: 'webview/ runs in a browser and imports only src/protocol.' })),
+        patterns: [{ group: ['../../src/*', '!../../src/protocol', '../../src/*/**', '!../../src/protocol/**', '**/core/**', '**/adapters/**', '**/vscode/**', '**/cli/**'], message: 'webview/ imports only src/protocol.' }],
+      }],
+    },
+  },
+);
