@@ -30,7 +30,7 @@ const node = {
   logLevel: 'warning',
   // dockerode's optional ssh transport pulls native modules that cannot be bundled; both requires are optional.
   external: ['vscode', 'cpu-features', '*.node'],
-  plugins: [problemMatcher],
+  plugins: watch ? [problemMatcher] : [],
 };
 
 const contexts = [
@@ -47,7 +47,7 @@ const contexts = [
     logLevel: 'warning',
     entryPoints: { webview: 'webview/src/main.ts' },
     outdir: 'dist',
-    plugins: [problemMatcher],
+    plugins: watch ? [problemMatcher] : [],
   },
 ];
 

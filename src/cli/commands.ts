@@ -1,0 +1,4 @@
+// The registry of CLI commands. Each command lives in its own file under src/cli/ and is listed here once.
+import type { CliCommand } from './command';
+
+export const commands: CliCommand[] = [];
