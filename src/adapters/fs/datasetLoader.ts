@@ -1,0 +1,204 @@
+// Reads a SpecWeave dataset from disk into the core model. Reading never changes anything on disk.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import {
+  ATTEMPT_FILE,
+  ATTEMPTS_DIR,
+  MANIFEST_FILE,
+  TASK_FILE,
+  TASKS_DIR,
+  buildTask,
+  parseManifest,
+} from '../../core/dataset';
+import type { AttemptListing, DirEntry, TaskListing } from '../../core/dataset';
+import type { CandidateTask, Dataset, Problem } from '../../core/model';
+import { unsafeRelativePath } from '../../core/paths';
+
+/** A dataset file that cannot be read: unsafe path, missing, or outside the dataset. */
+export class DatasetFileError extends Error {
+  constructor(
+    readonly file: string,
+    message: string,
+  ) {
+    super(`${file}: ${message}`);
+  }
+}
+
+export interface LoadOptions {
+  /** Also list every attempt folder to check that its patch and trajectory files exist (slower). */
+  deep?: boolean;
+  /** Load only these task folders (for refreshing what changed on disk). */
+  only?: string[];
+}
+
+/** Loads the dataset at `root`. Content problems are collected in `problems`; only an unreadable root throws. */
+export function loadDataset(root: string, opts: LoadOptions = {}): Dataset {
+  const abs = path.resolve(root);
+  const realRoot = realpathOrSelf(abs);
+  const problems: Problem[] = [];
+  const manifestText = readIfExists(path.join(abs, MANIFEST_FILE));
+  const { manifest, problems: mp } = parseManifest(manifestText);
+  problems.push(...mp);
+  if (!manifest) {
+    return {
+      root: abs,
+      manifest: { format: 1, name: path.basename(abs), defaults: { workdir: '/repo', timeoutSec: 300, limits: { memoryMb: 2048, cpus: 1, pids: 512 } } },
+      tasks: [],
+      problems,
+    };
+  }
+  const tasksAbs = path.join(abs, TASKS_DIR);
+  let taskDirs: fs.Dirent[];
+  try {
+    taskDirs = fs.readdirSync(tasksAbs, { withFileTypes: true });
+  } catch (e) {
+    if (errCode(e) !== 'ENOENT') throw e;
+    problems.push({ severity: 'warning', file: TASKS_DIR, message: 'no tasks/ folder: the dataset has no tasks yet' });
+    taskDirs = [];
+  }
+  const only = opts.only ? new Set(opts.only) : undefined;
+  const tasks: CandidateTask[] = [];
+  for (const d of taskDirs) {
+    if (only && !only.has(d.name)) continue;
+    if (d.name.startsWith('.')) continue;
+    const kind = direntKind(d);
+    if (kind !== 'dir') {
+      if (kind === 'symlink' && isDirInside(path.join(tasksAbs, d.name), realRoot)) {
+        // a symlinked task folder inside the dataset is fine
+      } else {
+        if (kind === 'symlink') problems.push({ severity: 'error', file: `${TASKS_DIR}/${d.name}`, message: 'symlink points outside the dataset folder; it is ignored' });
+        continue;
+      }
+    }
+    const listing = listTask(tasksAbs, d.name, realRoot, opts.deep === true);
+    const built = buildTask(listing, manifest);
+    problems.push(...built.problems);
+    if (built.task) tasks.push(built.task);
+  }
+  tasks.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  if (manifest.guidelines !== undefined && !fs.existsSync(path.join(abs, manifest.guidelines))) {
+    problems.push({ severity: 'warning', file: MANIFEST_FILE, field: 'guidelines', message: `guidelines file ${manifest.guidelines} is missing` });
+  }
+  return { root: abs, manifest, tasks, problems };
+}
+
+function listTask(tasksAbs: string, name: string, realRoot: string, deep: boolean): TaskListing {
+  const dirAbs = path.join(tasksAbs, name);
+  const entries = listDir(dirAbs, realRoot);
+  const taskJson = entries.some((e) => e.name === TASK_FILE && !e.outside) ? readIfExists(path.join(dirAbs, TASK_FILE)) : undefined;
+  const attempts: AttemptListing[] = [];
+  const attemptsEntry = entries.find((e) => e.name === ATTEMPTS_DIR);
+  if (attemptsEntry && !attemptsEntry.outside) {
+    const attemptsAbs = path.join(dirAbs, ATTEMPTS_DIR);
+    for (const a of listDir(attemptsAbs, realRoot)) {
+      if (a.outside || a.kind === 'file' || a.name.startsWith('.')) continue;
+      const aAbs = path.join(attemptsAbs, a.name);
+      const aEntries = deep ? listDir(aAbs, realRoot) : undefined;
+      const attemptJson = readIfExists(path.join(aAbs, ATTEMPT_FILE));
+      attempts.push({ id: a.name, ...(attemptJson !== undefined ? { attemptJson } : {}), ...(aEntries ? { entries: aEntries } : {}) });
+    }
+  }
+  return { name, ...(taskJson !== undefined ? { taskJson } : {}), entries, attempts };
+}
+
+function listDir(dirAbs: string, realRoot: string): DirEntry[] {
+  let dirents: fs.Dirent[];
+  try {
+    dirents = fs.readdirSync(dirAbs, { withFileTypes: true });
+  } catch (e) {
+    if (errCode(e) === 'ENOENT' || errCode(e) === 'ENOTDIR') return [];
+    throw e;
+  }
+  return dirents.map((d) => {
+    const kind = direntKind(d);
+    if (kind !== 'symlink') return { name: d.name, kind };
+    const target = path.join(dirAbs, d.name);
+    const inside = isInside(realpathOrSelf(target), realRoot);
+    let targetKind: DirEntry['kind'] = 'other';
+    try {
+      const st = fs.statSync(target);
+      targetKind = st.isDirectory() ? 'dir' : st.isFile() ? 'file' : 'other';
+    } catch {
+      targetKind = 'other';
+    }
+    return { name: d.name, kind: inside ? targetKind : 'symlink', ...(inside ? {} : { outside: true }) };
+  });
+}
+
+function direntKind(d: fs.Dirent): DirEntry['kind'] {
+  if (d.isDirectory()) return 'dir';
+  if (d.isFile()) return 'file';
+  if (d.isSymbolicLink()) return 'symlink';
+  return 'other';
+}
+
+function isDirInside(p: string, realRoot: string): boolean {
+  try {
+    return isInside(fs.realpathSync(p), realRoot) && fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function isInside(real: string, realRoot: string): boolean {
+  return real === realRoot || real.startsWith(realRoot + path.sep);
+}
+
+function realpathOrSelf(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+function readIfExists(p: string): string | undefined {
+  try {
+    return fs.readFileSync(p, 'utf8');
+  } catch (e) {
+    if (errCode(e) === 'ENOENT' || errCode(e) === 'ENOTDIR') return undefined;
+    throw e;
+  }
+}
+
+function errCode(e: unknown): string | undefined {
+  return (e as NodeJS.ErrnoException | undefined)?.code;
+}
+
+/** Absolute path of a dataset-relative file, refusing paths (or symlinks) that leave the dataset. */
+export function resolveDatasetPath(root: string, relPath: string): string {
+  const unsafe = unsafeRelativePath(relPath);
+  if (unsafe) throw new DatasetFileError(relPath, unsafe);
+  const abs = path.resolve(root, relPath);
+  const realRoot = realpathOrSelf(path.resolve(root));
+  let real: string;
+  try {
+    real = fs.realpathSync(abs);
+  } catch (e) {
+    if (errCode(e) === 'ENOENT') throw new DatasetFileError(relPath, 'file is missing');
+    throw e;
+  }
+  if (!isInside(real, realRoot)) throw new DatasetFileError(relPath, 'resolves outside the dataset folder (symlink?)');
+  return abs;
+}
+
+/** Reads a dataset-relative text file (UTF-8, BOM stripped). */
+export function readDatasetText(root: string, relPath: string): string {
+  const text = fs.readFileSync(resolveDatasetPath(root, relPath), 'utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** Reads a dataset-relative text file, or undefined when it is missing. */
+export function readDatasetTextIfExists(root: string, relPath: string): string | undefined {
+  try {
+    return readDatasetText(root, relPath);
+  } catch (e) {
+    if (e instanceof DatasetFileError && e.message.endsWith('file is missing')) return undefined;
+    throw e;
+  }
+}
+
+/** Absolute path of a task's git clone (`repo.path` is relative to the dataset root, or absolute). */
+export function repoPath(root: string, repo: { path: string }): string {
+  return path.resolve(root, repo.path);
+}

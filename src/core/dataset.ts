@@ -1,0 +1,331 @@
+// Builds the task model from the texts and folder listings of a SpecWeave dataset (I/O is the caller's job).
+import { fieldFromPointer, lineOfPointer, parseJson } from './json';
+import { DEFAULT_LIMITS, DEFAULT_TIMEOUT_SEC, DEFAULT_WORKDIR } from './model';
+import type {
+  Attempt,
+  CandidateTask,
+  DatasetManifest,
+  Limits,
+  Problem,
+  RecordedResult,
+  RepoSource,
+  ResultParser,
+  Spec,
+  TestCase,
+  TestKind,
+} from './model';
+import { joinRel, unsafeRelativePath } from './paths';
+import { validateSchema } from './schema';
+
+export const MANIFEST_FILE = 'specweave.json';
+export const TASKS_DIR = 'tasks';
+export const TASK_FILE = 'task.json';
+export const REQUEST_FILE = 'request.md';
+export const TEST_PATCH_FILE = 'tests.patch';
+export const GOLD_PATCH_FILE = 'gold.patch';
+export const ATTEMPTS_DIR = 'attempts';
+export const ATTEMPT_FILE = 'attempt.json';
+export const DEFAULT_PATCH_FILE = 'patch.diff';
+
+/** One entry of a folder listing; `outside` marks a symlink that resolves outside the dataset. */
+export interface DirEntry {
+  name: string;
+  kind: 'file' | 'dir' | 'symlink' | 'other';
+  outside?: boolean;
+}
+
+export interface AttemptListing {
+  id: string;
+  /** Text of attempt.json, or undefined when the file is missing. */
+  attemptJson?: string;
+  /** Entries of the attempt folder, when the caller listed it (deep validation); undefined skips file checks. */
+  entries?: DirEntry[];
+}
+
+export interface TaskListing {
+  /** Folder name under tasks/. */
+  name: string;
+  taskJson?: string;
+  entries: DirEntry[];
+  attempts: AttemptListing[];
+}
+
+const manifestFile = MANIFEST_FILE;
+
+/** Parses and validates specweave.json, filling in defaults. */
+export function parseManifest(text: string | undefined): { manifest?: DatasetManifest; problems: Problem[] } {
+  if (text === undefined) {
+    return {
+      problems: [{ severity: 'error', file: manifestFile, message: 'no specweave.json here: this folder is not a SpecWeave dataset' }],
+    };
+  }
+  const parsed = parseJson(text, manifestFile);
+  if (!parsed.ok) return { problems: [parsed.problem] };
+  const problems = validateSchema('manifest', parsed.value, text, manifestFile);
+  if (problems.length > 0) return { problems };
+  const raw = parsed.value as {
+    name: string;
+    description?: string;
+    guidelines?: string;
+    defaults?: { image?: string; workdir?: string; timeoutSec?: number; limits?: Partial<Limits> };
+  };
+  if (raw.guidelines !== undefined) {
+    const unsafe = unsafeRelativePath(raw.guidelines);
+    if (unsafe) problems.push(fieldProblem(manifestFile, text, '/guidelines', unsafe));
+  }
+  const manifest: DatasetManifest = {
+    format: 1,
+    name: raw.name,
+    ...(raw.description !== undefined ? { description: raw.description } : {}),
+    ...(raw.guidelines !== undefined && problems.length === 0 ? { guidelines: raw.guidelines } : {}),
+    defaults: {
+      ...(raw.defaults?.image !== undefined ? { image: raw.defaults.image } : {}),
+      workdir: raw.defaults?.workdir ?? DEFAULT_WORKDIR,
+      timeoutSec: raw.defaults?.timeoutSec ?? DEFAULT_TIMEOUT_SEC,
+      limits: { ...DEFAULT_LIMITS, ...raw.defaults?.limits },
+    },
+  };
+  return { manifest, problems };
+}
+
+interface RawTask {
+  id: string;
+  title: string;
+  revision?: number;
+  repo: { name: string; path?: string; baseCommit?: string; inImage?: true };
+  environment?: { image?: string; workdir?: string; timeoutSec?: number; limits?: Partial<Limits>; dockerfile?: string };
+  verifier: { command: string; parser?: ResultParser; junitPath?: string };
+  specs: Array<{ id: string; text: string; category: string; dependsOn?: string[] }>;
+  tests: Array<{ id: string; name: string; kind: TestKind; specs?: string[] }>;
+  notes?: string[];
+  source?: Record<string, unknown>;
+}
+
+interface RawAttempt {
+  model: string;
+  agent?: string;
+  run?: string;
+  costUsd?: number;
+  tokens?: { input?: number; output?: number };
+  claimed?: { status?: string; summary?: string };
+  patch?: string;
+  trajectory?: string;
+  recordedResults?: RecordedResult[];
+}
+
+/** Builds one candidate task from its folder listing; `task` is undefined when the task file is unusable. */
+export function buildTask(listing: TaskListing, manifest: DatasetManifest): { task?: CandidateTask; problems: Problem[] } {
+  const dir = joinRel(TASKS_DIR, listing.name);
+  const file = joinRel(dir, TASK_FILE);
+  const problems: Problem[] = [];
+  const entry = (name: string) => listing.entries.find((e) => e.name === name);
+
+  for (const e of listing.entries) {
+    if (e.outside) {
+      problems.push({ severity: 'error', file: joinRel(dir, e.name), message: 'symlink points outside the dataset folder; it is ignored' });
+    }
+  }
+  if (listing.taskJson === undefined) {
+    problems.push({ severity: 'error', file, message: `missing ${TASK_FILE}: every task folder needs one` });
+    return { problems };
+  }
+  const text = listing.taskJson;
+  const parsed = parseJson(text, file);
+  if (!parsed.ok) return { problems: [...problems, parsed.problem] };
+  const schemaProblems = validateSchema('task', parsed.value, text, file);
+  if (schemaProblems.length > 0) return { problems: [...problems, ...schemaProblems] };
+  const raw = parsed.value as RawTask;
+
+  if (raw.id !== listing.name) {
+    problems.push(fieldProblem(file, text, '/id', `task id "${raw.id}" differs from its folder name "${listing.name}"`));
+  }
+
+  const specs: Spec[] = raw.specs.map((s) => ({ id: s.id, text: s.text, category: s.category, dependsOn: s.dependsOn ?? [] }));
+  const tests: TestCase[] = raw.tests.map((t) => ({ id: t.id, name: t.name, kind: t.kind, specs: t.specs ?? [] }));
+  problems.push(...checkIds(file, text, 'specs', specs), ...checkIds(file, text, 'tests', tests));
+  const specIds = new Set(specs.map((s) => s.id));
+  specs.forEach((s, i) =>
+    s.dependsOn.forEach((d, j) => {
+      if (d === s.id) problems.push(fieldProblem(file, text, `/specs/${i}/dependsOn/${j}`, `spec "${s.id}" depends on itself`));
+      else if (!specIds.has(d)) problems.push(fieldProblem(file, text, `/specs/${i}/dependsOn/${j}`, `unknown spec "${d}"`));
+    }),
+  );
+  tests.forEach((t, i) =>
+    t.specs.forEach((sid, j) => {
+      if (!specIds.has(sid)) {
+        problems.push(fieldProblem(file, text, `/tests/${i}/specs/${j}`, `test "${t.id}" is mapped to unknown spec "${sid}"`));
+      }
+    }),
+  );
+  const names = new Map<string, number>();
+  tests.forEach((t, i) => {
+    const prev = names.get(t.name);
+    if (prev !== undefined) {
+      problems.push({
+        ...fieldProblem(file, text, `/tests/${i}/name`, `test name "${t.name}" is used twice (also tests[${prev}])`),
+        severity: 'warning',
+      });
+    } else names.set(t.name, i);
+  });
+
+  const repo = buildRepo(raw, file, text, problems);
+  const env = raw.environment ?? {};
+  if (env.dockerfile !== undefined) {
+    const unsafe = unsafeRelativePath(env.dockerfile);
+    if (unsafe) problems.push(fieldProblem(file, text, '/environment/dockerfile', unsafe));
+  }
+  const image = env.image ?? manifest.defaults.image ?? '';
+  if (!image) {
+    problems.push({
+      ...fieldProblem(file, text, '/environment', 'no image: set environment.image here or defaults.image in specweave.json'),
+      severity: 'warning',
+    });
+  }
+  if (raw.verifier.parser === 'junit' && !raw.verifier.junitPath) {
+    problems.push(fieldProblem(file, text, '/verifier/junitPath', 'the junit parser needs junitPath'));
+  }
+
+  const requestFile = joinRel(dir, REQUEST_FILE);
+  const testPatchFile = joinRel(dir, TEST_PATCH_FILE);
+  requireFile(entry(REQUEST_FILE), requestFile, problems);
+  requireFile(entry(TEST_PATCH_FILE), testPatchFile, problems);
+  const gold = entry(GOLD_PATCH_FILE);
+  const hasGold = gold !== undefined && !gold.outside && gold.kind !== 'dir';
+
+  const attempts: Attempt[] = [];
+  for (const a of listing.attempts) {
+    const built = buildAttempt(dir, a, problems);
+    if (built) attempts.push(built);
+  }
+  attempts.sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+
+  const task: CandidateTask = {
+    id: raw.id,
+    title: raw.title,
+    revision: raw.revision ?? 1,
+    repo,
+    environment: {
+      image,
+      workdir: env.workdir ?? manifest.defaults.workdir,
+      limits: { ...manifest.defaults.limits, ...env.limits },
+      timeoutSec: env.timeoutSec ?? manifest.defaults.timeoutSec,
+      ...(env.dockerfile !== undefined ? { dockerfile: env.dockerfile } : {}),
+    },
+    specs,
+    tests,
+    verifier: {
+      command: raw.verifier.command,
+      parser: raw.verifier.parser ?? 'pytest',
+      ...(raw.verifier.junitPath !== undefined ? { junitPath: raw.verifier.junitPath } : {}),
+    },
+    notes: raw.notes ?? [],
+    ...(raw.source !== undefined ? { source: raw.source } : {}),
+    dir,
+    files: {
+      task: file,
+      request: requestFile,
+      testPatch: testPatchFile,
+      ...(hasGold ? { goldPatch: joinRel(dir, GOLD_PATCH_FILE) } : {}),
+    },
+    attempts,
+  };
+  return { task, problems };
+}
+
+function buildRepo(raw: RawTask, file: string, text: string, problems: Problem[]): RepoSource {
+  if (raw.repo.inImage) {
+    return { name: raw.repo.name, kind: 'image', ...(raw.repo.baseCommit !== undefined ? { baseCommit: raw.repo.baseCommit } : {}) };
+  }
+  const path = raw.repo.path as string;
+  if (path.includes('\0')) problems.push(fieldProblem(file, text, '/repo/path', 'path contains a NUL byte'));
+  return { name: raw.repo.name, kind: 'git', path, baseCommit: raw.repo.baseCommit as string };
+}
+
+function buildAttempt(taskDir: string, listing: AttemptListing, problems: Problem[]): Attempt | undefined {
+  const dir = joinRel(taskDir, ATTEMPTS_DIR, listing.id);
+  const file = joinRel(dir, ATTEMPT_FILE);
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/.test(listing.id)) {
+    problems.push({ severity: 'error', file: dir, message: `attempt folder name "${listing.id}" is not a valid id (letters, digits, . _ -)` });
+    return undefined;
+  }
+  if (listing.id === 'gold' || listing.id === 'empty') {
+    problems.push({ severity: 'error', file: dir, message: `attempt id "${listing.id}" is reserved for the oracle probes; rename the folder` });
+    return undefined;
+  }
+  if (listing.attemptJson === undefined) {
+    problems.push({ severity: 'error', file, message: `missing ${ATTEMPT_FILE}: every attempt folder needs one` });
+    return undefined;
+  }
+  const text = listing.attemptJson;
+  const parsed = parseJson(text, file);
+  if (!parsed.ok) {
+    problems.push(parsed.problem);
+    return undefined;
+  }
+  const schemaProblems = validateSchema('attempt', parsed.value, text, file);
+  if (schemaProblems.length > 0) {
+    problems.push(...schemaProblems);
+    return undefined;
+  }
+  const raw = parsed.value as RawAttempt;
+  const patchName = raw.patch ?? DEFAULT_PATCH_FILE;
+  let ok = true;
+  for (const [field, rel] of [['/patch', patchName], ['/trajectory', raw.trajectory]] as const) {
+    if (rel === undefined) continue;
+    const unsafe = unsafeRelativePath(rel);
+    if (unsafe) {
+      problems.push(fieldProblem(file, text, field, unsafe));
+      ok = false;
+    }
+  }
+  if (!ok) return undefined;
+  if (listing.entries) {
+    const has = (name: string) => listing.entries?.some((e) => e.name === name && !e.outside && e.kind !== 'dir');
+    for (const e of listing.entries) {
+      if (e.outside) problems.push({ severity: 'error', file: joinRel(dir, e.name), message: 'symlink points outside the dataset folder; it is ignored' });
+    }
+    if (!patchName.includes('/') && !has(patchName)) {
+      problems.push(fieldProblem(file, text, '/patch', `patch file ${joinRel(dir, patchName)} is missing`));
+    }
+    if (raw.trajectory !== undefined && !raw.trajectory.includes('/') && !has(raw.trajectory)) {
+      problems.push(fieldProblem(file, text, '/trajectory', `trajectory file ${joinRel(dir, raw.trajectory)} is missing`));
+    }
+  }
+  return {
+    id: listing.id,
+    model: raw.model,
+    agent: raw.agent ?? '',
+    ...(raw.run !== undefined ? { run: raw.run } : {}),
+    ...(raw.costUsd !== undefined ? { costUsd: raw.costUsd } : {}),
+    ...(raw.tokens !== undefined ? { tokens: raw.tokens } : {}),
+    ...(raw.claimed !== undefined ? { claimed: raw.claimed } : {}),
+    dir,
+    patchFile: joinRel(dir, patchName),
+    ...(raw.trajectory !== undefined ? { trajectoryFile: joinRel(dir, raw.trajectory) } : {}),
+    recordedResults: raw.recordedResults ?? [],
+  };
+}
+
+function requireFile(e: DirEntry | undefined, file: string, problems: Problem[]): void {
+  if (!e) problems.push({ severity: 'error', file, message: 'required file is missing' });
+  else if (e.outside) return; // already reported
+  else if (e.kind === 'dir') problems.push({ severity: 'error', file, message: 'expected a file, found a folder' });
+}
+
+function checkIds(file: string, text: string, field: 'specs' | 'tests', items: Array<{ id: string }>): Problem[] {
+  const seen = new Map<string, number>();
+  const out: Problem[] = [];
+  items.forEach((item, i) => {
+    const prev = seen.get(item.id);
+    if (prev !== undefined) {
+      out.push(fieldProblem(file, text, `/${field}/${i}/id`, `${field === 'specs' ? 'spec' : 'test'} id "${item.id}" is used twice (also ${field}[${prev}])`));
+    } else seen.set(item.id, i);
+  });
+  return out;
+}
+
+/** A problem located at a JSON pointer of a file's text. */
+export function fieldProblem(file: string, text: string, pointer: string, message: string): Problem {
+  const line = lineOfPointer(text, pointer);
+  return { severity: 'error', file, ...(line !== undefined ? { line } : {}), field: fieldFromPointer(pointer), message };
+}

@@ -1,0 +1,74 @@
+// JSON Schema validation of the dataset files (schemas in /schema), with problems that name file, line and field.
+import Ajv2020 from 'ajv/dist/2020';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import manifestSchema from '../../schema/specweave.schema.json';
+import taskSchema from '../../schema/task.schema.json';
+import attemptSchema from '../../schema/attempt.schema.json';
+import { fieldFromPointer, lineOfPointer } from './json';
+import type { Problem } from './model';
+
+export type SchemaKind = 'manifest' | 'task' | 'attempt';
+
+const schemas: Record<SchemaKind, object> = { manifest: manifestSchema, task: taskSchema, attempt: attemptSchema };
+const compiled = new Map<SchemaKind, ValidateFunction>();
+let ajv: Ajv2020 | undefined;
+
+function validator(kind: SchemaKind): ValidateFunction {
+  let v = compiled.get(kind);
+  if (!v) {
+    ajv ??= new Ajv2020({ allErrors: true, strict: false });
+    v = ajv.compile(schemas[kind]);
+    compiled.set(kind, v);
+  }
+  return v;
+}
+
+/** Validates `value` (parsed from `text`) against a schema; returns no problems when valid. */
+export function validateSchema(kind: SchemaKind, value: unknown, text: string, file: string): Problem[] {
+  const v = validator(kind);
+  if (v(value)) return [];
+  return simplify(v.errors ?? []).map((err) => toProblem(err, text, file));
+}
+
+/** `oneOf` failures produce one error per branch; keep the most useful ones. */
+function simplify(errors: ErrorObject[]): ErrorObject[] {
+  const seen = new Set<string>();
+  const out: ErrorObject[] = [];
+  const hasSpecific = (path: string) => errors.some((e) => e.instancePath === path && e.keyword !== 'oneOf');
+  for (const e of errors) {
+    if (e.keyword === 'oneOf' && hasSpecific(e.instancePath)) continue;
+    const key = `${e.instancePath}|${e.keyword}|${JSON.stringify(e.params)}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(e);
+  }
+  return out;
+}
+
+function toProblem(err: ErrorObject, text: string, file: string): Problem {
+  let pointer = err.instancePath;
+  let message: string;
+  switch (err.keyword) {
+    case 'required':
+      pointer = `${pointer}/${(err.params as { missingProperty: string }).missingProperty}`;
+      message = 'required field is missing';
+      break;
+    case 'additionalProperties':
+      pointer = `${pointer}/${(err.params as { additionalProperty: string }).additionalProperty}`;
+      message = 'unknown field (check its spelling; see docs/format.md)';
+      break;
+    case 'enum':
+      message = `must be one of ${((err.params as { allowedValues: unknown[] }).allowedValues ?? []).map((v) => JSON.stringify(v)).join(', ')}`;
+      break;
+    case 'const':
+      message = `must be ${JSON.stringify((err.params as { allowedValue: unknown }).allowedValue)}`;
+      break;
+    case 'oneOf':
+      message = 'matches none of the allowed shapes (see docs/format.md)';
+      break;
+    default:
+      message = err.message ?? 'is invalid';
+  }
+  const line = lineOfPointer(text, pointer);
+  return { severity: 'error', file, ...(line !== undefined ? { line } : {}), field: fieldFromPointer(pointer), message };
+}
