@@ -1,4 +1,7 @@
 // The registry of CLI commands. Each command lives in its own file under src/cli/ and is listed here once.
 import type { CliCommand } from './command';
+import { listCommand } from './list';
 
-export const commands: CliCommand[] = [];
+export const commands: CliCommand[] = [
+  listCommand,
+];
