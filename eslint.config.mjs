@@ -35,7 +35,7 @@ export default tseslint.config(
     files: ['src/protocol/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
-        patterns: [{ group: ['*', '!./*'], message: 'src/protocol imports nothing (only its own files).' }],
+        patterns: [{ regex: '^(?!\\./[^/]+$)', message: 'src/protocol imports nothing (only its own files).' }],
       }],
     },
   },

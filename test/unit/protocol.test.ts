@@ -1,0 +1,35 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { validateWebviewMessage } from '../../src/protocol/validate';
+
+test('well-formed webview messages pass', () => {
+  assert.equal(validateWebviewMessage({ type: 'ready', protocol: 1 }).ok, true);
+  assert.equal(validateWebviewMessage({ type: 'request', id: 1, method: 'getSteps', params: { column: 'a1', start: 0, count: 50, kinds: ['action'] } }).ok, true);
+  assert.equal(validateWebviewMessage({ type: 'request', id: 7, method: 'search', params: { searchId: 3, pattern: 'err(or)?', regex: true, caseSensitive: false } }).ok, true);
+  assert.equal(validateWebviewMessage({ type: 'uiState', state: { taskId: 't1', activeColumn: 'gold' } }).ok, true);
+});
+
+test('malformed or hostile messages are refused with a reason', () => {
+  const bad: unknown[] = [
+    null,
+    'ready',
+    [],
+    { type: 'eval', code: 'x' },
+    { type: 'request', id: 0, method: 'getSteps', params: { column: 'a', start: 0, count: 1 } },
+    { type: 'request', id: 1.5, method: 'getSteps', params: { column: 'a', start: 0, count: 1 } },
+    { type: 'request', id: 1, method: '__proto__', params: {} },
+    { type: 'request', id: 1, method: 'constructor', params: {} },
+    { type: 'request', id: 1, method: 'getSteps', params: { column: 'a', start: -1, count: 1 } },
+    { type: 'request', id: 1, method: 'getSteps', params: { column: 'a', start: 0, count: 100000 } },
+    { type: 'request', id: 1, method: 'getSteps', params: { column: 'a', start: 0, count: 1, kinds: ['<script>'] } },
+    { type: 'request', id: 1, method: 'search', params: { searchId: 1, pattern: 'x'.repeat(5000), regex: true, caseSensitive: false } },
+    { type: 'request', id: 1, method: 'runCommand', params: { command: 'workbench.action.terminal.new', args: [] } },
+    { type: 'request', id: 1, method: 'openDiff', params: { column: 'a' } },
+    { type: 'ready', protocol: 1, state: { taskId: 5 } },
+  ];
+  for (const m of bad) {
+    const r = validateWebviewMessage(m);
+    assert.equal(r.ok, false, `should refuse ${JSON.stringify(m)?.slice(0, 80)}`);
+    assert.ok(!r.ok && r.error.length > 0);
+  }
+});
