@@ -1,0 +1,31 @@
+// What a curator should know about an attempt's patch before anything runs: hunks git will reject, test files it
+// edits, files it adds that the gold patch does not.
+import { filePath, notAPatch, parsePatch, testFilesOf } from '../patch';
+
+export function patchFlags(patch: string, goldPatch: string | undefined, testPatch: string | undefined): string[] {
+  if (patch.trim().length === 0) return ['the patch is empty'];
+  const bad = notAPatch(patch, 'patch');
+  if (bad) return [bad.message];
+  const flags: string[] = [];
+  const parsed = parsePatch(patch, 'patch');
+  const hunkProblems = parsed.problems.filter((p) => /hunk header/.test(p.message));
+  if (hunkProblems.length > 0) {
+    flags.push(
+      `${hunkProblems.length} malformed hunk(s): the header's line counts disagree with the body (first at patch line ` +
+        `${hunkProblems[0]?.line}); kept as written, git apply will likely reject it`,
+    );
+  }
+  const testSide = new Set(testPatch ? parsePatch(testPatch, 'tests.patch').files.map(filePath) : []);
+  const goldSide = new Set(goldPatch ? parsePatch(goldPatch, 'gold.patch').files.map(filePath) : []);
+  const touched = parsed.files.map(filePath).filter(Boolean);
+  const editsTests = touched.filter((p) => testSide.has(p));
+  if (editsTests.length > 0) {
+    flags.push(`edits ${editsTests.join(', ')}, which the test patch also changes (the harness restores test files before applying it)`);
+  }
+  const otherTests = testFilesOf(parsed).filter((p) => !testSide.has(p) && !goldSide.has(p));
+  const added = parsed.files.filter((f) => f.status === 'added').map(filePath).filter((p) => !goldSide.has(p));
+  const strayTests = otherTests.filter((p) => !added.includes(p));
+  if (strayTests.length > 0) flags.push(`edits test file(s) ${strayTests.join(', ')}`);
+  if (goldPatch !== undefined && added.length > 0) flags.push(`adds ${added.join(', ')}, which the gold patch does not`);
+  return flags;
+}

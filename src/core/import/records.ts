@@ -1,0 +1,112 @@
+// The JSON shapes benchmark tools write their rows in: JSON Lines, one JSON array, one object keyed by id, or one
+// object. Each record keeps the line it starts on so a bad row can be reported where it is.
+import { parseTree } from 'jsonc-parser';
+import { lineAt, parseJson, parseJsonLines, stripBom } from '../json';
+import type { Problem } from '../model';
+
+export type RecordShape = 'jsonl' | 'array' | 'keyed' | 'single';
+
+export interface JsonRecord {
+  value: unknown;
+  /** 1-based line where the record starts. */
+  line: number;
+  /** The key of the record in an object keyed by id. */
+  key?: string;
+}
+
+export interface RecordsResult {
+  shape?: RecordShape;
+  records: JsonRecord[];
+  problems: Problem[];
+}
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/**
+ * Splits a file into records. `isRecord` tells a single record (e.g. a `.pred` object) from an object keyed by id
+ * whose values are records. Bad JSON Lines rows are reported with their line and skipped; the rest are kept.
+ */
+export function readRecords(text: string, file: string, isRecord: (v: Record<string, unknown>) => boolean): RecordsResult {
+  const clean = stripBom(text);
+  const start = clean.search(/\S/);
+  if (start < 0) return { records: [], problems: [{ severity: 'error', file, line: 1, message: 'file is empty' }] };
+  const first = clean[start];
+  if (first === '[') return readArray(clean, file);
+  if (first !== '{') {
+    return {
+      records: [],
+      problems: [{ severity: 'error', file, line: lineAt(clean, start), message: 'unknown file shape: expected JSON Lines, a JSON array or a JSON object' }],
+    };
+  }
+  // One JSON document (pretty-printed or one line) or JSON Lines: a whole-text parse decides.
+  let whole: unknown;
+  let parsedWhole = false;
+  try {
+    whole = JSON.parse(clean);
+    parsedWhole = true;
+  } catch {
+    parsedWhole = false;
+  }
+  if (parsedWhole && isObject(whole)) {
+    if (isRecord(whole)) return { shape: 'single', records: [{ value: whole, line: lineAt(clean, start) }], problems: [] };
+    return readKeyed(clean, file, whole, isRecord);
+  }
+  const lines = parseJsonLines(clean, file);
+  if (lines.values.length === 0) {
+    // Nothing parsed line by line: most likely one pretty-printed document with a syntax error; say where.
+    const doc = parseJson(clean, file);
+    return { records: [], problems: doc.ok ? lines.problems : [doc.problem] };
+  }
+  const records: JsonRecord[] = [];
+  const problems = lines.problems.map((p) => ({ ...p, message: `${p.message}; the row is skipped` }));
+  for (const { line, value } of lines.values) {
+    if (isObject(value)) records.push({ value, line });
+    else problems.push({ severity: 'error', file, line, message: 'expected a JSON object on this line; the row is skipped' });
+  }
+  return { shape: 'jsonl', records, problems };
+}
+
+function readArray(clean: string, file: string): RecordsResult {
+  const doc = parseJson(clean, file);
+  if (!doc.ok) return { records: [], problems: [doc.problem] };
+  if (!Array.isArray(doc.value)) {
+    return { records: [], problems: [{ severity: 'error', file, line: 1, message: 'unknown file shape: expected a JSON array' }] };
+  }
+  const offsets = parseTree(clean)?.children?.map((c) => c.offset) ?? [];
+  const records: JsonRecord[] = [];
+  const problems: Problem[] = [];
+  doc.value.forEach((value, i) => {
+    const line = offsets[i] !== undefined ? lineAt(clean, offsets[i] as number) : 1;
+    if (isObject(value)) records.push({ value, line });
+    else problems.push({ severity: 'error', file, line, field: `[${i}]`, message: 'expected a JSON object in the array; the item is skipped' });
+  });
+  return { shape: 'array', records, problems };
+}
+
+function readKeyed(clean: string, file: string, whole: Record<string, unknown>, isRecord: (v: Record<string, unknown>) => boolean): RecordsResult {
+  const entries = Object.entries(whole);
+  if (entries.length === 0) return { shape: 'keyed', records: [], problems: [{ severity: 'warning', file, line: 1, message: 'the JSON object is empty' }] };
+  const recordLike = entries.filter(([, v]) => isObject(v) && isRecord(v)).length;
+  if (recordLike === 0) {
+    return {
+      records: [],
+      problems: [{ severity: 'error', file, line: 1, message: 'unknown file shape: a JSON object that is neither one record nor records keyed by id' }],
+    };
+  }
+  const root = parseTree(clean);
+  const lineOf = new Map<string, number>();
+  for (const prop of root?.children ?? []) {
+    const k = prop.children?.[0]?.value;
+    if (typeof k === 'string') lineOf.set(k, lineAt(clean, prop.offset));
+  }
+  const records: JsonRecord[] = [];
+  const problems: Problem[] = [];
+  for (const [key, value] of entries) {
+    const line = lineOf.get(key) ?? 1;
+    if (isObject(value)) records.push({ value, line, key });
+    else problems.push({ severity: 'error', file, line, field: key, message: 'expected a JSON object for this key; it is skipped' });
+  }
+  return { shape: 'keyed', records, problems };
+}
