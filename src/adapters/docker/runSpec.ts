@@ -1,0 +1,191 @@
+// A verifier run described as a plain object before anything executes: image, user, command, labels and the
+// hardened host configuration. Pure, so the hardening is unit-tested rather than trusted.
+import type Docker from 'dockerode';
+import type { Limits, Verifier } from '../../core/model';
+import { unsafeRelativePath } from '../../core/paths';
+import type { FileOwner } from './repoArchive';
+import { INPUT_DIR, driverScript } from './driver';
+
+export const OWNED_LABEL = 'specweave.owned';
+export const LABELS = {
+  owned: OWNED_LABEL,
+  run: 'specweave.run',
+  task: 'specweave.task',
+  attempt: 'specweave.attempt',
+  pid: 'specweave.pid',
+  host: 'specweave.host',
+  created: 'specweave.created',
+} as const;
+
+/** The unprivileged user runs use when the image names none. */
+export const DEFAULT_RUN_USER = { uid: 1000, gid: 1000 };
+const MIB = 1024 * 1024;
+
+export interface RunSpecInput {
+  runId: string;
+  taskId: string;
+  attemptId: string;
+  image: string;
+  /** The image's configured user (`Config.User`), '' when none. */
+  imageUser: string;
+  /** `git`: the repository is uploaded into the workdir; `image`: the image already holds it there. */
+  repoKind: 'git' | 'image';
+  workdir: string;
+  limits: Limits;
+  timeoutSec: number;
+  verifier: Verifier;
+  owner: { pid: number; host: string };
+  /** Epoch ms, for the sweep of containers an earlier crash left. */
+  createdAt: number;
+}
+
+export interface HardenedHostConfig {
+  NetworkMode: 'none';
+  Memory: number;
+  MemorySwap: number;
+  NanoCpus: number;
+  PidsLimit: number;
+  CapDrop: ['ALL'];
+  SecurityOpt: ['no-new-privileges'];
+  Init: true;
+  AutoRemove: false;
+  Privileged: false;
+  ReadonlyRootfs: false;
+  LogConfig: { Type: 'none'; Config: Record<string, string> };
+  Ulimits: { Name: string; Soft: number; Hard: number }[];
+}
+
+export interface RunDescription {
+  name: string;
+  image: string;
+  /** `uid:gid` or a user name; '' = the image's default (root). */
+  user: string;
+  workdir: string;
+  entrypoint: string[];
+  cmd: string[];
+  env: string[];
+  labels: Record<string, string>;
+  hostConfig: HardenedHostConfig;
+  /** Owner of the uploaded repository files. */
+  fileOwner: FileOwner;
+  uploadRepo: boolean;
+  /** Files written next to the repository: the driver, the command; patches are added by the executor. */
+  driver: string;
+  command: string;
+  timeoutSec: number;
+  /** The client kills the container this long after it starts, whatever the driver's own `timeout` did. */
+  clientDeadlineMs: number;
+  junitPath?: string;
+}
+
+export class RunSpecError extends Error {}
+
+function isRoot(user: string): boolean {
+  const u = user.split(':')[0] ?? '';
+  return u === '' || u === '0' || u === 'root';
+}
+
+/** Who runs the tests and who owns the uploaded files. */
+export function runUser(imageUser: string, repoKind: 'git' | 'image'): { user: string; fileOwner: FileOwner } {
+  const rootOwner = { uid: 0, gid: 0, worldWritable: false };
+  // The image holds the repository, owned by whoever built it: run as the image says.
+  if (repoKind === 'image') return { user: imageUser, fileOwner: rootOwner };
+  if (isRoot(imageUser)) {
+    const { uid, gid } = DEFAULT_RUN_USER;
+    return { user: `${uid}:${gid}`, fileOwner: { uid, gid, worldWritable: false } };
+  }
+  const m = /^(\d+)(?::(\d+))?$/.exec(imageUser);
+  if (m) {
+    const uid = Number(m[1]);
+    const gid = m[2] !== undefined ? Number(m[2]) : uid;
+    return { user: imageUser, fileOwner: { uid, gid, worldWritable: false } };
+  }
+  // A user name whose uid is unknown outside the image: its files must be writable whoever it is.
+  return { user: imageUser, fileOwner: { uid: 0, gid: 0, worldWritable: true } };
+}
+
+/** Docker names allow [a-zA-Z0-9_.-]; keep the run id readable in `docker ps`. */
+export function containerName(runId: string): string {
+  return `specweave-${runId.replace(/[^a-zA-Z0-9_.-]/g, '-')}`.slice(0, 120);
+}
+
+export function describeRun(i: RunSpecInput): RunDescription {
+  if (!i.workdir.startsWith('/') || i.workdir.includes('\0') || i.workdir.split('/').includes('..')) {
+    throw new RunSpecError(`workdir "${i.workdir}" must be an absolute path without ".."`);
+  }
+  if (i.workdir === '/' || i.workdir.replace(/\/+$/, '') === `/${INPUT_DIR}`) {
+    throw new RunSpecError(`workdir "${i.workdir}" is not allowed`);
+  }
+  if (!(i.timeoutSec > 0)) throw new RunSpecError(`timeout must be positive, got ${i.timeoutSec}`);
+  if (i.verifier.junitPath !== undefined) {
+    const bad = unsafeRelativePath(i.verifier.junitPath);
+    if (bad) throw new RunSpecError(`verifier.junitPath: ${bad}`);
+  }
+  const { user, fileOwner } = runUser(i.imageUser, i.repoKind);
+  const workdir = i.workdir.replace(/\/+$/, '');
+  const killAfterSec = 1;
+  return {
+    name: containerName(i.runId),
+    image: i.image,
+    user,
+    workdir,
+    entrypoint: ['/bin/sh'],
+    cmd: [`/${INPUT_DIR}/run.sh`],
+    env: [],
+    labels: {
+      [LABELS.owned]: '1',
+      [LABELS.run]: i.runId,
+      [LABELS.task]: i.taskId,
+      [LABELS.attempt]: i.attemptId,
+      [LABELS.pid]: String(i.owner.pid),
+      [LABELS.host]: i.owner.host,
+      [LABELS.created]: String(i.createdAt),
+    },
+    hostConfig: {
+      NetworkMode: 'none',
+      Memory: Math.round(i.limits.memoryMb * MIB),
+      // Equal to Memory: no swap, so the limit is a limit and exhaustion ends in an OOM kill, not in thrashing.
+      MemorySwap: Math.round(i.limits.memoryMb * MIB),
+      NanoCpus: Math.round(i.limits.cpus * 1e9),
+      PidsLimit: i.limits.pids,
+      CapDrop: ['ALL'],
+      SecurityOpt: ['no-new-privileges'],
+      Init: true,
+      AutoRemove: false,
+      Privileged: false,
+      ReadonlyRootfs: false,
+      // Output is read from the attach stream; a log driver would only copy it to disk (and json-file mangles bytes).
+      LogConfig: { Type: 'none', Config: {} },
+      Ulimits: [{ Name: 'core', Soft: 0, Hard: 0 }],
+    },
+    fileOwner,
+    uploadRepo: i.repoKind === 'git',
+    driver: driverScript({ workdir, timeoutSec: i.timeoutSec, killAfterSec, junitPath: i.verifier.junitPath }),
+    command: `${i.verifier.command}\n`,
+    timeoutSec: i.timeoutSec,
+    // The driver's `timeout` starts after the patches apply; the client's deadline adds half a second for that.
+    clientDeadlineMs: Math.round(i.timeoutSec * 1000) + 500,
+    junitPath: i.verifier.junitPath,
+  };
+}
+
+/** The engine's create-container request for a description. */
+export function createOptions(d: RunDescription): Docker.ContainerCreateOptions {
+  return {
+    name: d.name,
+    Image: d.image,
+    User: d.user,
+    WorkingDir: d.workdir,
+    Entrypoint: d.entrypoint,
+    Cmd: d.cmd,
+    Env: d.env,
+    Labels: d.labels,
+    AttachStdin: false,
+    AttachStdout: true,
+    AttachStderr: true,
+    Tty: false,
+    OpenStdin: false,
+    NetworkDisabled: true,
+    HostConfig: { ...d.hostConfig, Ulimits: d.hostConfig.Ulimits.map((u) => ({ ...u })) },
+  };
+}

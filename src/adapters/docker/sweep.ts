@@ -1,0 +1,71 @@
+// Removes containers an earlier crash left behind, found by our label. A container belongs to a live process
+// (this one, or another window or CLI on the same machine) while that process runs; those are left alone.
+import * as os from 'node:os';
+import { withDeadline } from './deadline';
+import type { Engine } from './engine';
+import { LABELS, OWNED_LABEL } from './runSpec';
+
+export interface SweepOptions {
+  /** Containers of other machines (shared remote engine) are swept only when older than this (default 24 h). */
+  foreignMaxAgeMs?: number;
+  /** Remove even the containers of live processes, this one included (tests' final clean-up). */
+  all?: boolean;
+  hostName?: string;
+  now?: number;
+}
+
+function alive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: the process exists but belongs to someone else.
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Decides whether one labelled container is an orphan; pure apart from the liveness probe. */
+export function isOrphan(labels: Record<string, string>, o: SweepOptions & { isAlive?: (pid: number) => boolean }): boolean {
+  if (o.all) return true;
+  const host = o.hostName ?? os.hostname();
+  const pid = Number(labels[LABELS.pid]);
+  if (labels[LABELS.host] === host) return !(o.isAlive ?? alive)(pid);
+  const created = Number(labels[LABELS.created]);
+  const age = (o.now ?? Date.now()) - (Number.isFinite(created) ? created : 0);
+  return age > (o.foreignMaxAgeMs ?? 24 * 3600_000);
+}
+
+/** Lists our containers and removes the orphans (and their anonymous volumes). Returns the ids removed. */
+export async function sweepOrphans(engine: Engine, o: SweepOptions = {}): Promise<string[]> {
+  const docker = await engine.docker();
+  const list = await withDeadline('listing our containers', 10_000, (s) =>
+    docker.listContainers({ all: true, filters: { label: [`${OWNED_LABEL}=1`] }, abortSignal: s }),
+  );
+  const removed: string[] = [];
+  await Promise.all(
+    list
+      .filter((c) => isOrphan(c.Labels ?? {}, o))
+      .map(async (c) => {
+        try {
+          await withDeadline(`removing container ${c.Id.slice(0, 12)}`, 15_000, (s) =>
+            docker.getContainer(c.Id).remove({ force: true, v: true, abortSignal: s }),
+          );
+          removed.push(c.Id);
+        } catch (e) {
+          // Already gone (another sweeper, or its own run finished) is fine.
+          if ((e as { statusCode?: number }).statusCode !== 404) throw e;
+        }
+      }),
+  );
+  return removed;
+}
+
+/** Our containers currently known to the engine (for tests and diagnostics). */
+export async function listOwned(engine: Engine): Promise<{ id: string; labels: Record<string, string>; state: string }[]> {
+  const docker = await engine.docker();
+  const list = await withDeadline('listing our containers', 10_000, (s) =>
+    docker.listContainers({ all: true, filters: { label: [`${OWNED_LABEL}=1`] }, abortSignal: s }),
+  );
+  return list.map((c) => ({ id: c.Id, labels: c.Labels ?? {}, state: c.State }));
+}

@@ -1,0 +1,336 @@
+// Verifying attempts of a dataset's tasks: read the patches, get the image, reuse a stored run when nothing changed,
+// else describe the run, build the archive, execute it, judge the outcome and store the record. Every run of the
+// UI and the CLI goes through one queue.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import type { CandidateTask } from '../../core/model';
+import { DEFAULT_LIMITS } from '../../core/model';
+import { VERIFIER_VERSION, runInputs } from '../../core/verify/inputs';
+import { judgeRun } from '../../core/verify/judge';
+import type { ExecutionOutcome } from '../../core/verify/judge';
+import type { TaskReport } from '../../core/verify/oracle';
+import { taskReport } from '../../core/verify/oracle';
+import type { JobOutcome, QueueProgress } from '../../core/verify/queue';
+import { RunQueue, defaultConcurrency } from '../../core/verify/queue';
+import type { RunInputs, VerifierRunRecord } from '../../core/verify/runResult';
+import { EMPTY_ATTEMPT, GOLD_ATTEMPT } from '../../core/verify/runResult';
+import { repoPath, resolveDatasetPath } from '../fs/datasetLoader';
+import { findReusable, newRunId, saveRun } from '../fs/runStore';
+import { INPUT_DIR } from './driver';
+import type { EngineOptions, EngineTarget } from './engine';
+import { Engine, EngineUnavailableError } from './engine';
+import type { ExecuteResult } from './executor';
+import { CancelledError, executeRun } from './executor';
+import type { ImageInfo } from './images';
+import { ImageManager } from './images';
+import { RepoArchiveCache, assembleArchive } from './repoArchive';
+import { describeRun } from './runSpec';
+import { sweepOrphans } from './sweep';
+
+export interface VerifyRequest {
+  task: CandidateTask;
+  /** A solver attempt's id, or `gold` / `empty` for the oracle probes. */
+  attemptId: string;
+  /** 1-based repeat index (`--repeat N` makes N requests). */
+  repeat?: number;
+  /** Run even when a stored run has the same inputs. */
+  force?: boolean;
+  /** Overrides the task's timeout. */
+  timeoutSec?: number;
+}
+
+/** A request that cannot be run as asked (no gold patch, unknown attempt...): a usage problem, not an engine one. */
+export class VerifyRequestError extends Error {}
+
+export interface VerifierServiceOptions {
+  datasetRoot: string;
+  /** An engine to share, or how to find one. */
+  engine?: Engine | EngineOptions;
+  concurrency?: number;
+  /** Bytes kept at each end of stdout and stderr (default 1 MiB). */
+  keepBytes?: number;
+  /** Store runs under `runs/` (default true). */
+  persist?: boolean;
+  /** Image builds and pulls, sweeps. */
+  log?: (line: string) => void;
+  onOutput?: (req: VerifyRequest, stream: 'stdout' | 'stderr', chunk: Buffer) => void;
+  onProgress?: (p: QueueProgress) => void;
+  onSettled?: (id: string, req: VerifyRequest, outcome: JobOutcome<VerifierRunRecord>) => void;
+}
+
+export interface TaskVerification {
+  task: CandidateTask;
+  runs: VerifierRunRecord[];
+  report: TaskReport;
+}
+
+/** The default concurrency for runs with this memory limit on this machine. */
+export function machineConcurrency(memoryMb = DEFAULT_LIMITS.memoryMb): number {
+  return defaultConcurrency(os.cpus().length, os.totalmem() / (1024 * 1024), memoryMb);
+}
+
+function errorMessage(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+function textOf(kept: { head: Buffer; tail: Buffer; cutBytes: number }): string {
+  // A line break at the cut keeps the last line of the head and the first of the tail from merging into a fake one.
+  return kept.cutBytes > 0 || kept.tail.length === 0
+    ? `${kept.head.toString('utf8')}${kept.tail.length > 0 ? `\n${kept.tail.toString('utf8')}` : ''}`
+    : Buffer.concat([kept.head, kept.tail]).toString('utf8');
+}
+
+export class VerifierService {
+  readonly engine: Engine;
+  readonly images: ImageManager;
+  readonly queue: RunQueue<VerifyRequest, VerifierRunRecord>;
+  private readonly repos = new RepoArchiveCache();
+  private swept?: Promise<void>;
+
+  constructor(private readonly opts: VerifierServiceOptions) {
+    this.engine = opts.engine instanceof Engine ? opts.engine : new Engine(opts.engine ?? {});
+    this.images = new ImageManager(this.engine, { log: opts.log });
+    this.queue = new RunQueue<VerifyRequest, VerifierRunRecord>({
+      concurrency: opts.concurrency ?? machineConcurrency(),
+      execute: (req, signal) => this.verify(req, signal),
+      onProgress: opts.onProgress,
+      onSettled: opts.onSettled,
+    });
+  }
+
+  /** Contacts the engine (one ping, short deadline); throws EngineUnavailableError with what to do. */
+  async checkEngine(): Promise<EngineTarget> {
+    await this.engine.docker();
+    return this.engine.describe();
+  }
+
+  enqueue(req: VerifyRequest): string {
+    return this.queue.add(req);
+  }
+
+  /** Removes containers an earlier crash left; done once, before the first run. */
+  private ensureSwept(): Promise<void> {
+    this.swept ??= sweepOrphans(this.engine).then(
+      (ids) => {
+        if (ids.length > 0) this.opts.log?.(`removed ${ids.length} container(s) left by an earlier run`);
+      },
+      (e: unknown) => {
+        this.swept = undefined;
+        throw e;
+      },
+    );
+    return this.swept;
+  }
+
+  private readBytes(rel: string): Buffer {
+    return fs.readFileSync(resolveDatasetPath(this.opts.datasetRoot, rel));
+  }
+
+  /** The test patch and the attempt's patch, as bytes. */
+  readPatches(req: VerifyRequest): { testPatch: Buffer; attemptPatch: Buffer } {
+    const { task } = req;
+    let testPatch: Buffer;
+    try {
+      testPatch = this.readBytes(task.files.testPatch);
+    } catch (e) {
+      if (/file is missing/.test(errorMessage(e))) testPatch = Buffer.alloc(0);
+      else throw new VerifyRequestError(`task ${task.id}: cannot read its test patch: ${errorMessage(e)}`);
+    }
+    if (req.attemptId === EMPTY_ATTEMPT) return { testPatch, attemptPatch: Buffer.alloc(0) };
+    if (req.attemptId === GOLD_ATTEMPT) {
+      if (!task.files.goldPatch) throw new VerifyRequestError(`task ${task.id} has no gold patch`);
+      try {
+        return { testPatch, attemptPatch: this.readBytes(task.files.goldPatch) };
+      } catch (e) {
+        throw new VerifyRequestError(`task ${task.id}: cannot read its gold patch: ${errorMessage(e)}`);
+      }
+    }
+    const attempt = task.attempts.find((a) => a.id === req.attemptId);
+    if (!attempt) throw new VerifyRequestError(`task ${task.id} has no attempt "${req.attemptId}"`);
+    if (!attempt.patchFile) throw new VerifyRequestError(`attempt ${task.id}/${attempt.id} has no patch file`);
+    try {
+      return { testPatch, attemptPatch: this.readBytes(attempt.patchFile) };
+    } catch (e) {
+      throw new VerifyRequestError(`attempt ${task.id}/${attempt.id}: cannot read its patch: ${errorMessage(e)}`);
+    }
+  }
+
+  /** The inputs a run of `req` would have now (needs the engine for the image id). */
+  async currentInputs(req: VerifyRequest, signal?: AbortSignal): Promise<{ inputs: RunInputs; image: ImageInfo }> {
+    const { testPatch, attemptPatch } = this.readPatches(req);
+    const image = await this.images.ensure(this.imageRequest(req.task), signal);
+    const timeoutSec = req.timeoutSec ?? req.task.environment.timeoutSec;
+    return { inputs: runInputs({ task: req.task, testPatch, attemptPatch, imageId: image.id, timeoutSec }), image };
+  }
+
+  private imageRequest(task: CandidateTask): { image: string; dockerfile?: string } {
+    const df = task.environment.dockerfile;
+    return { image: task.environment.image, dockerfile: df ? resolveDatasetPath(this.opts.datasetRoot, `${task.dir}/${df}`) : undefined };
+  }
+
+  /**
+   * Verifies one request now (outside the queue). Resolves to the run record, also for runs that failed for
+   * infrastructure reasons (status `infra_error`); rejects with CancelledError when `signal` aborts, with
+   * VerifyRequestError for a request that cannot be run, and with EngineUnavailableError when there is no engine.
+   */
+  async verify(req: VerifyRequest, signal?: AbortSignal): Promise<VerifierRunRecord> {
+    const { task } = req;
+    const started = new Date();
+    const t0 = Date.now();
+    const timeoutSec = req.timeoutSec ?? task.environment.timeoutSec;
+    const repeat = req.repeat ?? 1;
+    const { testPatch, attemptPatch } = this.readPatches(req);
+    const runId = newRunId(started);
+    const timings: VerifierRunRecord['timings'] = { startedAt: started.toISOString(), totalMs: 0 };
+    let image: ImageInfo | undefined;
+    let inputs: RunInputs | undefined;
+    let exec: ExecuteResult | undefined;
+    let outcome: ExecutionOutcome;
+    try {
+      await this.ensureSwept();
+      const i0 = Date.now();
+      image = await this.images.ensure(this.imageRequest(task), signal);
+      timings.imageMs = Date.now() - i0;
+      inputs = runInputs({ task, testPatch, attemptPatch, imageId: image.id, timeoutSec });
+      if (!req.force) {
+        const hit = findReusable(this.opts.datasetRoot, task.id, req.attemptId, inputs.key).find((r) => (r.repeat ?? 1) === repeat);
+        if (hit) return { ...hit, reused: true };
+      }
+      const desc = describeRun({
+        runId,
+        taskId: task.id,
+        attemptId: req.attemptId,
+        image: task.environment.image,
+        imageUser: image.user,
+        repoKind: task.repo.kind,
+        workdir: task.environment.workdir,
+        limits: task.environment.limits,
+        timeoutSec,
+        verifier: task.verifier,
+        owner: { pid: process.pid, host: os.hostname() },
+        createdAt: Date.now(),
+      });
+      const a0 = Date.now();
+      const repoBody =
+        task.repo.kind === 'git'
+          ? (await this.repos.get(repoPath(this.opts.datasetRoot, task.repo), task.repo.baseCommit, desc.workdir, desc.fileOwner)).body
+          : undefined;
+      const archive = await assembleArchive(
+        [
+          { name: `${INPUT_DIR}/run.sh`, data: desc.driver, mode: 0o755 },
+          { name: `${INPUT_DIR}/command.sh`, data: desc.command },
+          { name: `${INPUT_DIR}/test.patch`, data: testPatch },
+          { name: `${INPUT_DIR}/attempt.patch`, data: attemptPatch },
+        ],
+        repoBody,
+      );
+      timings.archiveMs = Date.now() - a0;
+      exec = await executeRun(this.engine, desc, archive, {
+        signal,
+        keepBytes: this.opts.keepBytes,
+        onOutput: this.opts.onOutput ? (s, c) => this.opts.onOutput?.(req, s, c) : undefined,
+      });
+      Object.assign(timings, {
+        createMs: exec.timings.createMs,
+        uploadMs: exec.timings.uploadMs,
+        containerMs: exec.timings.containerMs,
+        removeMs: exec.timings.removeMs,
+        startToRemovedMs: exec.timings.startToRemovedMs,
+      });
+      outcome = {
+        infraError: exec.streamError ? `the output could not be read completely: ${exec.streamError}` : undefined,
+        apply: exec.apply,
+        exitCode: exec.exitCode,
+        timedOut: exec.timedOut,
+        oomKilled: exec.oomKilled,
+        stdoutText: textOf(exec.stdout),
+        stderrText: textOf(exec.stderr),
+        junitXml: exec.junitXml,
+      };
+    } catch (e) {
+      if (e instanceof CancelledError || signal?.aborted) throw new CancelledError();
+      // No engine: every run would say the same; the caller reports it once, nothing is stored.
+      if (e instanceof EngineUnavailableError) throw e;
+      outcome = {
+        infraError: errorMessage(e),
+        apply: { test: { method: 'not-run' }, attempt: { method: 'not-run' } },
+        exitCode: null,
+        timedOut: false,
+        oomKilled: false,
+        stdoutText: '',
+        stderrText: '',
+      };
+    }
+    const j = judgeRun(task, outcome);
+    timings.totalMs = Date.now() - t0;
+    const empty = { head: Buffer.alloc(0), tail: Buffer.alloc(0), totalBytes: 0, cutBytes: 0 };
+    const out = exec?.stdout ?? empty;
+    const err = exec?.stderr ?? empty;
+    const record: VerifierRunRecord = {
+      format: 1,
+      runId,
+      taskId: task.id,
+      taskRevision: task.revision,
+      attemptId: req.attemptId,
+      repeat,
+      ...j,
+      image: task.environment.image,
+      imageId: image?.id ?? '',
+      apply: outcome.apply,
+      driverReport: (exec?.prelude ?? '').slice(0, 16_384),
+      exitCode: outcome.exitCode,
+      oomKilled: outcome.oomKilled,
+      timedOut: outcome.timedOut,
+      timeoutSec,
+      stdout: { totalBytes: out.totalBytes, headBytes: out.head.length, tailBytes: out.tail.length, cutBytes: out.cutBytes },
+      stderr: { totalBytes: err.totalBytes, headBytes: err.head.length, tailBytes: err.tail.length, cutBytes: err.cutBytes },
+      inputs: inputs ?? {
+        verifierVersion: VERIFIER_VERSION,
+        testPatch: '',
+        attemptPatch: '',
+        taskDefinition: '',
+        verifierCommand: '',
+        environment: '',
+        repo: '',
+        imageId: '',
+        key: '',
+      },
+      timings,
+    };
+    if (this.opts.persist === false) return record;
+    return saveRun(this.opts.datasetRoot, record, { stdout: out, stderr: err });
+  }
+
+  /**
+   * Runs every request through the queue and groups the records by task with the oracle report. Requests that
+   * cannot be run (VerifyRequestError) are skipped and returned in `skipped`.
+   */
+  async verifyAll(
+    requests: VerifyRequest[],
+  ): Promise<{ tasks: TaskVerification[]; skipped: { req: VerifyRequest; error: string }[]; cancelled: number }> {
+    const ids = requests.map((r) => ({ req: r, id: this.enqueue(r) }));
+    const results = await Promise.all(ids.map(async ({ req, id }) => ({ req, outcome: await this.queue.result(id) })));
+    const byTask = new Map<string, TaskVerification>();
+    const skipped: { req: VerifyRequest; error: string }[] = [];
+    let cancelled = 0;
+    for (const { req, outcome } of results) {
+      if (outcome.state === 'cancelled') {
+        cancelled++;
+        continue;
+      }
+      if (outcome.state === 'failed') {
+        if (outcome.error instanceof EngineUnavailableError) throw outcome.error;
+        skipped.push({ req, error: errorMessage(outcome.error) });
+        continue;
+      }
+      let tv = byTask.get(req.task.id);
+      if (!tv) {
+        tv = { task: req.task, runs: [], report: { task: [], attempts: {} } };
+        byTask.set(req.task.id, tv);
+      }
+      tv.runs.push(outcome.value);
+    }
+    for (const tv of byTask.values()) tv.report = taskReport(tv.task, tv.runs);
+    return { tasks: [...byTask.values()], skipped, cancelled };
+  }
+}
