@@ -1,0 +1,68 @@
+// Format detection from content: the top-level member names of a document, the shape of the first element of its
+// big array, or the shape of a JSONL line. File names are never consulted.
+
+import type { TrajectoryFormat } from '../model';
+import { isClaudeCodeLine } from './claudeCode';
+import { isObj } from './steps';
+
+/** Top-level arrays that hold a trajectory's steps; they are streamed element by element. */
+export const STEP_ARRAYS: ReadonlySet<string> = new Set(['trajectory', 'history', 'messages', 'steps']);
+
+export const KNOWN_FORMATS_TEXT =
+  'expected a SWE-agent .traj, a mini-swe-agent .traj.json, an OpenHands event list or evaluation output, a Harbor ATIF trajectory, or a Claude Code session/stream-json transcript';
+
+export function isOpenHandsEvent(v: unknown): boolean {
+  return isObj(v) && ('action' in v || 'observation' in v) && ('source' in v || 'id' in v || 'timestamp' in v);
+}
+
+/**
+ * The format a document is in, judged from the first element of one of its step arrays (`arrayKey`), with the
+ * top-level member names seen so far.
+ */
+export function formatFromFirstItem(arrayKey: string, item: unknown, keys: ReadonlySet<string>): TrajectoryFormat | undefined {
+  if (!isObj(item)) return undefined;
+  switch (arrayKey) {
+    case 'trajectory':
+      return 'action' in item || 'observation' in item || 'thought' in item || 'response' in item ? 'swe-agent' : undefined;
+    case 'history':
+      if (typeof item.role === 'string') return 'swe-agent';
+      if (isOpenHandsEvent(item)) return 'openhands-eval';
+      return undefined;
+    case 'messages':
+      return typeof item.role === 'string' ? 'mini-swe-agent' : undefined;
+    case 'steps':
+      return 'source' in item || 'step_id' in item || keys.has('schema_version') ? 'atif' : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** The format of a document whose step arrays were empty or absent, from its member names alone. */
+export function formatFromKeys(keys: ReadonlySet<string>): TrajectoryFormat | undefined {
+  if (keys.has('attempts')) return 'swe-agent-retry';
+  if (keys.has('trajectory') && (keys.has('info') || keys.has('history'))) return 'swe-agent';
+  if (keys.has('messages') && (keys.has('trajectory_format') || keys.has('info'))) return 'mini-swe-agent';
+  if (keys.has('steps') && keys.has('schema_version')) return 'atif';
+  if (keys.has('history') && (keys.has('instance_id') || keys.has('test_result'))) return 'openhands-eval';
+  return undefined;
+}
+
+/** The format of a stream of events: the elements of a top-level array, or JSONL lines. */
+export function formatFromEvent(v: unknown): 'openhands-events' | 'claude-code' | undefined {
+  if (isClaudeCodeLine(v)) return 'claude-code';
+  if (isOpenHandsEvent(v)) return 'openhands-events';
+  return undefined;
+}
+
+export function describeKeys(keys: Iterable<string>): string {
+  const list = [...keys];
+  const shown = list.slice(0, 12).join(', ');
+  return list.length > 12 ? `${shown}, … (${list.length} keys)` : shown;
+}
+
+export function describeValue(v: unknown): string {
+  if (Array.isArray(v)) return 'a JSON array';
+  if (isObj(v)) return `a JSON object with keys ${describeKeys(Object.keys(v))}`;
+  if (v === null) return 'null';
+  return `a JSON ${typeof v}`;
+}
