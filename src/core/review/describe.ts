@@ -1,0 +1,48 @@
+// One line of plain text per event, for the log command and the task history.
+import { formatEvidence } from './evidence';
+import type { ReviewEvent } from './events';
+
+export function describeEvent(e: ReviewEvent): string {
+  if ('unknownKind' in e) return `${e.kind} (an event kind this version does not know)`;
+  const note = (n: string | undefined) => (n ? ` — ${oneLine(n)}` : '');
+  switch (e.kind) {
+    case 'label': {
+      const ev = e.payload.evidence.length > 0 ? ` [${e.payload.evidence.map(formatEvidence).join(', ')}]` : '';
+      return `label ${e.payload.attempt} × ${e.payload.spec}: ${e.payload.verdict}${ev}${note(e.payload.note)}`;
+    }
+    case 'score': {
+      const s = e.payload;
+      const parts = [`underspecified ${s.underspecified}`, `fn ${s.fnSeverity}`, `fp ${s.fpSeverity}`];
+      if (s.envDefects.length > 0) parts.push(`env ${s.envDefects.join('+')}`);
+      if (s.difficulty) parts.push(`difficulty ${s.difficulty}`);
+      if (s.otherIssues) parts.push(`other: ${oneLine(s.otherIssues)}`);
+      return `score ${parts.join(', ')}${note(s.note)}`;
+    }
+    case 'submit':
+      return `submit${note(e.payload.note)}`;
+    case 'status':
+      return `status ${e.payload.from} -> ${e.payload.to}${note(e.payload.note)}`;
+    case 'approve': {
+      const w = e.payload.waivers.map((x) => `${x.rule} (${oneLine(x.reason)})`);
+      return `approve${w.length > 0 ? ` waiving ${w.join(', ')}` : ''}${note(e.payload.note)}`;
+    }
+    case 'reject':
+      return `reject — ${oneLine(e.payload.reason)}`;
+    case 'suggestion':
+      return `suggestion ${e.payload.suggestion} ${e.payload.decision}${note(e.payload.note)}`;
+    case 'adjudicate': {
+      const p = e.payload;
+      const what = p.target === 'label' ? `${p.attempt} × ${p.spec}: ${p.verdict}` : `${p.field}: ${Array.isArray(p.value) ? p.value.join('+') || 'none' : p.value}`;
+      return `adjudicate ${what}${note(p.note)}`;
+    }
+    case 'undo':
+      return `undo ${e.payload.event}${note(e.payload.note)}`;
+    case 'revision':
+      return `revision ${e.payload.from} -> ${e.revision}${e.payload.changedSpecs.length > 0 ? ` (changed specs: ${e.payload.changedSpecs.join(', ')})` : ''}${note(e.payload.note)}`;
+  }
+}
+
+function oneLine(s: string, max = 120): string {
+  const flat = s.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}

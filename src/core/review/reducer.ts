@@ -1,0 +1,333 @@
+// The review state as a pure reduction of the log: events sorted by (time, id), undone events left out, folded per
+// task. The order lines have in the file does not matter, so a log merged by git reduces the same on every machine.
+import type { CuratorVerdict, TaskStatus } from '../model';
+import type { EvidenceLink } from './evidence';
+import type { AdjudicatePayload, ApprovePayload, KnownReviewEvent, ReviewEvent, ScorePayload, Waiver } from './events';
+import { canonicalJson, compareEvents } from './events';
+import { checkTransition, startsReview } from './lifecycle';
+
+export interface EventRef {
+  curator: string;
+  /** Id of the event. */
+  event: string;
+  time: string;
+  /** Task revision the event was made against. */
+  revision: number;
+}
+
+export interface LabelRecord extends EventRef {
+  attempt: string;
+  spec: string;
+  verdict: CuratorVerdict;
+  note?: string;
+  evidence: EvidenceLink[];
+  /** The spec was changed by a later revision: the label is shown but no longer counts. */
+  stale: boolean;
+}
+
+export interface ScoreRecord extends EventRef {
+  score: ScorePayload;
+}
+
+export interface ApprovalRecord extends EventRef {
+  waivers: Waiver[];
+  runs: ApprovePayload['runs'];
+  note?: string;
+  policy?: string;
+}
+
+export interface RejectionRecord extends EventRef {
+  reason: string;
+}
+
+export interface StatusChange extends EventRef {
+  from: TaskStatus;
+  to: TaskStatus;
+  /** Put in review by the first review act rather than asked for. */
+  implicit: boolean;
+  /** Kind of the event that caused it. */
+  cause: string;
+  note?: string;
+}
+
+export interface SuggestionDecision extends EventRef {
+  suggestion: string;
+  decision: 'confirmed' | 'dismissed';
+  note?: string;
+  flag?: { kind: string; message: string; test?: string; spec?: string; attempt?: string };
+}
+
+export interface AdjudicationRecord extends EventRef {
+  decision: AdjudicatePayload;
+}
+
+export interface RevisionRecord extends EventRef {
+  from: number;
+  changedSpecs: string[];
+  note?: string;
+}
+
+/** Something in the log that could not be applied on replay; the event stays in the log and in the history. */
+export interface ReplayIssue {
+  event: string;
+  task: string;
+  message: string;
+}
+
+export interface TaskReviewState {
+  task: string;
+  status: TaskStatus;
+  transitions: StatusChange[];
+  /** Latest effective label per curator, keyed by `cellKey(attempt, spec)`. */
+  labels: Map<string, Map<string, LabelRecord>>;
+  /** Latest effective score per curator. */
+  scores: Map<string, ScoreRecord>;
+  /** Curators who submitted their review (blind mode ends for them). */
+  submitted: Map<string, EventRef>;
+  /** Latest adjudication per target, keyed by `cellKey` for labels and `score:FIELD` for scores. */
+  adjudications: Map<string, AdjudicationRecord>;
+  /** Latest decision per suggestion id. */
+  suggestions: Map<string, SuggestionDecision>;
+  /** Set while the task is approved / rejected. */
+  approval?: ApprovalRecord;
+  rejection?: RejectionRecord;
+  revisions: RevisionRecord[];
+  /** Every event of the task in log order, undone ones included. */
+  events: ReviewEvent[];
+  /** Events withdrawn by an effective undo. */
+  undone: Set<string>;
+  issues: ReplayIssue[];
+  /** Events of kinds this version does not know. */
+  unknownKinds: number;
+}
+
+export interface ReviewState {
+  tasks: Map<string, TaskReviewState>;
+  /** All events in log order (time, id). */
+  events: ReviewEvent[];
+  byId: Map<string, ReviewEvent>;
+  /** Problems across tasks, e.g. two different events with one id. */
+  issues: ReplayIssue[];
+  /** Time of the last event, so a writer can keep new events after everything it has seen. */
+  lastTime?: string;
+}
+
+export function cellKey(attempt: string, spec: string): string {
+  return `${attempt}\u0000${spec}`;
+}
+
+export function scoreKey(field: string): string {
+  return `score:${field}`;
+}
+
+/** The state of a task nobody has touched. */
+export function emptyTaskState(task: string): TaskReviewState {
+  return {
+    task,
+    status: 'candidate',
+    transitions: [],
+    labels: new Map(),
+    scores: new Map(),
+    submitted: new Map(),
+    adjudications: new Map(),
+    suggestions: new Map(),
+    revisions: [],
+    events: [],
+    undone: new Set(),
+    issues: [],
+    unknownKinds: 0,
+  };
+}
+
+export function emptyState(): ReviewState {
+  return { tasks: new Map(), events: [], byId: new Map(), issues: [] };
+}
+
+/** Reduces a whole log (in any order) to the review state. */
+export function reduceLog(events: readonly ReviewEvent[]): ReviewState {
+  return addEvents(emptyState(), events);
+}
+
+/** The state after more events; only the tasks they touch are reduced again. Does not change `state`. */
+export function addEvents(state: ReviewState, events: readonly ReviewEvent[]): ReviewState {
+  if (events.length === 0) return state;
+  const byId = new Map(state.byId);
+  const issues = [...state.issues];
+  const fresh: ReviewEvent[] = [];
+  for (const e of events) {
+    const prev = byId.get(e.id);
+    if (prev) {
+      // git's union merge can bring the same line twice; a different event reusing an id is damage.
+      if (canonicalJson(prev) !== canonicalJson(e)) {
+        issues.push({ event: e.id, task: e.task, message: `two different events share the id ${e.id}; the later one in log order is ignored` });
+      }
+      continue;
+    }
+    byId.set(e.id, e);
+    fresh.push(e);
+  }
+  if (fresh.length === 0) return { ...state, byId, issues };
+  fresh.sort(compareEvents);
+  const last = state.events[state.events.length - 1];
+  let all: ReviewEvent[];
+  if (!last || compareEvents(last, fresh[0] as ReviewEvent) < 0) all = state.events.concat(fresh);
+  else all = state.events.concat(fresh).sort(compareEvents);
+
+  const touched = new Map<string, ReviewEvent[]>();
+  for (const e of fresh) {
+    let list = touched.get(e.task);
+    if (!list) touched.set(e.task, (list = []));
+    list.push(e);
+  }
+  const tasks = new Map(state.tasks);
+  for (const [task, added] of touched) {
+    const before = tasks.get(task)?.events ?? [];
+    const lastOfTask = before[before.length - 1];
+    const merged = !lastOfTask || compareEvents(lastOfTask, added[0] as ReviewEvent) < 0 ? before.concat(added) : before.concat(added).sort(compareEvents);
+    tasks.set(task, reduceTask(task, merged));
+  }
+  const lastEvent = all[all.length - 1];
+  return { tasks, events: all, byId, issues, ...(lastEvent ? { lastTime: lastEvent.time } : {}) };
+}
+
+/** Ids withdrawn by effective undos. An undo is effective unless it is itself undone; cycles undo nothing. */
+export function undoneEvents(events: readonly ReviewEvent[]): Set<string> {
+  const undoersOf = new Map<string, string[]>();
+  for (const e of events) {
+    if (e.kind !== 'undo' || 'unknownKind' in e) continue;
+    const target = (e as Extract<KnownReviewEvent, { kind: 'undo' }>).payload.event;
+    let list = undoersOf.get(target);
+    if (!list) undoersOf.set(target, (list = []));
+    list.push(e.id);
+  }
+  const out = new Set<string>();
+  if (undoersOf.size === 0) return out;
+  const memo = new Map<string, boolean>();
+  const visiting = new Set<string>();
+  const effective = (id: string): boolean => {
+    const known = memo.get(id);
+    if (known !== undefined) return known;
+    if (visiting.has(id)) return false;
+    visiting.add(id);
+    const r = !(undoersOf.get(id) ?? []).some((u) => effective(u));
+    visiting.delete(id);
+    memo.set(id, r);
+    return r;
+  };
+  for (const e of events) if (!effective(e.id)) out.add(e.id);
+  return out;
+}
+
+/** Folds one task's events (sorted by time, id) into its state. */
+export function reduceTask(task: string, events: ReviewEvent[]): TaskReviewState {
+  const st = emptyTaskState(task);
+  st.events = events;
+  st.undone = undoneEvents(events);
+  const ids = new Set(events.map((e) => e.id));
+  const ref = (e: ReviewEvent): EventRef => ({ curator: e.curator, event: e.id, time: e.time, revision: e.revision });
+  const issue = (e: ReviewEvent, message: string) => st.issues.push({ event: e.id, task, message });
+  const move = (e: ReviewEvent, to: TaskStatus, note?: string): boolean => {
+    const t = checkTransition(st.status, to);
+    if (!t.ok) {
+      issue(e, `${e.kind} by ${e.curator} ignored on replay: ${t.message}`);
+      return false;
+    }
+    if (t.implicitReview) st.transitions.push({ ...ref(e), from: st.status, to: 'in_review', implicit: true, cause: e.kind });
+    const from = t.implicitReview ? 'in_review' : st.status;
+    st.transitions.push({ ...ref(e), from, to, implicit: false, cause: e.kind, ...(note !== undefined ? { note } : {}) });
+    st.status = to;
+    if (to !== 'approved') delete st.approval;
+    if (to !== 'rejected') delete st.rejection;
+    return true;
+  };
+
+  for (const e of events) {
+    if ('unknownKind' in e) {
+      st.unknownKinds++;
+      continue;
+    }
+    if (e.kind === 'undo') {
+      if (!ids.has(e.payload.event)) issue(e, `undo of ${e.payload.event}, which is not an event of task ${task}`);
+      continue;
+    }
+    if (st.undone.has(e.id)) continue;
+    if (startsReview(e.kind) && st.status === 'candidate') {
+      st.transitions.push({ ...ref(e), from: 'candidate', to: 'in_review', implicit: true, cause: e.kind });
+      st.status = 'in_review';
+    }
+    switch (e.kind) {
+      case 'label': {
+        const p = e.payload;
+        let mine = st.labels.get(e.curator);
+        if (!mine) st.labels.set(e.curator, (mine = new Map()));
+        mine.set(cellKey(p.attempt, p.spec), {
+          ...ref(e),
+          attempt: p.attempt,
+          spec: p.spec,
+          verdict: p.verdict,
+          ...(p.note !== undefined ? { note: p.note } : {}),
+          evidence: p.evidence,
+          stale: false,
+        });
+        break;
+      }
+      case 'score':
+        st.scores.set(e.curator, { ...ref(e), score: e.payload });
+        break;
+      case 'submit':
+        st.submitted.set(e.curator, ref(e));
+        break;
+      case 'status':
+        if (e.payload.to === 'approved' || e.payload.to === 'rejected') {
+          issue(e, `a status event cannot set ${e.payload.to} (only approve / reject can); ignored`);
+          break;
+        }
+        move(e, e.payload.to, e.payload.note);
+        break;
+      case 'approve':
+        if (move(e, 'approved', e.payload.note)) {
+          st.approval = {
+            ...ref(e),
+            waivers: e.payload.waivers,
+            runs: e.payload.runs,
+            ...(e.payload.note !== undefined ? { note: e.payload.note } : {}),
+            ...(e.payload.policy !== undefined ? { policy: e.payload.policy } : {}),
+          };
+        }
+        break;
+      case 'reject':
+        if (move(e, 'rejected', e.payload.reason)) st.rejection = { ...ref(e), reason: e.payload.reason };
+        break;
+      case 'suggestion':
+        st.suggestions.set(e.payload.suggestion, {
+          ...ref(e),
+          suggestion: e.payload.suggestion,
+          decision: e.payload.decision,
+          ...(e.payload.note !== undefined ? { note: e.payload.note } : {}),
+          ...(e.payload.flag !== undefined ? { flag: e.payload.flag } : {}),
+        });
+        break;
+      case 'adjudicate': {
+        const p = e.payload;
+        st.adjudications.set(p.target === 'label' ? cellKey(p.attempt, p.spec) : scoreKey(p.field), { ...ref(e), decision: p });
+        break;
+      }
+      case 'revision':
+        st.revisions.push({ ...ref(e), from: e.payload.from, changedSpecs: e.payload.changedSpecs, ...(e.payload.note !== undefined ? { note: e.payload.note } : {}) });
+        break;
+    }
+  }
+  if (st.revisions.length > 0) {
+    for (const byCurator of st.labels.values()) {
+      for (const l of byCurator.values()) {
+        l.stale = st.revisions.some((r) => r.revision > l.revision && r.changedSpecs.includes(l.spec));
+      }
+    }
+  }
+  return st;
+}
+
+/** The state of one task, or the untouched state when the log has nothing on it. */
+export function taskState(state: ReviewState, task: string): TaskReviewState {
+  return state.tasks.get(task) ?? emptyTaskState(task);
+}

@@ -1,0 +1,417 @@
+// The review of one task as a UI renders it: every (attempt, spec) cell with the verifier's verdict, the curators'
+// labels (others' hidden in blind mode until the viewer has submitted), the final verdict and outcome, the scores,
+// the oracle-probe suggestions, the approval rules and what blocks approval, disagreements, and the history.
+import type { CandidateTask, CuratorVerdict, LabelOutcome, SpecVerdict, TaskStatus } from '../model';
+import type { ConsensusPolicy, FinalSource, ScoreConsensus, Visibility } from './consensus';
+import { othersHidden, scoreConsensus, verdictConsensus, visibleTo } from './consensus';
+import { describeEvent } from './describe';
+import type { ReviewEvent, ScoreField, Waiver } from './events';
+import { isUndoable } from './events';
+import { allowedTransitions, DECISION_STATUSES } from './lifecycle';
+import type {
+  AdjudicationRecord,
+  ApprovalRecord,
+  LabelRecord,
+  RejectionRecord,
+  ReplayIssue,
+  ReviewState,
+  ScoreRecord,
+  SuggestionDecision,
+  TaskReviewState,
+} from './reducer';
+import { cellKey, emptyTaskState } from './reducer';
+import type { RuleResult } from './rules';
+import { blockingRules, evaluateRules } from './rules';
+import type { TaskVerifierResults, VerifierFlag } from './verdicts';
+import { deriveOutcome, withRecordedFallback } from './verdicts';
+
+export interface TaskReviewInput extends Visibility {
+  task: CandidateTask;
+  /** The whole review state, or this task's part of it. */
+  state: ReviewState | TaskReviewState;
+  /** This task's verifier results; attempts without a run fall back to their imported results. */
+  verifier?: TaskVerifierResults;
+  /** Default `adjudicate`. */
+  policy?: ConsensusPolicy;
+  /** Waivers to evaluate the rules with (an approval being prepared); the current approval's otherwise. */
+  waivers?: readonly Waiver[];
+}
+
+export interface CellAssessment {
+  attempt: string;
+  spec: string;
+  verifier: SpecVerdict;
+  /** Run (or imported file) the verifier verdict comes from. */
+  verifierRun?: string;
+  verifierStale: boolean;
+  /** Visible current labels, one per curator, by curator name. */
+  labels: LabelRecord[];
+  /** Visible labels made before the spec changed in a later revision. */
+  staleLabels: LabelRecord[];
+  final?: CuratorVerdict;
+  from: FinalSource;
+  disagreement: boolean;
+  outcome: LabelOutcome;
+  adjudication?: AdjudicationRecord;
+}
+
+export interface SuggestionReview extends VerifierFlag {
+  decision?: SuggestionDecision;
+  /** Neither confirmed nor dismissed yet. */
+  open: boolean;
+}
+
+/** The lean assessment (no presentation) used by the rules, the statistics and the export. */
+export interface TaskAssessment {
+  task: CandidateTask;
+  state: TaskReviewState;
+  verifier: TaskVerifierResults;
+  policy: ConsensusPolicy;
+  cells: CellAssessment[];
+  scores: ScoreConsensus;
+  suggestions: SuggestionReview[];
+  rules: RuleResult[];
+  /** Failing rules without a waiver; approval is refused while any remains. */
+  blockers: RuleResult[];
+  /** Labels on attempts or specs the task no longer has. */
+  orphanLabels: LabelRecord[];
+}
+
+function taskStateOf(input: TaskReviewInput): TaskReviewState {
+  const s = input.state;
+  if ('tasks' in s) return s.tasks.get(input.task.id) ?? emptyTaskState(input.task.id);
+  return s;
+}
+
+export function assessTask(input: TaskReviewInput): TaskAssessment {
+  const { task } = input;
+  const st = taskStateOf(input);
+  const policy = input.policy ?? 'adjudicate';
+  const verifier = withRecordedFallback(task, input.verifier);
+  const visible = visibleTo(st, input);
+
+  // Labels by cell, visible only.
+  const byCell = new Map<string, { current: LabelRecord[]; stale: LabelRecord[] }>();
+  const curators = [...st.labels.keys()].filter(visible).sort();
+  for (const c of curators) {
+    for (const [key, l] of st.labels.get(c) as Map<string, LabelRecord>) {
+      let e = byCell.get(key);
+      if (!e) byCell.set(key, (e = { current: [], stale: [] }));
+      (l.stale ? e.stale : e.current).push(l);
+    }
+  }
+  const cells: CellAssessment[] = [];
+  const known = new Set<string>();
+  for (const a of task.attempts) {
+    const v = verifier.attempts[a.id];
+    for (const s of task.specs) {
+      const key = cellKey(a.id, s.id);
+      known.add(key);
+      const labels = byCell.get(key);
+      const adjRec = st.adjudications.get(key);
+      const adjudication = adjRec && visible(adjRec.curator) ? adjRec : undefined;
+      const verdict: SpecVerdict = v?.specs[s.id] ?? 'unknown';
+      const c = verdictConsensus(labels?.current ?? [], adjudication, verdict, policy);
+      cells.push({
+        attempt: a.id,
+        spec: s.id,
+        verifier: verdict,
+        ...(v ? { verifierRun: v.runId } : {}),
+        verifierStale: v?.stale === true,
+        labels: labels?.current ?? [],
+        staleLabels: labels?.stale ?? [],
+        ...(c.final !== undefined ? { final: c.final } : {}),
+        from: c.from,
+        disagreement: c.disagreement,
+        outcome: deriveOutcome(c.final, verdict),
+        ...(adjudication ? { adjudication } : {}),
+      });
+    }
+  }
+  const orphanLabels: LabelRecord[] = [];
+  for (const [key, e] of byCell) if (!known.has(key)) orphanLabels.push(...e.current, ...e.stale);
+
+  const scores = scoreConsensus(
+    [...st.scores.values()].filter((s) => visible(s.curator)).sort((a, b) => (a.curator < b.curator ? -1 : 1)),
+    new Map([...st.adjudications].filter(([, a]) => visible(a.curator))),
+    policy,
+  );
+  const suggestions: SuggestionReview[] = verifier.flags.map((f) => {
+    const d = st.suggestions.get(f.id);
+    return { ...f, ...(d ? { decision: d } : {}), open: d === undefined };
+  });
+  const confirmedFlags = suggestions.filter((s) => s.decision?.decision === 'confirmed');
+  const waivers = input.waivers ?? st.approval?.waivers ?? [];
+  const rules = evaluateRules({ task, cells, verifier, confirmedFlags }, waivers);
+  return { task, state: st, verifier, policy, cells, scores, suggestions, rules, blockers: blockingRules(rules), orphanLabels };
+}
+
+// ---- the full view -----------------------------------------------------------------------------------------
+
+export interface AttemptReview {
+  id: string;
+  model: string;
+  agent: string;
+  verifier?: { source: 'run' | 'recorded'; runId: string; status: string; resolved?: boolean; stale: boolean; staleReasons?: string[] };
+  judged: number;
+  falsePositives: number;
+  falseNegatives: number;
+}
+
+export interface SpecReview {
+  id: string;
+  text: string;
+  category: string;
+  /** Ids of the tests covering it. */
+  tests: string[];
+  falsePositives: number;
+  falseNegatives: number;
+}
+
+export interface CellReview extends CellAssessment {
+  /** The viewer's own current label. */
+  mine?: LabelRecord;
+  /** Other curators' current labels (empty while blind mode hides them). */
+  others: LabelRecord[];
+}
+
+export interface Disagreement {
+  target: 'label' | 'score';
+  attempt?: string;
+  spec?: string;
+  field?: ScoreField;
+  /** The verifier's verdict, for a label. */
+  verifier?: SpecVerdict;
+  values: Array<{ curator: string; value: string | number | string[]; event: string }>;
+  open: boolean;
+  final?: string | number | string[];
+  from: FinalSource;
+}
+
+export interface HistoryEntry {
+  event: ReviewEvent;
+  undone: boolean;
+  summary: string;
+}
+
+export interface TaskReview {
+  taskId: string;
+  title: string;
+  revision: number;
+  status: TaskStatus;
+  /** Statuses a `status` event may set now (approve and reject have their own actions). */
+  nextStatuses: TaskStatus[];
+  viewer?: string;
+  blind: boolean;
+  /** Blind mode is hiding other curators' labels or scores right now. */
+  othersHidden: boolean;
+  viewerSubmitted: boolean;
+  submittedBy: string[];
+  attempts: AttemptReview[];
+  specs: SpecReview[];
+  /** Attempt-major, specs in task order. */
+  cells: CellReview[];
+  scores: ScoreConsensus & { mine?: ScoreRecord };
+  suggestions: SuggestionReview[];
+  rules: RuleResult[];
+  blockers: RuleResult[];
+  approval?: ApprovalRecord;
+  rejection?: RejectionRecord;
+  disagreements: Disagreement[];
+  counts: {
+    cells: number;
+    judged: number;
+    /** Cells the viewer has labelled (current labels). */
+    mine: number;
+    falsePositives: number;
+    falseNegatives: number;
+    undecided: number;
+    openDisagreements: number;
+    openSuggestions: number;
+    staleLabels: number;
+  };
+  orphanLabels: LabelRecord[];
+  issues: ReplayIssue[];
+  /** The viewer's latest event on this task that an undo can withdraw. */
+  lastUndoable?: { event: string; kind: string; time: string; summary: string };
+  history: HistoryEntry[];
+}
+
+/** The review of one task, ready to render. */
+export function reviewTask(input: TaskReviewInput): TaskReview {
+  const a = assessTask(input);
+  const st = a.state;
+  const { task } = input;
+  const viewer = input.viewer;
+  const visible = visibleTo(st, input);
+  const count = (pred: (c: CellAssessment) => boolean, cs = a.cells) => cs.filter(pred).length;
+
+  const cells: CellReview[] = a.cells.map((c) => {
+    const mine = viewer !== undefined ? c.labels.find((l) => l.curator === viewer) : undefined;
+    return { ...c, ...(mine ? { mine } : {}), others: c.labels.filter((l) => l.curator !== viewer) };
+  });
+  const attempts: AttemptReview[] = task.attempts.map((at) => {
+    const v = a.verifier.attempts[at.id];
+    const mineCells = a.cells.filter((c) => c.attempt === at.id);
+    return {
+      id: at.id,
+      model: at.model,
+      agent: at.agent,
+      ...(v
+        ? {
+            verifier: {
+              source: v.source,
+              runId: v.runId,
+              status: v.status,
+              ...(v.resolved !== undefined ? { resolved: v.resolved } : {}),
+              stale: v.stale === true,
+              ...(v.staleReasons ? { staleReasons: v.staleReasons } : {}),
+            },
+          }
+        : {}),
+      judged: count((c) => c.final !== undefined && c.final !== 'unsure', mineCells),
+      falsePositives: count((c) => c.outcome === 'false_positive', mineCells),
+      falseNegatives: count((c) => c.outcome === 'false_negative', mineCells),
+    };
+  });
+  const specs: SpecReview[] = task.specs.map((s) => {
+    const cs = a.cells.filter((c) => c.spec === s.id);
+    return {
+      id: s.id,
+      text: s.text,
+      category: s.category,
+      tests: task.tests.filter((t) => t.specs.includes(s.id)).map((t) => t.id),
+      falsePositives: count((c) => c.outcome === 'false_positive', cs),
+      falseNegatives: count((c) => c.outcome === 'false_negative', cs),
+    };
+  });
+
+  const disagreements: Disagreement[] = [];
+  for (const c of a.cells) {
+    if (!c.disagreement) continue;
+    disagreements.push({
+      target: 'label',
+      attempt: c.attempt,
+      spec: c.spec,
+      verifier: c.verifier,
+      values: c.labels.map((l) => ({ curator: l.curator, value: l.verdict, event: l.event })),
+      open: c.from === 'disagreement',
+      ...(c.final !== undefined && c.from !== 'single' && c.from !== 'agreement' ? { final: c.final } : {}),
+      from: c.from,
+    });
+  }
+  for (const f of a.scores.disagreements) {
+    const values = a.scores.scores.map((s) => ({
+      curator: s.curator,
+      value: (f === 'envDefects' ? s.score.envDefects : f === 'difficulty' ? s.score.difficulty : s.score[f]) ?? '',
+      event: s.event,
+    }));
+    const fin = a.scores.final[f];
+    disagreements.push({ target: 'score', field: f, values, open: a.scores.open.includes(f), ...(fin !== undefined ? { final: fin } : {}), from: a.scores.from[f] });
+  }
+
+  const hiddenKinds = new Set(['label', 'score', 'adjudicate']);
+  const history: HistoryEntry[] = st.events
+    .filter((e) => !hiddenKinds.has(e.kind) || visible(e.curator))
+    .map((e) => ({ event: e, undone: st.undone.has(e.id), summary: describeEvent(e) }));
+  let lastUndoable: TaskReview['lastUndoable'];
+  if (viewer !== undefined) {
+    for (let i = st.events.length - 1; i >= 0; i--) {
+      const e = st.events[i] as ReviewEvent;
+      if (e.curator === viewer && e.kind !== 'undo' && isUndoable(e.kind) && !('unknownKind' in e) && !st.undone.has(e.id)) {
+        lastUndoable = { event: e.id, kind: e.kind, time: e.time, summary: describeEvent(e) };
+        break;
+      }
+    }
+  }
+  const mineScore = viewer !== undefined ? st.scores.get(viewer) : undefined;
+  return {
+    taskId: task.id,
+    title: task.title,
+    revision: task.revision,
+    status: st.status,
+    nextStatuses: allowedTransitions(st.status).filter((s) => !DECISION_STATUSES.includes(s)),
+    ...(viewer !== undefined ? { viewer } : {}),
+    blind: input.blind === true,
+    othersHidden: othersHidden(st, input),
+    viewerSubmitted: viewer !== undefined && st.submitted.has(viewer),
+    submittedBy: [...st.submitted.keys()].sort(),
+    attempts,
+    specs,
+    cells,
+    scores: { ...a.scores, ...(mineScore ? { mine: mineScore } : {}) },
+    suggestions: a.suggestions,
+    rules: a.rules,
+    blockers: a.blockers,
+    ...(st.approval ? { approval: st.approval } : {}),
+    ...(st.rejection ? { rejection: st.rejection } : {}),
+    disagreements,
+    counts: {
+      cells: a.cells.length,
+      judged: count((c) => c.final !== undefined && c.final !== 'unsure'),
+      mine: cells.filter((c) => c.mine !== undefined).length,
+      falsePositives: count((c) => c.outcome === 'false_positive'),
+      falseNegatives: count((c) => c.outcome === 'false_negative'),
+      undecided: count((c) => c.outcome === 'undecided'),
+      openDisagreements: disagreements.filter((d) => d.open).length,
+      openSuggestions: a.suggestions.filter((s) => s.open).length,
+      staleLabels: a.cells.reduce((n, c) => n + c.staleLabels.length, 0),
+    },
+    orphanLabels: a.orphanLabels,
+    issues: st.issues,
+    ...(lastUndoable ? { lastUndoable } : {}),
+    history,
+  };
+}
+
+// ---- the review queue --------------------------------------------------------------------------------------
+
+export interface QueueItem {
+  taskId: string;
+  title: string;
+  status: TaskStatus;
+  /** Cells the viewer has not labelled yet. */
+  cellsLeft: number;
+  cells: number;
+  /** The first cell to focus: attempt-major, the first the viewer has not labelled. */
+  next?: { attempt: string; spec: string };
+}
+
+export interface ReviewQueue {
+  viewer: string;
+  /** Tasks the viewer still has to review, in task order. */
+  items: QueueItem[];
+  remaining: number;
+  /** Tasks the viewer has submitted, or that are decided. */
+  done: number;
+}
+
+/**
+ * The keyboard review queue of one curator: tasks not yet submitted by them and not yet approved or rejected.
+ * Cheap: it reads labels only, no verifier results.
+ */
+export function reviewQueue(input: { tasks: readonly CandidateTask[]; state: ReviewState; viewer: string }): ReviewQueue {
+  const items: QueueItem[] = [];
+  let done = 0;
+  for (const task of input.tasks) {
+    const st = input.state.tasks.get(task.id);
+    const status = st?.status ?? 'candidate';
+    if ((st && st.submitted.has(input.viewer)) || status === 'approved' || status === 'rejected') {
+      done++;
+      continue;
+    }
+    const mine = st?.labels.get(input.viewer);
+    let left = 0;
+    let next: QueueItem['next'];
+    for (const a of task.attempts) {
+      for (const s of task.specs) {
+        const l = mine?.get(cellKey(a.id, s.id));
+        if (l && !l.stale) continue;
+        left++;
+        next ??= { attempt: a.id, spec: s.id };
+      }
+    }
+    items.push({ taskId: task.id, title: task.title, status, cellsLeft: left, cells: task.attempts.length * task.specs.length, ...(next ? { next } : {}) });
+  }
+  return { viewer: input.viewer, items, remaining: items.length, done };
+}
