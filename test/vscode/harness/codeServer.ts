@@ -16,6 +16,7 @@ export const freshProfileSettings: Readonly<Record<string, unknown>> = {
   'telemetry.telemetryLevel': 'off',
   'update.mode': 'none',
   'chat.disableAIFeatures': true,
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
   // Restricted mode is tested by opening untrusted; a modal trust prompt would block the workbench instead.
   'security.workspace.trust.startupPrompt': 'never',
 };

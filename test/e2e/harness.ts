@@ -1,0 +1,205 @@
+// UI end-to-end harness: the PACKAGED extension (dist-pkg/specweave-curator.vsix) installed into a fresh code-server,
+// its workbench opened in headless chromium, and helpers for the parts of the workbench the tests click.
+// One workbench per test file: start it in `before`, close it in `after`.
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { launchChromium } from '../vscode/harness/browser';
+import { projectRoot, startCodeServer } from '../vscode/harness/codeServer';
+import type { CodeServer } from '../vscode/harness/codeServer';
+import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
+
+export const extensionId = 'specweave.specweave-curator';
+export const vsixPath = path.join(projectRoot, 'dist-pkg/specweave-curator.vsix');
+export const e2eOutputRoot = path.join(projectRoot, '.test-output/e2e');
+
+export interface WorkbenchOptions {
+  /** Names the output folder .test-output/e2e/<testName>/ (screenshots, server and browser logs). */
+  testName: string;
+  /** Folder to open. It is copied first (tests may write to it); omitted: a fresh empty folder. */
+  workspace?: string;
+  /** Open the real folder instead of a copy. */
+  inPlace?: boolean;
+  /** Writes into the workspace before the server starts (so `workspaceContains` activation sees it). */
+  prepareWorkspace?: (workspace: string) => void;
+  /** false opens the workspace untrusted (restricted mode). Default true. */
+  trusted?: boolean;
+  /** User settings over the fresh-profile ones. */
+  settings?: Record<string, unknown>;
+  /** The packaged extension to install. Default dist-pkg/specweave-curator.vsix. */
+  vsix?: string;
+  /** Added to code-server's (and so the extension host's) environment. */
+  env?: Record<string, string>;
+}
+
+export interface Workbench {
+  readonly page: Page;
+  readonly server: CodeServer;
+  /** The folder the workbench has open. */
+  readonly workspace: string;
+  /** .test-output/e2e/<testName>/ */
+  readonly outDir: string;
+  /** Saves NN-name.png (NN counts up per workbench) under outDir and returns its path. */
+  screenshot(name: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+function checkVsix(vsix: string): void {
+  if (!existsSync(vsix)) throw new Error(`${vsix} is missing: run \`npm run package\` before the e2e tests`);
+  const built = path.join(projectRoot, 'dist/extension.js');
+  if (existsSync(built) && statSync(built).mtimeMs > statSync(vsix).mtimeMs + 1_000) {
+    console.warn(`warning: ${path.relative(projectRoot, vsix)} is older than dist/extension.js; \`npm run package\` to test the current code`);
+  }
+}
+
+export async function openWorkbench(o: WorkbenchOptions): Promise<Workbench> {
+  const vsix = o.vsix ?? vsixPath;
+  checkVsix(vsix);
+  const outDir = path.join(e2eOutputRoot, o.testName.replace(/[^\w.-]+/g, '-'));
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  // Short paths under the temp dir: code-server puts a unix socket (107 bytes at most) in the user data dir.
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'sw-e2e-'));
+  let workspace = path.join(tmp, 'workspace');
+  if (o.workspace && o.inPlace) workspace = path.resolve(o.workspace);
+  else if (o.workspace) cpSync(path.resolve(o.workspace), workspace, { recursive: true });
+  else mkdirSync(workspace);
+  o.prepareWorkspace?.(workspace);
+
+  let server: CodeServer | undefined;
+  let browser: Browser | undefined;
+  const cleanUp = async (): Promise<void> => {
+    await browser?.close().catch(() => undefined);
+    await server?.stop();
+    rmSync(tmp, { recursive: true, force: true });
+  };
+  try {
+    server = await startCodeServer({
+      userDataDir: path.join(tmp, 'ud'),
+      extensionsDir: path.join(tmp, 'ext'),
+      workspace,
+      logFile: path.join(outDir, 'code-server.log'),
+      trustWorkspace: o.trusted ?? true,
+      installExtensions: [vsix],
+      ...(o.settings ? { settings: o.settings } : {}),
+      ...(o.env ? { env: o.env } : {}),
+    });
+    browser = await launchChromium();
+    const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+    const consoleLines: string[] = [];
+    page.on('console', (m) => consoleLines.push(`[${m.type()}] ${m.text()}`));
+    page.on('pageerror', (e) => consoleLines.push(`[pageerror] ${e.message}`));
+    await page.goto(`${server.url}/?folder=${encodeURIComponent(workspace)}`, { timeout: 60_000 });
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    // The status bar fills in once the extension host has connected; before that, commands are not registered.
+    await page.locator('.statusbar').waitFor({ timeout: 30_000 });
+    await page.locator('.activitybar .action-item').first().waitFor({ timeout: 30_000 });
+
+    let shots = 0;
+    return {
+      page,
+      server,
+      workspace,
+      outDir,
+      async screenshot(name: string): Promise<string> {
+        shots += 1;
+        const file = path.join(outDir, `${String(shots).padStart(2, '0')}-${name.replace(/[^\w.-]+/g, '-')}.png`);
+        await page.screenshot({ path: file });
+        return file;
+      },
+      async close(): Promise<void> {
+        writeFileSync(path.join(outDir, 'browser-console.log'), consoleLines.join('\n') + '\n');
+        await cleanUp();
+      },
+    };
+  } catch (e) {
+    await cleanUp();
+    throw e;
+  }
+}
+
+/**
+ * Runs a command through the command palette (F1) by the label the palette shows, e.g. "View: Toggle Panel".
+ * Retried: right after start-up the workbench may still move focus and close the palette under us.
+ */
+export async function runCommand(page: Page, label: string, timeout = 30_000): Promise<void> {
+  const deadline = Date.now() + timeout;
+  const row = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: new RegExp(`^\\s*${escapeRegExp(label)}`) }).first();
+  for (;;) {
+    try {
+      await page.keyboard.press('F1');
+      const input = quickInput(page);
+      await input.waitFor({ state: 'visible', timeout: 5_000 });
+      await input.fill(`>${label}`);
+      await row.waitFor({ state: 'visible', timeout: 5_000 });
+      await row.click({ timeout: 5_000 });
+      return;
+    } catch (e) {
+      if (Date.now() > deadline) throw new Error(`command "${label}" not found in the palette: ${e instanceof Error ? e.message : String(e)}`);
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(250);
+    }
+  }
+}
+
+/** The command palette / quick pick input box. */
+export function quickInput(page: Page): Locator {
+  return page.locator('.quick-input-widget input');
+}
+
+/** Opens a view container from the activity bar by its title (e.g. "SpecWeave", "Extensions"). */
+export async function openActivity(page: Page, title: string): Promise<void> {
+  const entry = activityEntry(page, title);
+  await entry.waitFor({ state: 'visible' });
+  // A click on the already-open container would close its side bar.
+  const checked = await entry.getAttribute('aria-checked').catch(() => null);
+  const expanded = await entry.getAttribute('aria-expanded').catch(() => null);
+  if (checked !== 'true' && expanded !== 'true') await entry.click();
+}
+
+export function activityEntry(page: Page, title: string): Locator {
+  return page.locator(`.activitybar [aria-label^="${cssString(title)}"]`).first();
+}
+
+/** Rows of the trees and lists in `scope` (default the whole page), optionally those containing `text`. */
+export function treeRows(scope: Page | Locator, text?: string | RegExp): Locator {
+  const rows = scope.locator('.monaco-list-row');
+  return text === undefined ? rows : rows.filter({ hasText: text });
+}
+
+/** A view pane in the side bar, found by its header title. */
+export function viewPane(page: Page, title: string): Locator {
+  return page.locator('.pane', { has: page.locator('.pane-header', { hasText: title }) }).first();
+}
+
+/**
+ * The HTML document inside one of this extension's webviews: the host iframe (`iframe.webview.ready` carrying the
+ * extension id), then its `iframe#active-frame`. `kind: 'view'` picks a sidebar webview view, 'panel' an editor panel.
+ * Playwright locators on it pierce open shadow DOM, so @vscode-elements components click normally.
+ */
+export function webviewFrame(page: Page, kind: 'panel' | 'view' | 'any' = 'any', id = extensionId): FrameLocator {
+  let outer = `iframe.webview.ready[src*="extensionId=${id}"]`;
+  if (kind === 'view') outer += '[src*="purpose=webviewView"]';
+  if (kind === 'panel') outer += ':not([src*="purpose=webviewView"])';
+  return page.frameLocator(outer).first().frameLocator('iframe#active-frame');
+}
+
+/** The notification toasts; `text` narrows to the ones containing it. */
+export function notifications(page: Page, text?: string | RegExp): Locator {
+  const toasts = page.locator('.notifications-toasts .notification-toast');
+  return text === undefined ? toasts : toasts.filter({ hasText: text });
+}
+
+export async function waitForNotification(page: Page, text: string | RegExp, timeout = 15_000): Promise<Locator> {
+  const toast = notifications(page, text).first();
+  await toast.waitFor({ state: 'visible', timeout });
+  return toast;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function cssString(s: string): string {
+  return s.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+}
