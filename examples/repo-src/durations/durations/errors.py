@@ -1,0 +1,2 @@
+class DurationError(ValueError):
+    """A duration string that cannot be parsed."""
