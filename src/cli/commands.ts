@@ -1,7 +1,9 @@
 // The registry of CLI commands. Each command lives in its own file under src/cli/ and is listed here once.
 import type { CliCommand } from './command';
+import { importCommand } from './import';
 import { listCommand } from './list';
 
 export const commands: CliCommand[] = [
+  importCommand,
   listCommand,
 ];

@@ -164,7 +164,7 @@ export function placeAttempts(attempts: PlannedAttempt[], instances: Map<string,
         model: a.model,
         file,
         ...(line !== undefined ? { line } : {}),
-        reason: `no instance row with id "${a.instanceId}"${suggestion(a.instanceId, instances)}`,
+        reason: `no instance row with this id${suggestion(a.instanceId, instances)}`,
       });
       continue;
     }
@@ -329,7 +329,7 @@ export function attachReports(attempts: PlannedAttempt[], entries: ReportEntry[]
     if (!instances.has(e.instanceId)) {
       if (e.level === 'run') elsewhere.set(e.file, [...(elsewhere.get(e.file) ?? []), e.instanceId]);
       else {
-        out.unmatched.push({ kind: 'report', instanceId: e.instanceId, ...hintModel(e), file: e.file, reason: `no instance row with id "${e.instanceId}"` });
+        out.unmatched.push({ kind: 'report', instanceId: e.instanceId, ...hintModel(e), file: e.file, reason: `no instance row with this id` });
       }
       continue;
     }
@@ -354,7 +354,7 @@ export function attachReports(attempts: PlannedAttempt[], entries: ReportEntry[]
     }
     const target = best[0];
     if (target) {
-      if (!target.recorded.some((r) => r.source === e.verdict.source && r.file === e.file)) target.recorded.push({ ...e.verdict, file: e.file });
+      if (!target.recorded.some((r) => r.source === e.verdict.source && r.file === e.file)) target.recorded.push(recorded(e));
       fillFrom(target, e);
       const note = e.patch && !samePatch(target.patch, e.patch.text) ? `the patch beside this report (${e.patch.from}) differs from the attempt's patch` : undefined;
       out.attached.push({ entry: e, attempt: target, ...(note ? { note } : {}) });
@@ -372,7 +372,7 @@ export function attachReports(attempts: PlannedAttempt[], entries: ReportEntry[]
         patch: e.patch.text,
         patchFrom: e.patch.from,
         hasPrediction: false,
-        recorded: [{ ...e.verdict, file: e.file }],
+        recorded: [recorded(e)],
       };
       fillFrom(created, e);
       out.created.push(created);
@@ -400,6 +400,11 @@ export function attachReports(attempts: PlannedAttempt[], entries: ReportEntry[]
     });
   }
   return out;
+}
+
+function recorded(e: ReportEntry): RecordedResult {
+  const { imported, source, ...rest } = e.verdict;
+  return { imported, source, file: e.file, ...rest };
 }
 
 function fillFrom(a: PlannedAttempt, e: ReportEntry): void {

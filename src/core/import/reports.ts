@@ -272,7 +272,7 @@ export function readOpenHandsLog(text: string): { instanceId?: string; entries: 
 }
 
 /** OpenHands' Markdown summary of a SWE-bench evaluation: id lists under "Resolved/Unresolved/Error... Instances". */
-export function readOpenHandsSummary(text: string): ReportDoc {
+export function readOpenHandsSummary(text: string): Extract<ReportDoc, { kind: 'run-report' | 'unknown' }> {
   const entries: VerdictEntry[] = [];
   let status: Verdict['status'] | undefined;
   let any = false;

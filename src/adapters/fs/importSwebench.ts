@@ -1,0 +1,737 @@
+// `specweave import swebench`: reads instance rows, predictions, trajectory folders and evaluation output from disk,
+// lets src/core/import pair them, and writes the dataset. Trajectories are copied as streams, never read whole.
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { MANIFEST_FILE, TASKS_DIR } from '../../core/dataset';
+import type { Problem, TrajectorySummary } from '../../core/model';
+import { parseJson } from '../../core/json';
+import type { InstanceRow } from '../../core/import/instances';
+import { parseInstances, repoParts, sameInstance } from '../../core/import/instances';
+import {
+  assignAttemptIds,
+  attachReports,
+  attemptsOfRun,
+  mergeSameSolver,
+  placeAttempts,
+} from '../../core/import/pairing';
+import type { Hint, PlannedAttempt, ReportEntry, Skipped, SolverRun, TrajectoryItem, Unmatched } from '../../core/import/pairing';
+import { patchFlags } from '../../core/import/patchFlags';
+import { parsePredictions } from '../../core/import/predictions';
+import type { Prediction } from '../../core/import/predictions';
+import {
+  classifyReport,
+  metadataModels,
+  readHarnessLog,
+  readOpenHandsLog,
+  readOpenHandsSummary,
+} from '../../core/import/reports';
+import type { CustomPatch, HarnessLog, ReportDoc, Verdict } from '../../core/import/reports';
+import type { AttemptSummary, ImportSummary, TaskSummary } from '../../core/import/summary';
+import { buildTask, taskIdFor } from '../../core/import/toTask';
+import type { AttemptDraft, TaskDraft } from '../../core/serialize';
+import { loadDataset } from './datasetLoader';
+import { writeManifest, writeTask } from './datasetWriter';
+import type { AttemptWrite, TrajectorySource } from './datasetWriter';
+
+export interface ImportOptions {
+  instances: string[];
+  predictions?: string[];
+  trajectories?: string[];
+  reports?: string[];
+  /** Folder of local git clones. */
+  repos?: string;
+  /** Environment image; `{instance_id}`, `{repo}`, `{owner}`, `{name}`, `{swebench_id}` are expanded. */
+  image?: string;
+  testCmd?: string;
+  out: string;
+  /** Overwrite task folders that already exist in --out (else they are kept as they are). */
+  replace?: boolean;
+}
+
+/** What the trajectory adapter says about a file: the instances it holds, or why it is not a trajectory. */
+export type TrajectoryListing =
+  | {
+      ok: true;
+      instances: Array<{ instanceId?: string; summary: TrajectorySummary; byteRange?: [number, number] }>;
+      problems: Problem[];
+    }
+  | { ok: false; problem: Problem };
+
+export interface ImportDeps {
+  listTrajectoryInstances(absPath: string): TrajectoryListing | Promise<TrajectoryListing>;
+  /** Whether a clone has a commit; undefined when it cannot tell. Defaults to `git cat-file -e`. */
+  hasCommit?(repoDir: string, commit: string): boolean | undefined;
+}
+
+const SKIP_DIRS = new Set(['.git', 'node_modules', '__pycache__', 'llm_completions', '.venv']);
+// Harness output we know and do not need: not worth a line in the "ignored" list.
+const KNOWN_HARNESS_FILES = /^(eval\.sh|test_output\.txt|Dockerfile|setup_repo\.sh|build_image\.log|image_build_dir)$/;
+const GENERIC_DIRS = new Set([
+  'logs', 'run_evaluation', 'harness_logs', 'eval_outputs', 'evaluation', 'evaluation_outputs', 'outputs', 'results', 'reports',
+  'run_reports', 'swebench', 'trajectories', 'trajs', 'runs',
+]);
+
+interface Walked {
+  abs: string;
+  /** Path as shown in reports: the given path joined with the relative part. */
+  display: string;
+}
+
+/** Every file under `given` (or `given` itself), sorted, without following symlinked folders. */
+function walk(given: string): Walked[] {
+  const root = path.resolve(given);
+  const out: Walked[] = [];
+  const visit = (abs: string, display: string, depth: number) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(abs, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of entries) {
+      const childAbs = path.join(abs, e.name);
+      const childDisplay = path.join(display, e.name);
+      if (e.isDirectory()) {
+        if (!SKIP_DIRS.has(e.name) && !e.name.startsWith('.') && depth < 16) visit(childAbs, childDisplay, depth + 1);
+      } else if (e.isFile() || (e.isSymbolicLink() && isFile(childAbs))) out.push({ abs: childAbs, display: childDisplay });
+    }
+  };
+  if (isFile(root)) return [{ abs: root, display: given }];
+  visit(root, given, 0);
+  return out;
+}
+
+function isFile(p: string): boolean {
+  try {
+    return fs.statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function isDir(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+const isPredictionsFile = (name: string) =>
+  name === 'preds.json' || name === 'all_preds.jsonl' || name.endsWith('.pred') || /^(predictions|preds)([._-].*)?\.jsonl?$/.test(name) || /\.preds\.jsonl?$/.test(name);
+
+const NOT_TRAJECTORY = /^(report|metadata|metrics|config|results|package|tsconfig|package-lock)\.json$|^(eval|patches)_.*\.json$|\.config\.json$/;
+
+const isTrajectoryCandidate = (name: string) =>
+  /\.traj$/.test(name) || ((/\.json$/.test(name) || /\.jsonl$/.test(name)) && !isPredictionsFile(name) && !NOT_TRAJECTORY.test(name));
+
+/** `<run>/<id>/<id>.traj` and `<run>/<id>/<id>.pred` live in a per-instance folder; the run is the folder above. */
+function runDirOf(abs: string): string {
+  const parent = path.dirname(abs);
+  const stem = stemOf(path.basename(abs));
+  return path.basename(parent) === stem ? path.dirname(parent) : parent;
+}
+
+function stemOf(name: string): string {
+  return name.replace(/(\.traj\.json|\.traj|\.trajectory\.json|\.pred|\.jsonl|\.json)$/, '');
+}
+
+function trajectoryFileName(item: TrajectoryItem): string {
+  if (item.byteRange) return 'trajectory.json'; // one JSON document cut out of a JSON Lines file
+  const base = path.basename(item.path);
+  const ext = /\.traj\.json$/.test(base) ? '.traj.json' : /\.trajectory\.json$/.test(base) ? '.json' : path.extname(base) || '.json';
+  return `trajectory${ext}`;
+}
+
+function readText(file: string, problems: Problem[], maxBytes?: number): string | undefined {
+  try {
+    if (maxBytes !== undefined && fs.statSync(file).size > maxBytes) {
+      const fd = fs.openSync(file, 'r');
+      try {
+        const buf = Buffer.alloc(maxBytes);
+        const n = fs.readSync(fd, buf, 0, maxBytes, 0);
+        return buf.subarray(0, n).toString('utf8');
+      } finally {
+        fs.closeSync(fd);
+      }
+    }
+    return fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    problems.push({ severity: 'error', file, message: `cannot read: ${(e as Error).message}` });
+    return undefined;
+  }
+}
+
+function defaultHasCommit(repoDir: string, commit: string): boolean | undefined {
+  try {
+    execFileSync('git', ['-C', repoDir, 'cat-file', '-e', `${commit}^{commit}`], { stdio: 'ignore', timeout: 20_000 });
+    return true;
+  } catch (e) {
+    const code = (e as { status?: number | null }).status;
+    return typeof code === 'number' ? false : undefined;
+  }
+}
+
+class Importer {
+  readonly problems: Problem[] = [];
+  readonly unmatched: Unmatched[] = [];
+  readonly skipped: Skipped[] = [];
+  readonly ignored: Array<{ file: string; reason: string }> = [];
+  readonly instanceFiles: ImportSummary['instanceFiles'] = [];
+  readonly predictionFiles: ImportSummary['predictionFiles'] = [];
+  readonly rows = new Map<string, InstanceRow>();
+  private readonly alsoIn = new Map<string, string[]>();
+  /** What the trajectory adapter said about each file; reported only for trajectories that become attempts. */
+  readonly trajectoryProblems = new Map<string, Problem[]>();
+  /** Every model name seen in predictions and trajectories, to read run-report file names. */
+  readonly knownModels = new Set<string>();
+
+  constructor(
+    private readonly opts: ImportOptions,
+    private readonly deps: ImportDeps,
+  ) {}
+
+  warn(file: string, message: string, line?: number): void {
+    this.problems.push({ severity: 'warning', file, ...(line !== undefined ? { line } : {}), message });
+  }
+
+  readInstances(): void {
+    for (const f of this.opts.instances) {
+      if (isDir(f)) {
+        this.problems.push({ severity: 'error', file: f, message: '--instances needs a file (JSONL or a JSON array), not a folder' });
+        continue;
+      }
+      const text = readText(f, this.problems);
+      if (text === undefined) continue;
+      const r = parseInstances(text, f);
+      this.problems.push(...r.problems);
+      this.instanceFiles.push({ file: f, ...(r.shape ? { shape: r.shape } : {}), rows: r.rows.length });
+      for (const row of r.rows) {
+        const prev = this.rows.get(row.instanceId);
+        if (!prev) {
+          this.rows.set(row.instanceId, row);
+          continue;
+        }
+        this.alsoIn.set(row.instanceId, [...(this.alsoIn.get(row.instanceId) ?? []), `${row.file}:${row.line}`]);
+        const cmp = sameInstance(prev, row);
+        if (!cmp.same) {
+          this.warn(row.file, `${row.instanceId} is also in ${prev.file}:${prev.line} with a different ${cmp.differences.join(', ')}; the first one is imported`, row.line);
+        }
+      }
+    }
+  }
+
+  private parsePredictionsFile(w: Walked): Prediction[] {
+    const text = readText(w.abs, this.problems);
+    if (text === undefined) return [];
+    const r = parsePredictions(text, w.display);
+    this.problems.push(...r.problems);
+    this.predictionFiles.push({ file: w.display, ...(r.shape ? { shape: r.shape } : {}), predictions: r.predictions.length });
+    return r.predictions;
+  }
+
+  /** Solver runs under a --predictions or --trajectories path. */
+  async discoverRuns(given: string, explicitPredictions: boolean): Promise<SolverRun[]> {
+    if (!fs.existsSync(given)) {
+      this.problems.push({ severity: 'error', file: given, message: 'no such file or folder' });
+      return [];
+    }
+    const single = isFile(given);
+    if (single && (explicitPredictions || isPredictionsFile(path.basename(given)))) {
+      const w = { abs: path.resolve(given), display: given };
+      return [{ dir: given, folderName: stemOf(path.basename(given)), predictions: this.parsePredictionsFile(w), trajectories: [], loose: true }];
+    }
+    const files = walk(given);
+    const predFiles = files.filter((w) => isPredictionsFile(path.basename(w.abs)));
+    const trajFiles = files.filter((w) => !isPredictionsFile(path.basename(w.abs)) && isTrajectoryCandidate(path.basename(w.abs)));
+    const predRunDirs = new Set(predFiles.map((w) => (w.abs.endsWith('.pred') ? runDirOf(w.abs) : path.dirname(w.abs))));
+    const groups = new Map<string, { display: string; preds: Walked[]; trajs: Walked[] }>();
+    const group = (runAbs: string, w: Walked) => {
+      const rel = path.relative(path.dirname(w.abs), runAbs);
+      const display = path.join(path.dirname(w.display), rel);
+      const g = groups.get(runAbs) ?? { display, preds: [], trajs: [] };
+      groups.set(runAbs, g);
+      return g;
+    };
+    for (const w of predFiles) group(w.abs.endsWith('.pred') ? runDirOf(w.abs) : path.dirname(w.abs), w).preds.push(w);
+    for (const w of trajFiles) {
+      let runAbs: string | undefined;
+      for (let d = path.dirname(w.abs); ; d = path.dirname(d)) {
+        if (predRunDirs.has(d)) {
+          runAbs = d;
+          break;
+        }
+        if (d === path.dirname(d) || !d.startsWith(path.resolve(given))) break;
+      }
+      group(runAbs ?? runDirOf(w.abs), w).trajs.push(w);
+    }
+    const runs: SolverRun[] = [];
+    for (const [runAbs, g] of [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      // Aggregate files (preds.json) first: SWE-agent also writes one <id>.pred per instance with the same content.
+      const ordered = [...g.preds].sort((a, b) => Number(a.abs.endsWith('.pred')) - Number(b.abs.endsWith('.pred')));
+      const predictions: Prediction[] = [];
+      const seen = new Set<string>();
+      for (const w of ordered) {
+        for (const p of this.parsePredictionsFile(w)) {
+          const key = `${p.instanceId}\u0000${p.model ?? ''}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          predictions.push(p);
+        }
+      }
+      const trajectories: TrajectoryItem[] = [];
+      for (const w of g.trajs) trajectories.push(...(await this.listTrajectories(w, single)));
+      runs.push({ dir: g.display, folderName: path.basename(runAbs), predictions, trajectories });
+    }
+    return runs;
+  }
+
+  private async listTrajectories(w: Walked, explicit: boolean): Promise<TrajectoryItem[]> {
+    let listing: TrajectoryListing;
+    try {
+      listing = await this.deps.listTrajectoryInstances(w.abs);
+    } catch (e) {
+      this.problems.push({ severity: 'error', file: w.display, message: `cannot read the trajectory: ${(e as Error).message}` });
+      return [];
+    }
+    if (!listing.ok) {
+      if (explicit) this.problems.push({ ...listing.problem, file: w.display });
+      else this.ignored.push({ file: w.display, reason: listing.problem.message });
+      return [];
+    }
+    this.trajectoryProblems.set(w.abs, listing.problems.map((p) => ({ ...p, file: w.display, severity: 'warning' })));
+    const out: TrajectoryItem[] = [];
+    for (const inst of listing.instances) {
+      const format = inst.summary.format;
+      // SWE-agent may keep the instance id only in the file name (`<id>.traj`, `<id>/<id>.traj.json`).
+      const byName = listing.instances.length === 1 && /^(swe-agent|swe-agent-retry|mini-swe-agent)$/.test(format) ? stemOf(path.basename(w.abs)) : undefined;
+      const instanceId = inst.instanceId ?? inst.summary.instanceId ?? byName;
+      if (!instanceId) {
+        this.unmatched.push({ kind: 'trajectory', file: w.display, reason: `the trajectory (${format}) names no instance` });
+        continue;
+      }
+      out.push({ path: w.abs, display: w.display, ...(inst.byteRange ? { byteRange: inst.byteRange } : {}), summary: inst.summary, instanceId });
+    }
+    return out;
+  }
+
+  /** Recorded results from evaluation output under a --reports path. */
+  collectReports(given: string): ReportEntry[] {
+    if (!fs.existsSync(given)) {
+      this.problems.push({ severity: 'error', file: given, message: 'no such file or folder' });
+      return [];
+    }
+    const rootAbs = path.resolve(given);
+    const rootIsFile = isFile(rootAbs);
+    const files = walk(given);
+    const byFolder = new Map<string, Walked[]>();
+    for (const w of files) {
+      const d = path.dirname(w.abs);
+      byFolder.set(d, [...(byFolder.get(d) ?? []), w]);
+    }
+    const known = new Set(this.rows.keys());
+    const entries: ReportEntry[] = [];
+    const metadataHints = new Map<string, string[]>();
+    for (const [dir, list] of byFolder) {
+      const meta = list.find((w) => path.basename(w.abs) === 'metadata.json');
+      if (!meta) continue;
+      const text = readText(meta.abs, this.problems);
+      const parsed = text !== undefined ? parseJson(text, meta.display) : undefined;
+      if (parsed?.ok) metadataHints.set(dir, metadataModels(parsed.value));
+    }
+    const metaFor = (dir: string): string[] => {
+      for (let d = dir; ; d = path.dirname(d)) {
+        const m = metadataHints.get(d);
+        if (m) return m;
+        if (d === rootAbs || d === path.dirname(d) || !d.startsWith(rootIsFile ? path.dirname(rootAbs) : rootAbs)) return [];
+      }
+    };
+
+    for (const [dir, list] of [...byFolder.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      // Folder names from the given root's own name down: the solver and the instance are often only named there.
+      const segBase = rootIsFile ? path.dirname(path.dirname(rootAbs)) : path.dirname(rootAbs);
+      const relSegs = path.relative(segBase, dir).split(path.sep).filter((s) => s && s !== '..');
+      const verdicts: Array<{ instanceId?: string; verdict: Verdict; file: string }> = [];
+      const runDocs: Array<{ doc: Extract<ReportDoc, { kind: 'run-report' }>; file: string; stem: string }> = [];
+      let harness: { log: HarnessLog; file: string } | undefined;
+      let patch: { text: string; from: string } | undefined;
+      let custom: { c: CustomPatch; file: string } | undefined;
+      let patchDiff: Walked | undefined;
+      for (const w of list) {
+        const name = path.basename(w.abs);
+        if (name === 'metadata.json') continue;
+        if (name === 'run_instance.log') {
+          const text = readText(w.abs, this.problems, 8 * 1024 * 1024);
+          if (text !== undefined) harness = { log: readHarnessLog(text), file: w.display };
+        } else if (/^instance_.*\.log$/.test(name)) {
+          const text = readText(w.abs, this.problems, 64 * 1024 * 1024);
+          if (text === undefined) continue;
+          const r = readOpenHandsLog(text);
+          if (r.entries.length === 0) this.ignored.push({ file: w.display, reason: r.error ?? 'no report in this log' });
+          for (const e of r.entries) verdicts.push({ ...(e.instanceId ? { instanceId: e.instanceId } : {}), verdict: e.verdict, file: w.display });
+        } else if (name === 'patch.diff') {
+          patchDiff = w;
+        } else if (name.endsWith('.json')) {
+          const text = readText(w.abs, this.problems);
+          if (text === undefined) continue;
+          const parsed = parseJson(text, w.display);
+          if (!parsed.ok) {
+            this.problems.push(parsed.problem);
+            continue;
+          }
+          const doc = classifyReport(parsed.value);
+          if (doc.kind === 'instance-report' || doc.kind === 'custom-eval') {
+            for (const e of doc.entries) verdicts.push({ ...(e.instanceId ? { instanceId: e.instanceId } : {}), verdict: e.verdict, file: w.display });
+          } else if (doc.kind === 'run-report') runDocs.push({ doc, file: w.display, stem: name.replace(/\.json$/, '') });
+          else if (doc.kind === 'custom-patch') custom = { c: doc.patch, file: w.display };
+          else if (!isPredictionsFile(name)) this.ignored.push({ file: w.display, reason: doc.reason });
+        } else if (name.endsWith('.md')) {
+          const text = readText(w.abs, this.problems);
+          if (text === undefined) continue;
+          const doc = readOpenHandsSummary(text);
+          if (doc.kind === 'run-report') runDocs.push({ doc, file: w.display, stem: name.replace(/\.md$/, '') });
+          else this.ignored.push({ file: w.display, reason: doc.reason });
+        } else if (!KNOWN_HARNESS_FILES.test(name) && /\.(jsonl|log)$/.test(name)) {
+          this.ignored.push({ file: w.display, reason: 'not a report this importer reads' });
+        }
+      }
+      if (patchDiff) {
+        const text = readText(patchDiff.abs, this.problems);
+        if (text !== undefined) patch = { text, from: patchDiff.display };
+      }
+      if (!patch && custom) patch = { text: custom.c.patch, from: `${custom.file} (its "patch")` };
+      if (verdicts.length === 0 && harness && (harness.log.modelDir !== undefined || harness.log.patchApplied !== undefined)) {
+        // The harness wrote no report.json: the instance errored (most often, its patch did not apply).
+        verdicts.push({
+          ...(harness.log.instanceId ? { instanceId: harness.log.instanceId } : {}),
+          verdict: {
+            imported: true,
+            source: 'swebench-harness-log',
+            status: 'error',
+            resolved: false,
+            ...(harness.log.patchApplied !== undefined ? { patchApplied: harness.log.patchApplied } : {}),
+          },
+          file: harness.file,
+        });
+        if (harness.log.applyError) this.warn(harness.file, `${harness.log.instanceId ?? 'instance'}: the patch did not apply (${harness.log.applyError})`);
+      }
+      if (verdicts.length === 0 && patchDiff) this.ignored.push({ file: patchDiff.display, reason: 'a patch.diff with no report or harness log beside it' });
+
+      const folderInstance = this.instanceFromPath(relSegs, known);
+      const hints = this.folderHints(relSegs, folderInstance, harness?.log, metaFor(dir), custom?.c);
+      for (const v of verdicts) {
+        const instanceId = v.instanceId ?? harness?.log.instanceId ?? custom?.c.instanceId ?? folderInstance;
+        if (!instanceId) {
+          this.ignored.push({ file: v.file, reason: 'a report that names no instance (not in the report, its log or its path)' });
+          continue;
+        }
+        entries.push({
+          instanceId,
+          hints,
+          verdict: v.verdict,
+          file: v.file,
+          level: 'instance',
+          ...(patch ? { patch } : {}),
+          ...(custom?.c.agent ? { agent: custom.c.agent } : {}),
+          ...(custom?.c.costUsd !== undefined ? { costUsd: custom.c.costUsd } : {}),
+          ...(custom?.c.tokens ? { tokens: custom.c.tokens } : {}),
+          ...(custom?.c.rawOutput ? { trajectoryText: { fileName: 'trajectory.jsonl', content: custom.c.rawOutput, from: `${custom.file} (its "raw_output")` } } : {}),
+        });
+      }
+      for (const r of runDocs) {
+        const runHints: Hint[] = [];
+        // `<model with / as __>.<run_id>.json`, where both parts may hold dots: try every split.
+        for (let i = r.stem.indexOf('.'); i > 0; i = r.stem.indexOf('.', i + 1)) runHints.push({ name: r.stem.slice(0, i), exact: true });
+        // The split that names a model seen elsewhere comes first: it is the one shown for unmatched verdicts.
+        const known = [...this.knownModels].map((m) => m.toLowerCase().replace(/\//g, '__'));
+        runHints.sort((x, y) => Number(known.includes(y.name.toLowerCase())) - Number(known.includes(x.name.toLowerCase())));
+        runHints.push({ name: r.stem, exact: false });
+        for (const m of metaFor(dir)) runHints.push({ name: m, exact: true });
+        for (const e of r.doc.entries) {
+          if (!e.instanceId) continue;
+          entries.push({ instanceId: e.instanceId, hints: runHints, verdict: e.verdict, file: r.file, level: 'run' });
+        }
+      }
+    }
+    return entries;
+  }
+
+  private instanceFromPath(segs: string[], known: Set<string>): string | undefined {
+    for (let i = segs.length - 1; i >= 0; i--) if (known.has(segs[i] as string)) return segs[i];
+    for (let i = segs.length - 1; i >= 0; i--) {
+      const s = segs[i] as string;
+      if (/^[A-Za-z0-9][\w.-]*__[\w.-]+-\d+$/.test(s)) return s;
+    }
+    return undefined;
+  }
+
+  private folderHints(segs: string[], instanceId: string | undefined, log: HarnessLog | undefined, meta: string[], custom: CustomPatch | undefined): Hint[] {
+    const hints: Hint[] = [];
+    if (log?.modelDir) hints.push({ name: log.modelDir, exact: true });
+    if (log?.runId) hints.push({ name: log.runId, exact: true, run: true });
+    for (const m of meta) hints.push({ name: m, exact: true });
+    if (custom?.agent && custom.model) hints.push({ name: `${custom.agent}/${custom.model}`, exact: true });
+    const at = instanceId ? segs.lastIndexOf(instanceId) : -1;
+    if (at === segs.length - 1 && at >= 1) {
+      // SWE-bench's layout: logs/run_evaluation/<run_id>/<model>/<instance_id>/
+      hints.push({ name: segs[at - 1] as string, exact: true });
+      if (at >= 2) hints.push({ name: segs[at - 2] as string, exact: true, run: true });
+    }
+    for (let i = segs.length - 1; i >= 0; i--) {
+      const s = segs[i] as string;
+      if (i === at || GENERIC_DIRS.has(s.toLowerCase())) continue;
+      hints.push({ name: s, exact: false });
+    }
+    return hints;
+  }
+
+  /** The task's repository: a local clone under --repos, else the image's own copy. */
+  repoFor(row: InstanceRow, outAbs: string): { repo: TaskDraft['repo']; notes: string[] } {
+    const notes: string[] = [];
+    const inImage = (): TaskDraft['repo'] => ({ name: row.repo, inImage: true, ...(row.baseCommit ? { baseCommit: row.baseCommit } : row.flavor === 'swe-smith' ? { baseCommit: row.instanceId } : {}) });
+    if (!this.opts.repos) {
+      this.unmatched.push({ kind: 'instance', instanceId: row.instanceId, file: row.file, line: row.line, reason: `no repository clone for ${row.repo} (no --repos given): the task expects the repository in its image` });
+      return { repo: inImage(), notes };
+    }
+    const { owner, name } = repoParts(row.repo);
+    const base = path.resolve(this.opts.repos);
+    const tried = [...(owner ? [path.join(base, `${owner}__${name}`), path.join(base, owner, name)] : []), path.join(base, name)];
+    const clone = tried.find((c) => fs.existsSync(path.join(c, '.git')));
+    if (!clone) {
+      this.unmatched.push({
+        kind: 'instance',
+        instanceId: row.instanceId,
+        file: row.file,
+        line: row.line,
+        reason: `no repository clone for ${row.repo} (looked for ${tried.map((t) => path.relative(base, t)).join(', ')} under ${this.opts.repos}): the task expects the repository in its image`,
+      });
+      return { repo: inImage(), notes };
+    }
+    if (!row.baseCommit) {
+      this.warn(row.file, `${row.instanceId}: the row has no base_commit, so the clone at ${clone} cannot be used; the task expects the repository in its image`, row.line);
+      return { repo: inImage(), notes };
+    }
+    const rel = path.relative(outAbs, clone);
+    const repoPath = rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : clone;
+    const has = (this.deps.hasCommit ?? defaultHasCommit)(clone, row.baseCommit);
+    if (has === false) {
+      this.warn(row.file, `${row.instanceId}: the clone at ${clone} lacks base commit ${row.baseCommit}; fetch it before running the verifier`, row.line);
+      notes.push(`The clone at ${repoPath} lacked base commit ${row.baseCommit} when the task was imported.`);
+    }
+    return { repo: { name: row.repo, path: repoPath, baseCommit: row.baseCommit }, notes };
+  }
+
+  alsoInOf(id: string): string[] {
+    return this.alsoIn.get(id) ?? [];
+  }
+}
+
+/** Runs the whole import; problems are values in the summary, only programming errors throw. */
+export async function importSwebench(opts: ImportOptions, deps: ImportDeps): Promise<ImportSummary> {
+  const imp = new Importer(opts, deps);
+  const outAbs = path.resolve(opts.out);
+  const summary = (tasks: TaskSummary[]): ImportSummary => finish(imp, outAbs, tasks);
+
+  let existing = false;
+  if (fs.existsSync(outAbs)) {
+    if (!isDir(outAbs)) {
+      imp.problems.push({ severity: 'error', file: opts.out, message: '--out is a file; it must be a new or empty folder, or a SpecWeave dataset' });
+      return summary([]);
+    }
+    existing = fs.existsSync(path.join(outAbs, MANIFEST_FILE));
+    if (!existing && fs.readdirSync(outAbs).length > 0) {
+      imp.problems.push({ severity: 'error', file: opts.out, message: '--out is a folder that is neither empty nor a SpecWeave dataset (no specweave.json); nothing was written' });
+      return summary([]);
+    }
+  }
+
+  imp.readInstances();
+  if (imp.rows.size === 0) {
+    imp.problems.push({ severity: 'error', file: opts.instances.join(', ') || '--instances', message: 'no instance row could be read; nothing was written' });
+    return summary([]);
+  }
+
+  const runs: SolverRun[] = [];
+  for (const p of opts.predictions ?? []) runs.push(...(await imp.discoverRuns(p, true)));
+  for (const t of opts.trajectories ?? []) runs.push(...(await imp.discoverRuns(t, false)));
+  const planned: PlannedAttempt[] = [];
+  for (const run of runs) {
+    const r = attemptsOfRun(run);
+    for (const w of r.warnings) imp.warn(w.file, w.message, w.line);
+    planned.push(...r.attempts);
+  }
+  const placed = placeAttempts(planned, imp.rows);
+  imp.unmatched.push(...placed.unmatched);
+  imp.skipped.push(...placed.skipped);
+  const merged = mergeSameSolver(placed.kept);
+  for (const a of merged.attempts) imp.knownModels.add(a.model);
+  const reported = new Set<string>();
+  for (const a of merged.attempts) {
+    if (!a.trajectory || reported.has(a.trajectory.path)) continue;
+    reported.add(a.trajectory.path);
+    imp.problems.push(...(imp.trajectoryProblems.get(a.trajectory.path) ?? []));
+  }
+
+  const reportEntries: ReportEntry[] = [];
+  for (const r of opts.reports ?? []) reportEntries.push(...imp.collectReports(r));
+  const attached = attachReports(merged.attempts, reportEntries, imp.rows);
+  imp.unmatched.push(...attached.unmatched);
+  for (const a of attached.attached) if (a.note) imp.warn(a.entry.file, `${a.entry.instanceId}: ${a.note}`);
+  const attempts = [...merged.attempts, ...attached.created];
+  assignAttemptIds(attempts);
+
+  if (!existing) {
+    writeManifest(outAbs, {
+      format: 1,
+      name: path.basename(outAbs),
+      description: 'Imported from SWE-bench-style rows by `specweave import swebench`.',
+      // SWE-bench's images hold the repository in /testbed, and its harness allows 30 minutes per instance.
+      defaults: { workdir: '/testbed', timeoutSec: 1800 },
+    });
+  }
+
+  const tasks: TaskSummary[] = [];
+  const usedTaskIds = new Map<string, string>();
+  for (const row of imp.rows.values()) {
+    const taskId = taskIdFor(row.instanceId);
+    const clash = usedTaskIds.get(taskId);
+    if (clash) {
+      imp.problems.push({ severity: 'error', file: row.file, line: row.line, message: `${row.instanceId} and ${clash} both become task "${taskId}"; ${row.instanceId} is skipped` });
+      continue;
+    }
+    usedTaskIds.set(taskId, row.instanceId);
+    const { repo, notes } = imp.repoFor(row, outAbs);
+    const alsoIn = imp.alsoInOf(row.instanceId);
+    const built = buildTask({
+      row,
+      repo,
+      ...(opts.image !== undefined ? { image: opts.image } : {}),
+      ...(opts.testCmd !== undefined ? { testCmd: opts.testCmd } : {}),
+      ...(alsoIn.length > 0 ? { alsoIn } : {}),
+      notes,
+    });
+    for (const w of built.warnings) imp.warn(row.file, `${row.instanceId}: ${w}`, row.line);
+    const mine = attempts.filter((a) => a.instanceId === row.instanceId).sort((x, y) => ((x.id ?? '') < (y.id ?? '') ? -1 : 1));
+    const attemptSummaries: AttemptSummary[] = [];
+    const writes: AttemptWrite[] = [];
+    for (const a of mine) {
+      const flags = patchFlags(a.patch, built.goldPatch, built.testPatch);
+      for (const f of flags) {
+        const m = /^(.*):(\d+)$/.exec(a.patchFrom);
+        imp.warn(m ? (m[1] as string) : a.patchFrom, `${row.instanceId}, attempt ${a.id}: ${f}`, m ? Number(m[2]) : undefined);
+        built.task.notes = [...(built.task.notes ?? []), `Attempt ${a.id} (${a.model}): ${f}.`];
+      }
+      const trajectory = trajectorySource(a);
+      writes.push({ id: a.id as string, meta: attemptMeta(a), patch: a.patch, ...(trajectory ? { trajectory } : {}) });
+      attemptSummaries.push({
+        id: a.id as string,
+        model: a.model,
+        agent: a.agent,
+        run: a.run,
+        patchFrom: a.patchFrom,
+        patchBytes: Buffer.byteLength(a.patch, 'utf8'),
+        ...(a.trajectory
+          ? { trajectory: { from: a.trajectory.display, format: a.trajectory.summary.format, ...(a.trajectory.byteRange ? { byteRange: a.trajectory.byteRange } : {}) } }
+          : a.trajectoryText
+            ? { trajectory: { from: a.trajectoryText.from } }
+            : {}),
+        recordedResults: a.recorded.map((r) => ({
+          source: r.source,
+          file: r.file,
+          ...(r.status !== undefined ? { status: r.status } : {}),
+          ...(r.resolved !== undefined ? { resolved: r.resolved } : {}),
+          ...(r.patchApplied !== undefined ? { patchApplied: r.patchApplied } : {}),
+        })),
+        flags,
+      });
+    }
+    const taskDir = path.join(outAbs, TASKS_DIR, built.task.id);
+    const exists = fs.existsSync(taskDir);
+    let status: TaskSummary['status'] = exists ? 'replaced' : 'written';
+    if (exists && !opts.replace) {
+      status = 'kept';
+      imp.warn(path.join(opts.out, TASKS_DIR, built.task.id), `${row.instanceId}: the task folder exists and was left as it is (pass --replace to overwrite it)`);
+    } else {
+      await writeTask(outAbs, {
+        task: built.task,
+        request: built.request,
+        testPatch: built.testPatch,
+        ...(built.goldPatch !== undefined ? { goldPatch: built.goldPatch } : {}),
+        attempts: writes,
+      });
+    }
+    tasks.push({
+      id: built.task.id,
+      instanceId: row.instanceId,
+      status,
+      from: { file: row.file, line: row.line },
+      repo: 'path' in repo ? { name: repo.name, kind: 'git', path: repo.path, baseCommit: repo.baseCommit } : { name: repo.name, kind: 'image', ...(repo.baseCommit ? { baseCommit: repo.baseCommit } : {}) },
+      ...(built.task.environment?.image ? { image: built.task.environment.image } : {}),
+      tests: { failToPass: built.task.tests.filter((t) => t.kind === 'fail_to_pass').length, passToPass: built.task.tests.filter((t) => t.kind === 'pass_to_pass').length },
+      verifier: { command: built.verifier.command, from: built.verifier.from },
+      attempts: status === 'kept' ? [] : attemptSummaries,
+    });
+  }
+  if (opts.image === undefined && tasks.some((t) => !t.image)) {
+    imp.warn('--image', 'no --image given: tasks without an image of their own get none (set one with --image, e.g. "swebench/sweb.eval.x86_64.{swebench_id}:latest", or defaults.image in specweave.json)');
+  }
+
+  // Read back what was written, the way every other command will: the import must produce a valid dataset.
+  const written = tasks.filter((t) => t.status !== 'kept').map((t) => t.id);
+  if (written.length > 0) {
+    const check = loadDataset(outAbs, { deep: true, only: written });
+    for (const p of check.problems) if (p.severity === 'error') imp.problems.push({ ...p, message: `in the written dataset: ${p.message}` });
+  }
+  return summary(tasks);
+}
+
+function trajectorySource(a: PlannedAttempt): TrajectorySource | undefined {
+  if (a.trajectory) {
+    const fileName = trajectoryFileName(a.trajectory);
+    return { fileName, copyFrom: a.trajectory.path, ...(a.trajectory.byteRange ? { byteRange: a.trajectory.byteRange } : {}) };
+  }
+  if (a.trajectoryText) return { fileName: a.trajectoryText.fileName, content: a.trajectoryText.content };
+  return undefined;
+}
+
+function attemptMeta(a: PlannedAttempt): AttemptDraft {
+  const tokens = a.tokens
+    ? {
+        ...(a.tokens.input !== undefined && a.tokens.input >= 0 ? { input: Math.round(a.tokens.input) } : {}),
+        ...(a.tokens.output !== undefined && a.tokens.output >= 0 ? { output: Math.round(a.tokens.output) } : {}),
+      }
+    : undefined;
+  return {
+    model: a.model || 'unknown',
+    ...(a.agent ? { agent: a.agent } : {}),
+    run: a.run,
+    ...(a.costUsd !== undefined && Number.isFinite(a.costUsd) && a.costUsd >= 0 ? { costUsd: a.costUsd } : {}),
+    ...(tokens && Object.keys(tokens).length > 0 ? { tokens } : {}),
+    ...(a.claimed ? { claimed: a.claimed } : {}),
+    ...(a.recorded.length > 0 ? { recordedResults: a.recorded } : {}),
+  };
+}
+
+function finish(imp: Importer, outAbs: string, tasks: TaskSummary[]): ImportSummary {
+  return {
+    out: outAbs,
+    instanceFiles: imp.instanceFiles,
+    predictionFiles: imp.predictionFiles,
+    tasks,
+    unmatched: imp.unmatched,
+    skipped: imp.skipped,
+    ignored: imp.ignored,
+    problems: imp.problems,
+    counts: {
+      tasks: tasks.filter((t) => t.status !== 'kept').length,
+      attempts: tasks.reduce((n, t) => n + t.attempts.length, 0),
+      recordedResults: tasks.reduce((n, t) => n + t.attempts.reduce((m, a) => m + a.recordedResults.length, 0), 0),
+      unmatched: imp.unmatched.length,
+      skipped: imp.skipped.length,
+      errors: imp.problems.filter((p) => p.severity === 'error').length,
+      warnings: imp.problems.filter((p) => p.severity === 'warning').length,
+    },
+  };
+}

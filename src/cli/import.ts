@@ -1,0 +1,135 @@
+// `specweave import swebench`: SWE-bench-style rows, predictions, trajectories and evaluation output into a dataset.
+import { importSwebench } from '../adapters/fs/importSwebench';
+import type { ImportDeps } from '../adapters/fs/importSwebench';
+import { listTrajectoryInstances } from '../adapters/fs/trajectoryReader';
+import type { Unmatched } from '../core/import/pairing';
+import type { ImportSummary } from '../core/import/summary';
+import { UsageError } from './args';
+import { defineCommand } from './command';
+import { formatProblem, printJson, table } from './output';
+
+const deps: ImportDeps = { listTrajectoryInstances: (p) => listTrajectoryInstances(p) };
+
+export const importCommand = defineCommand({
+  name: 'import',
+  summary: 'import SWE-bench-style rows, predictions, trajectories and evaluation reports into a dataset',
+  usage:
+    'specweave import swebench --instances FILE [--predictions FILE ...] [--trajectories DIR ...] [--reports PATH ...] ' +
+    '[--repos DIR] [--image NAME] [--test-cmd CMD] --out DATASET [--replace] [--json]',
+  flags: {
+    instances: { type: 'list', help: 'instance rows: JSONL or a JSON array (SWE-bench, SWE-Gym, SWE-smith, SWE-rebench)' },
+    predictions: { type: 'list', help: 'predictions: JSONL, JSON array, object keyed by instance id, or one .pred object' },
+    trajectories: { type: 'list', help: 'a solver run folder (predictions + one trajectory per instance), a folder of them, or one file' },
+    reports: { type: 'list', help: 'SWE-bench evaluation output: report.json files, harness log folders, run-level reports' },
+    repos: { type: 'string', help: 'folder of git clones: DIR/<owner>__<name>, DIR/<owner>/<name> or DIR/<name>' },
+    image: { type: 'string', help: 'environment image; {instance_id} {repo} {owner} {name} {swebench_id} are expanded' },
+    'test-cmd': { type: 'string', help: 'verifier command (default: pytest -rA over the files the test patch touches); {tests} = those files' },
+    out: { type: 'string', help: 'the dataset folder to write (new, empty, or an existing dataset)' },
+    replace: { type: 'boolean', help: 'overwrite task folders that already exist in the dataset' },
+    json: { type: 'boolean', help: 'print the import summary as JSON (see docs/import.md)' },
+  },
+  positional: { min: 1, max: 1 },
+  async run(a) {
+    if (a.positional[0] !== 'swebench') throw new UsageError(`unknown importer "${a.positional[0]}" (known: swebench)`);
+    const instances = a.lists.instances ?? [];
+    if (instances.length === 0) throw new UsageError('--instances FILE is required');
+    const out = a.strings.out;
+    if (!out) throw new UsageError('--out DATASET is required');
+    const summary = await importSwebench(
+      {
+        instances,
+        predictions: a.lists.predictions ?? [],
+        trajectories: a.lists.trajectories ?? [],
+        reports: a.lists.reports ?? [],
+        ...(a.strings.repos !== undefined ? { repos: a.strings.repos } : {}),
+        ...(a.strings.image !== undefined ? { image: a.strings.image } : {}),
+        ...(a.strings['test-cmd'] !== undefined ? { testCmd: a.strings['test-cmd'] } : {}),
+        out,
+        replace: a.booleans.replace === true,
+      },
+      deps,
+    );
+    if (a.booleans.json) printJson(summary);
+    else process.stdout.write(renderSummary(summary));
+    return summary.counts.errors > 0 || summary.tasks.length === 0 ? 1 : 0;
+  },
+});
+
+/** The human-readable import report. */
+export function renderSummary(s: ImportSummary): string {
+  const lines: string[] = [];
+  const kept = s.tasks.filter((t) => t.status === 'kept').length;
+  lines.push(
+    `Imported ${s.counts.tasks} task(s), ${s.counts.attempts} attempt(s), ${s.counts.recordedResults} recorded result(s) into ${s.out}` +
+      (kept > 0 ? ` (${kept} existing task folder(s) kept)` : ''),
+  );
+  for (const f of s.instanceFiles) lines.push(`  instances   ${f.file}: ${f.rows} row(s)${f.shape ? ` (${f.shape})` : ''}`);
+  for (const f of s.predictionFiles) lines.push(`  predictions ${f.file}: ${f.predictions} prediction(s)${f.shape ? ` (${f.shape})` : ''}`);
+  if (s.tasks.length > 0) {
+    lines.push('');
+    lines.push(
+      table(
+        ['TASK', 'F2P', 'P2P', 'ATTEMPTS', 'REPO', 'STATUS'],
+        s.tasks.map((t) => [t.id, t.tests.failToPass, t.tests.passToPass, t.attempts.length, t.repo.kind === 'git' ? `${t.repo.name} @ ${t.repo.path}` : `${t.repo.name} (in image)`, t.status]),
+      ).trimEnd(),
+    );
+    for (const t of s.tasks) {
+      if (t.attempts.length === 0) continue;
+      lines.push('', `${t.id}:`);
+      for (const at of t.attempts) {
+        const verdicts = at.recordedResults.map((r) => `${r.status ?? (r.resolved ? 'resolved' : 'unresolved')}${r.patchApplied === false ? ' (patch did not apply)' : ''} [${r.source}]`);
+        lines.push(`  ${at.id}  model ${at.model}${at.agent ? `, ${at.agent}` : ''}; patch ${at.patchBytes} B from ${at.patchFrom}`);
+        if (at.trajectory) lines.push(`      trajectory from ${at.trajectory.from}${at.trajectory.format ? ` (${at.trajectory.format})` : ''}`);
+        if (verdicts.length > 0) lines.push(`      recorded: ${verdicts.join('; ')}`);
+        for (const f of at.flags) lines.push(`      ! ${f}`);
+      }
+    }
+  }
+  if (s.unmatched.length > 0) {
+    lines.push('', `Not matched (${s.unmatched.length}):`);
+    for (const l of unmatchedLines(s.unmatched)) lines.push(`  ${l}`);
+  }
+  if (s.skipped.length > 0) {
+    lines.push('', `Skipped (${s.skipped.length}):`);
+    for (const k of s.skipped) lines.push(`  ${k.kind} ${k.instanceId}${k.model ? ` by ${k.model}` : ''} (${k.file}${k.line !== undefined ? `:${k.line}` : ''}): ${k.reason}`);
+  }
+  if (s.ignored.length > 0) {
+    lines.push('', `Ignored ${s.ignored.length} file(s) that are neither trajectories nor reports:`);
+    for (const i of s.ignored.slice(0, 10)) lines.push(`  ${i.file}: ${i.reason}`);
+    if (s.ignored.length > 10) lines.push(`  ... and ${s.ignored.length - 10} more (see --json)`);
+  }
+  if (s.problems.length > 0) {
+    lines.push('', `Problems (${s.counts.errors} error(s), ${s.counts.warnings} warning(s)):`);
+    for (const p of s.problems) lines.push(`  ${formatProblem(p)}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** One line per unmatched input; many of the same kind, file, solver and reason share a line. */
+function unmatchedLines(list: Unmatched[]): string[] {
+  const groups = new Map<string, Unmatched[]>();
+  for (const u of list) {
+    const key = [u.kind, u.kind === 'instance' ? '' : u.file, u.model ?? '', u.reason].join('\u0000');
+    groups.set(key, [...(groups.get(key) ?? []), u]);
+  }
+  const out: string[] = [];
+  for (const g of groups.values()) {
+    const u = g[0] as Unmatched;
+    const by = u.model ? ` by ${u.model}` : '';
+    if (g.length === 1) {
+      const where = u.kind === 'instance' ? `${u.file}${u.line !== undefined ? `:${u.line}` : ''}` : `${u.file}${u.line !== undefined ? `:${u.line}` : ''}`;
+      const ids = u.instanceIds ? `: ${preview(u.instanceIds)}` : '';
+      out.push(`${u.kind}${u.instanceId ? ` ${u.instanceId}` : ''}${by} (${where}): ${u.reason}${ids}`);
+    } else {
+      const ids = g.map((x) => x.instanceId).filter((x): x is string => x !== undefined);
+      const where = u.kind === 'instance' ? '' : ` in ${u.file}`;
+      const kinds = u.kind === 'trajectory' ? 'trajectories' : `${u.kind}s`;
+      out.push(`${g.length} ${kinds}${by}${where}: ${u.reason}: ${preview(ids)}`);
+    }
+  }
+  return out;
+}
+
+function preview(ids: string[], n = 4): string {
+  return ids.length <= n ? ids.join(', ') : `${ids.slice(0, n).join(', ')} and ${ids.length - n} more`;
+}

@@ -1,0 +1,54 @@
+// What `specweave import swebench` reports: what it wrote, what it could not match and why, and every problem with
+// its file and line. The same object is printed by `--json` (documented in docs/import.md).
+import type { Problem, RecordedResult } from '../model';
+import type { Skipped, Unmatched } from './pairing';
+
+export interface AttemptSummary {
+  id: string;
+  model: string;
+  agent: string;
+  run: string;
+  /** Where the patch came from: `file:line` of a prediction, a trajectory's submission, a harness patch.diff. */
+  patchFrom: string;
+  patchBytes: number;
+  trajectory?: { from: string; format?: string; byteRange?: [number, number] };
+  recordedResults: Array<Pick<RecordedResult, 'source' | 'file' | 'status' | 'resolved' | 'patchApplied'>>;
+  /** Review-worthy facts about the patch (malformed hunks, edited tests, stray files). */
+  flags: string[];
+}
+
+export interface TaskSummary {
+  id: string;
+  instanceId: string;
+  /** `written` new, `replaced` an existing folder (--replace), `kept` an existing folder untouched. */
+  status: 'written' | 'replaced' | 'kept';
+  from: { file: string; line: number };
+  repo: { name: string; kind: 'git' | 'image'; path?: string; baseCommit?: string };
+  image?: string;
+  tests: { failToPass: number; passToPass: number };
+  verifier: { command: string; from: 'option' | 'row' | 'default' };
+  attempts: AttemptSummary[];
+}
+
+export interface ImportSummary {
+  /** Absolute path of the dataset. */
+  out: string;
+  instanceFiles: Array<{ file: string; shape?: string; rows: number }>;
+  predictionFiles: Array<{ file: string; shape?: string; predictions: number }>;
+  tasks: TaskSummary[];
+  unmatched: Unmatched[];
+  /** Inputs deliberately not imported (e.g. a gold prediction equal to the row's own patch). */
+  skipped: Skipped[];
+  /** Files under --trajectories / --reports that were not recognized as trajectories or reports. */
+  ignored: Array<{ file: string; reason: string }>;
+  problems: Problem[];
+  counts: {
+    tasks: number;
+    attempts: number;
+    recordedResults: number;
+    unmatched: number;
+    skipped: number;
+    errors: number;
+    warnings: number;
+  };
+}
