@@ -2,8 +2,10 @@
 import type { CliCommand } from './command';
 import { importCommand } from './import';
 import { listCommand } from './list';
+import { verifyCommand } from './verify';
 
 export const commands: CliCommand[] = [
   importCommand,
   listCommand,
+  verifyCommand,
 ];

@@ -1,0 +1,227 @@
+// `specweave verify DATASET [TASK ...]`: runs tasks' verifiers in local containers (attempts plus the gold and
+// empty-patch oracle probes), prints one line (or JSON object) per run, and stores every run under DATASET/runs/.
+import { loadDataset } from '../adapters/fs/datasetLoader';
+import { EngineUnavailableError } from '../adapters/docker/engine';
+import type { VerifyRequest } from '../adapters/docker/verifyService';
+import { VerifierService, machineConcurrency } from '../adapters/docker/verifyService';
+import type { CandidateTask } from '../core/model';
+import type { OracleFlag } from '../core/verify/oracle';
+import { taskReport } from '../core/verify/oracle';
+import type { VerifierRunRecord } from '../core/verify/runResult';
+import { EMPTY_ATTEMPT, GOLD_ATTEMPT } from '../core/verify/runResult';
+import { runSummary } from '../core/verify/summary';
+import { UsageError } from './args';
+import { defineCommand } from './command';
+import { formatProblem } from './output';
+
+function positiveNumber(flag: string, v: string | undefined, integer: boolean): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0 || (integer && !Number.isInteger(n))) {
+    throw new UsageError(`--${flag} needs a positive ${integer ? 'integer' : 'number'}, got "${v}"`);
+  }
+  return n;
+}
+
+export interface Selection {
+  attempts: string[];
+  gold: boolean;
+  empty: boolean;
+  all: boolean;
+}
+
+/**
+ * The runs a selection asks for on one task: `--all` (or no selector) = every attempt plus the probes; `--attempt`
+ * = those attempts plus the probes (the probes are what tell a suspect verdict); `--gold` / `--empty` alone = just
+ * that probe. A missing gold patch drops the gold probe, with a note.
+ */
+export function selectRuns(task: CandidateTask, s: Selection): { attemptIds: string[]; notes: string[] } {
+  const notes: string[] = [];
+  const none = s.attempts.length === 0 && !s.gold && !s.empty;
+  const ids: string[] = [];
+  if (s.all || none) ids.push(...task.attempts.map((a) => a.id));
+  else ids.push(...s.attempts.filter((id) => task.attempts.some((a) => a.id === id)));
+  const probes = s.all || none || s.attempts.length > 0;
+  const wantGold = probes || s.gold;
+  if (wantGold && task.files.goldPatch) ids.push(GOLD_ATTEMPT);
+  else if (s.gold) notes.push(`task ${task.id} has no gold patch; no gold run`);
+  if (probes || s.empty) ids.push(EMPTY_ATTEMPT);
+  return { attemptIds: [...new Set(ids)], notes };
+}
+
+function flagsFor(r: VerifierRunRecord, report: { task: OracleFlag[]; attempts: Record<string, OracleFlag[]> }): OracleFlag[] {
+  const own = report.task.filter((f) => f.kind === 'flaky_test' && f.attemptId === r.attemptId);
+  if (r.attemptId === GOLD_ATTEMPT || r.attemptId === EMPTY_ATTEMPT) {
+    return [...report.task.filter((f) => f.kind !== 'flaky_test'), ...own];
+  }
+  return [...(report.attempts[r.attemptId] ?? []), ...own];
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)}s`;
+}
+
+function humanLine(r: VerifierRunRecord): string {
+  const f2p = r.grade.failToPass;
+  const p2p = r.grade.passToPass;
+  const n = (l: typeof f2p) => l.success.length + l.failure.length + l.missing.length + l.skipped.length;
+  const parts = [
+    r.taskId,
+    r.attemptId + (r.repeat > 1 ? `#${r.repeat}` : ''),
+    r.status.toUpperCase(),
+    `F2P ${f2p.success.length}/${n(f2p)}`,
+    `P2P ${p2p.success.length}/${n(p2p)}`,
+    `apply=${r.apply.attempt.method}`,
+    r.reused ? 'reused' : seconds(r.timings.totalMs),
+  ];
+  return `${parts.join('  ')}\n    ${r.reason}\n`;
+}
+
+export const verifyCommand = defineCommand({
+  name: 'verify',
+  summary: "run tasks' verifiers on attempts, gold and empty patches in local containers",
+  usage:
+    'specweave verify DATASET [TASK ...] [--attempt ID ... | --gold | --empty | --all] [--concurrency N] ' +
+    '[--timeout SECONDS] [--repeat N] [--json] [--force] [--host ADDRESS]',
+  flags: {
+    attempt: { type: 'list', help: 'verify this attempt (plus the gold and empty probes)' },
+    gold: { type: 'boolean', help: 'run the gold patch' },
+    empty: { type: 'boolean', help: 'run the empty patch' },
+    all: { type: 'boolean', help: 'every attempt plus the gold and empty probes (the default)' },
+    concurrency: { type: 'string', help: 'runs at a time (default: cores, capped by memory)' },
+    timeout: { type: 'string', help: "seconds before a run is killed (default: the task's)" },
+    repeat: { type: 'string', help: 'run each N times and flag tests whose outcome changes (flaky)' },
+    json: { type: 'boolean', help: 'one JSON object per run per line on stdout' },
+    force: { type: 'boolean', help: 'run again even when a stored run has the same inputs' },
+    host: { type: 'string', help: 'container engine address (unix://, tcp://, ssh://); default DOCKER_HOST, then the local socket' },
+  },
+  positional: { min: 1, max: Number.MAX_SAFE_INTEGER },
+  async run(a) {
+    const [root, ...taskIds] = a.positional as [string, ...string[]];
+    const timeoutSec = positiveNumber('timeout', a.strings.timeout, false);
+    const repeat = positiveNumber('repeat', a.strings.repeat, true) ?? 1;
+    const concurrencyFlag = positiveNumber('concurrency', a.strings.concurrency, true);
+    const json = a.booleans.json === true;
+    const sel: Selection = {
+      attempts: a.lists.attempt ?? [],
+      gold: a.booleans.gold === true,
+      empty: a.booleans.empty === true,
+      all: a.booleans.all === true,
+    };
+    if (sel.all && (sel.attempts.length > 0 || sel.gold || sel.empty)) throw new UsageError('--all cannot be combined with --attempt, --gold or --empty');
+
+    const dataset = loadDataset(root);
+    for (const p of dataset.problems.filter((x) => x.severity === 'error')) process.stderr.write(`${formatProblem(p)}\n`);
+    let tasks = dataset.tasks;
+    if (taskIds.length > 0) {
+      const unknown = taskIds.filter((id) => !tasks.some((t) => t.id === id));
+      if (unknown.length > 0) throw new UsageError(`no task ${unknown.map((u) => `"${u}"`).join(', ')} in ${root}`);
+      tasks = taskIds.map((id) => tasks.find((t) => t.id === id) as CandidateTask);
+    }
+    const missingAttempts = sel.attempts.filter((id) => !tasks.some((t) => t.attempts.some((x) => x.id === id)));
+    if (missingAttempts.length > 0) throw new UsageError(`no attempt ${missingAttempts.map((m) => `"${m}"`).join(', ')} in the selected tasks`);
+
+    const requests: VerifyRequest[] = [];
+    for (const task of tasks) {
+      const { attemptIds, notes } = selectRuns(task, sel);
+      for (const n of notes) process.stderr.write(`note: ${n}\n`);
+      for (const attemptId of attemptIds) {
+        for (let i = 1; i <= repeat; i++) requests.push({ task, attemptId, repeat: i, force: a.booleans.force === true, timeoutSec });
+      }
+    }
+    if (requests.length === 0) {
+      process.stderr.write('nothing to verify\n');
+      return 0;
+    }
+
+    const maxMem = Math.max(...tasks.map((t) => t.environment.limits.memoryMb));
+    const concurrency = concurrencyFlag ?? machineConcurrency(maxMem);
+    let finished = 0;
+    const service = new VerifierService({
+      datasetRoot: dataset.root,
+      engine: { host: a.strings.host },
+      concurrency,
+      log: (l) => process.stderr.write(`${l}\n`),
+    });
+    try {
+      await service.checkEngine();
+    } catch (e) {
+      if (e instanceof EngineUnavailableError) {
+        process.stderr.write(`specweave verify: ${e.message}\n`);
+        return 1;
+      }
+      throw e;
+    }
+
+    let interrupted = false;
+    const onSigint = () => {
+      interrupted = true;
+      process.stderr.write('\ncancelling: removing running containers...\n');
+      service.queue.cancelAll();
+    };
+    process.once('SIGINT', onSigint);
+
+    let infraErrors = 0;
+    let requestErrors = 0;
+    let engineError: EngineUnavailableError | undefined;
+    const started = Date.now();
+    try {
+      // Runs are queued together; a task's lines are printed once all its runs are in, so its flags are known.
+      const byTask = new Map<string, { task: CandidateTask; ids: { req: VerifyRequest; id: string }[] }>();
+      for (const req of requests) {
+        const e = byTask.get(req.task.id) ?? { task: req.task, ids: [] };
+        e.ids.push({ req, id: service.enqueue(req) });
+        byTask.set(req.task.id, e);
+      }
+      await Promise.all(
+        [...byTask.values()].map(async ({ task, ids }) => {
+          const runs: VerifierRunRecord[] = [];
+          for (const { req, id } of ids) {
+            const o = await service.queue.result(id);
+            finished++;
+            if (o.state === 'done') {
+              runs.push(o.value);
+              if (!json) {
+                const p = service.queue.progress();
+                const eta = p.etaMs !== undefined ? `, about ${seconds(p.etaMs)} left` : '';
+                process.stderr.write(`[${finished}/${requests.length}] ${task.id} ${req.attemptId} ${o.value.status}${eta}\n`);
+              }
+            } else if (o.state === 'failed') {
+              if (o.error instanceof EngineUnavailableError) engineError = o.error;
+              else {
+                requestErrors++;
+                process.stderr.write(`error: ${task.id} ${req.attemptId}: ${o.error instanceof Error ? o.error.message : String(o.error)}\n`);
+              }
+            }
+          }
+          const report = taskReport(task, runs);
+          runs.sort((x, y) => (x.attemptId === y.attemptId ? x.repeat - y.repeat : x.attemptId < y.attemptId ? -1 : 1));
+          for (const r of runs) {
+            if (r.status === 'infra_error') infraErrors++;
+            if (json) process.stdout.write(`${JSON.stringify(runSummary(r, flagsFor(r, report)))}\n`);
+            else {
+              process.stdout.write(humanLine(r));
+              const own = r.attemptId === GOLD_ATTEMPT || r.attemptId === EMPTY_ATTEMPT ? [] : flagsFor(r, report);
+              for (const f of own) process.stdout.write(`    ! ${f.kind}: ${f.message}\n`);
+            }
+          }
+          if (!json) for (const f of report.task) process.stdout.write(`  ${task.id} ! ${f.kind}: ${f.message}\n`);
+        }),
+      );
+    } finally {
+      process.removeListener('SIGINT', onSigint);
+    }
+    if (engineError) {
+      process.stderr.write(`specweave verify: ${engineError.message}\n`);
+      return 1;
+    }
+    if (!json) {
+      process.stderr.write(
+        `${finished} run(s) in ${seconds(Date.now() - started)} at concurrency ${concurrency}` +
+          `${infraErrors > 0 ? `; ${infraErrors} infrastructure error(s)` : ''}\n`,
+      );
+    }
+    if (interrupted) return 130;
+    return infraErrors > 0 || requestErrors > 0 ? 1 : 0;
+  },
+});
