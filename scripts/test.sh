@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# THE test command (README, CI): every layer in order, stopping at the first that fails, then a summary with each
+# layer's pass/fail counts and duration. Logs of each layer go to .test-output/<layer>.log; screenshots of the UI
+# tests to .test-output/e2e/<test>/.
+#
+# Layers: setup, check, build, unit, integration (real Docker), vscode (inside a real extension host),
+#         package (.vsix), e2e (the .vsix clicked in a real workbench).
+#
+# Usage: bash scripts/test.sh [--no-setup] [--only LAYER[,LAYER...]] [--keep-going]
+#   --no-setup     do not run scripts/setup.sh (everything already installed)
+#   --only         run just these layers (in the order above)
+#   --keep-going   run every layer even after a failure (exit status still says a layer failed)
+set -uo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+OUT="$ROOT/.test-output"
+mkdir -p "$OUT"
+
+ALL_LAYERS=(setup check build unit integration vscode package e2e)
+ONLY=""
+KEEP_GOING=0
+NO_SETUP=0
+while (($#)); do
+  case "$1" in
+    --no-setup) NO_SETUP=1 ;;
+    --only) ONLY=",${2:?--only needs a list},"; shift ;;
+    --only=*) ONLY=",${1#--only=},"; ;;
+    --keep-going) KEEP_GOING=1 ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    *) echo "test.sh: unknown flag $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+now() { date +%s.%N; }
+secs() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+
+SUMMARY=()
+TOTAL_PASSED=0
+TOTAL_FAILED=0
+FAILED_LAYER=""
+
+wanted() {
+  local layer="$1"
+  if [ -n "$ONLY" ]; then [[ "$ONLY" == *",$layer,"* ]]; return; fi
+  if [ "$layer" = setup ] && ((NO_SETUP)); then return 1; fi
+  return 0
+}
+
+# Counts from a log: node's test runner ends with "ℹ pass N" / "ℹ fail N"; the in-host suite with "N passed, N failed".
+counts() {
+  local log="$1" p f
+  p=$(grep -aE '^ℹ pass [0-9]+$' "$log" | tail -n1 | awk '{print $3}')
+  f=$(grep -aE '^ℹ fail [0-9]+$' "$log" | tail -n1 | awk '{print $3}')
+  if [ -z "$p" ]; then
+    local line
+    line=$(grep -aE '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n1)
+    if [ -n "$line" ]; then
+      p=$(echo "$line" | awk '{print $1}')
+      f=$(echo "$line" | awk '{print $3}')
+    fi
+  fi
+  if [ -n "$p" ]; then echo "$p ${f:-0}"; fi
+}
+
+# run_layer NAME COMMAND...: streams the output, keeps it in .test-output/NAME.log, records the summary line.
+run_layer() {
+  local name="$1"; shift
+  if [ -n "$FAILED_LAYER" ] && ((KEEP_GOING == 0)); then
+    SUMMARY+=("$(printf '%-12s %-7s' "$name" 'not run')")
+    return 0
+  fi
+  if ! wanted "$name"; then
+    SUMMARY+=("$(printf '%-12s %-7s' "$name" 'skipped')")
+    return 0
+  fi
+  local log="$OUT/$name.log" t rc c detail=""
+  echo
+  echo "=== $name: $* ==="
+  t=$(now)
+  "$@" 2>&1 | tee "$log"
+  rc=${PIPESTATUS[0]}
+  c=$(counts "$log")
+  if [ -n "$c" ]; then
+    local p=${c% *} f=${c#* }
+    TOTAL_PASSED=$((TOTAL_PASSED + p))
+    TOTAL_FAILED=$((TOTAL_FAILED + f))
+    detail="$p passed, $f failed"
+    # A runner that exits 0 having run nothing has tested nothing.
+    if ((rc == 0 && p == 0 && f == 0)); then rc=1; detail="$detail (no test ran)"; fi
+  fi
+  if [ "$name" = package ] && [ -f dist-pkg/specweave-curator.vsix ]; then
+    detail="dist-pkg/specweave-curator.vsix $(awk -v b="$(stat -c %s dist-pkg/specweave-curator.vsix)" 'BEGIN { printf "%.1f", b / 1024 }') KB"
+  fi
+  local status=pass
+  if ((rc != 0)); then status=FAIL; FAILED_LAYER="${FAILED_LAYER:-$name}"; fi
+  SUMMARY+=("$(printf '%-12s %-7s %7ss  %s' "$name" "$status" "$(secs "$t")" "$detail")")
+}
+
+# A layer whose folder holds no test file yet is reported, not run: `node --test` with no file would search the
+# whole project for tests.
+has_tests() { [ -n "$(find "$1" -name '*.test.ts' -print -quit 2>/dev/null)" ]; }
+run_node_tests() {
+  local name="$1" dir="$2" script="$3"
+  if has_tests "$dir"; then
+    run_layer "$name" npm run -s "$script"
+  elif [ -z "$FAILED_LAYER" ] || ((KEEP_GOING)); then
+    SUMMARY+=("$(printf '%-12s %-7s' "$name" 'empty') (no $dir/**/*.test.ts)")
+  else
+    SUMMARY+=("$(printf '%-12s %-7s' "$name" 'not run')")
+  fi
+}
+
+T_ALL=$(now)
+run_layer setup bash scripts/setup.sh
+run_layer check npm run -s check
+run_layer build npm run -s build
+run_node_tests unit test/unit test:unit
+run_node_tests integration test/integration test:integration
+run_layer vscode node --import tsx test/vscode/runTest.ts
+run_layer package npm run -s package
+run_node_tests e2e test/e2e test:e2e
+
+echo
+echo "=== summary ($(secs "$T_ALL")s; logs in .test-output/) ==="
+for line in "${SUMMARY[@]}"; do echo "$line"; done
+if [ -n "$FAILED_LAYER" ]; then
+  echo "FAILED at layer: $FAILED_LAYER (log: .test-output/$FAILED_LAYER.log)"
+fi
+echo "$TOTAL_PASSED passed, $TOTAL_FAILED failed"
+[ -z "$FAILED_LAYER" ]
