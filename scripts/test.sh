@@ -103,7 +103,7 @@ run_layer() {
 has_tests() { [ -n "$(find "$1" -name '*.test.ts' -print -quit 2>/dev/null)" ]; }
 run_node_tests() {
   local name="$1" dir="$2" script="$3"
-  if has_tests "$dir"; then
+  if has_tests "$dir" || ! wanted "$name"; then
     run_layer "$name" npm run -s "$script"
   elif [ -z "$FAILED_LAYER" ] || ((KEEP_GOING)); then
     SUMMARY+=("$(printf '%-12s %-7s' "$name" 'empty') (no $dir/**/*.test.ts)")
