@@ -366,7 +366,7 @@ export function attachReports(attempts: PlannedAttempt[], entries: ReportEntry[]
         instanceId: e.instanceId,
         model,
         agent: e.agent ?? '',
-        run: runFromHints(e.hints) ?? model,
+        run: model,
         runDir: e.file,
         aliases: e.hints.map((h) => h.name),
         patch: e.patch.text,
@@ -424,10 +424,6 @@ function modelFromHints(hints: Hint[]): string | undefined {
   const h = hints.find((x) => x.exact && !x.run) ?? hints.find((x) => !x.run);
   if (!h) return undefined;
   return h.name.includes('/') ? h.name : h.name.replace(/__/g, '/');
-}
-
-function runFromHints(hints: Hint[]): string | undefined {
-  return hints.find((h) => h.run)?.name;
 }
 
 // ---- ids -------------------------------------------------------------------------------------------------------
