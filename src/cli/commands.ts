@@ -1,5 +1,15 @@
 // The registry of CLI commands. Each command lives in its own file under src/cli/ and is listed here once.
 import type { CliCommand } from './command';
+import { approveCommand } from './approve';
+import { exportCommand } from './export';
+import { labelCommand } from './label';
+import { logCommand } from './log';
+import { rejectCommand } from './reject';
+import { scoreCommand } from './score';
+import { statsCommand } from './stats';
+import { statusCommand } from './status';
+import { submitCommand } from './submit';
+import { undoCommand } from './undo';
 import { importCommand } from './import';
 import { listCommand } from './list';
 import { verifyCommand } from './verify';
@@ -8,4 +18,14 @@ export const commands: CliCommand[] = [
   importCommand,
   listCommand,
   verifyCommand,
+  labelCommand,
+  scoreCommand,
+  submitCommand,
+  statusCommand,
+  approveCommand,
+  rejectCommand,
+  undoCommand,
+  statsCommand,
+  logCommand,
+  exportCommand,
 ];

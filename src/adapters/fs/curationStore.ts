@@ -1,0 +1,271 @@
+// The one place that loads a dataset, its review log and its verifier runs into review state, and records new
+// decisions. The CLI and the extension both use it; the decisions themselves are made in src/core/review.
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import type { CandidateTask, Dataset, Problem } from '../../core/model';
+import type { ConsensusPolicy } from '../../core/review/consensus';
+import type { CuratorSource } from '../../core/review/curator';
+import { chooseCurator } from '../../core/review/curator';
+import type { ReviewEvent } from '../../core/review/events';
+import type { ExportFormat, ExportPlan, TaskTexts } from '../../core/review/exportSet';
+import { approvedTasks, planExport } from '../../core/review/exportSet';
+import type { CurrentPatches } from '../../core/review/fromRuns';
+import { verifierResultsFromRuns } from '../../core/review/fromRuns';
+import type { Refusal, ReviewIntent } from '../../core/review/intents';
+import { prepareEvent } from '../../core/review/intents';
+import type { ReviewState } from '../../core/review/reducer';
+import { addEvents, reduceLog } from '../../core/review/reducer';
+import type { CurationStats } from '../../core/review/stats';
+import { curationStats } from '../../core/review/stats';
+import type { ReviewQueue, TaskReview } from '../../core/review/taskReview';
+import { reviewQueue, reviewTask } from '../../core/review/taskReview';
+import type { TaskVerifierResults, VerifierVerdicts } from '../../core/review/verdicts';
+import { GOLD } from '../../core/review/verdicts';
+import type { LoadOptions } from './datasetLoader';
+import { loadDataset, readDatasetText, readDatasetTextIfExists, resolveDatasetPath } from './datasetLoader';
+import type { LogRead, ReviewLogOptions } from './reviewLog';
+import { ReviewLog } from './reviewLog';
+import { listTaskRuns } from './runStore';
+
+export interface CurationStoreOptions {
+  /** How disagreements settle (default `adjudicate`). */
+  policy?: ConsensusPolicy;
+  /** Read verifier runs from `runs/` (default true); false uses only imported results. */
+  runs?: boolean;
+  /** Compare runs' input hashes with the current patches to mark them stale (reads the patches; default true). */
+  checkStaleRuns?: boolean;
+  log?: Omit<ReviewLogOptions, 'label'>;
+  dataset?: LoadOptions;
+}
+
+export type ActResult = { ok: true; event: ReviewEvent } | { ok: false; refusal: Refusal };
+
+export class CurationStore {
+  readonly root: string;
+  readonly dataset: Dataset;
+  readonly log: ReviewLog;
+  private policyValue: ConsensusPolicy;
+  private reviewState: ReviewState;
+  private logProblems: Problem[] = [];
+  private readonly verifierCache = new Map<string, TaskVerifierResults>();
+  private readonly tasksById: Map<string, CandidateTask>;
+
+  private constructor(
+    dataset: Dataset,
+    private readonly opts: CurationStoreOptions,
+  ) {
+    this.root = dataset.root;
+    this.dataset = dataset;
+    this.tasksById = new Map(dataset.tasks.map((t) => [t.id, t]));
+    this.policyValue = opts.policy ?? 'adjudicate';
+    this.log = ReviewLog.forDataset(this.root, opts.log);
+    const read = this.log.load();
+    this.logProblems = read.problems;
+    this.reviewState = reduceLog(read.events);
+  }
+
+  /** Loads the dataset at `root` with its review log. */
+  static open(root: string, opts: CurationStoreOptions = {}): CurationStore {
+    return new CurationStore(loadDataset(root, opts.dataset), opts);
+  }
+
+  /** Review state over an already loaded dataset. */
+  static forDataset(dataset: Dataset, opts: CurationStoreOptions = {}): CurationStore {
+    return new CurationStore(dataset, opts);
+  }
+
+  get state(): ReviewState {
+    return this.reviewState;
+  }
+
+  get policy(): ConsensusPolicy {
+    return this.policyValue;
+  }
+
+  set policy(p: ConsensusPolicy) {
+    this.policyValue = p;
+  }
+
+  task(id: string): CandidateTask | undefined {
+    return this.tasksById.get(id);
+  }
+
+  /** Problems with the review log: lines set aside, events that could not be replayed. */
+  problems(): Problem[] {
+    const replay: Problem[] = [];
+    const file = 'curation/events.jsonl';
+    for (const i of this.reviewState.issues) replay.push({ severity: 'warning', file, message: `event ${i.event} (task ${i.task}): ${i.message}` });
+    for (const st of this.reviewState.tasks.values()) {
+      for (const i of st.issues) replay.push({ severity: 'warning', file, message: `event ${i.event} (task ${i.task}): ${i.message}` });
+      if (!this.tasksById.has(st.task)) replay.push({ severity: 'warning', file, message: `${st.events.length} event(s) about task "${st.task}", which the dataset does not have` });
+    }
+    return [...this.logProblems, ...replay];
+  }
+
+  /** Takes in what other writers appended (another window, the CLI); true when the state changed. */
+  refresh(): boolean {
+    return this.absorb(this.log.refresh());
+  }
+
+  private absorb(read: LogRead): boolean {
+    this.logProblems = read.reset ? read.problems : [...this.logProblems, ...read.problems];
+    if (read.reset) {
+      this.reviewState = reduceLog(read.events);
+      return true;
+    }
+    if (read.events.length === 0) return false;
+    this.reviewState = addEvents(this.reviewState, read.events);
+    return true;
+  }
+
+  /** Forgets cached verifier results (all, or one task's) after new runs. */
+  invalidateRuns(taskId?: string): void {
+    if (taskId === undefined) this.verifierCache.clear();
+    else this.verifierCache.delete(taskId);
+  }
+
+  /** The verifier side of a task: its stored runs, the oracle flags, imported results as the fallback. */
+  verifier(taskId: string): TaskVerifierResults | undefined {
+    const task = this.tasksById.get(taskId);
+    if (!task) return undefined;
+    const cached = this.verifierCache.get(taskId);
+    if (cached) return cached;
+    const runs = this.opts.runs === false ? new Map() : listTaskRuns(this.root, taskId);
+    const current = runs.size > 0 && this.opts.checkStaleRuns !== false ? this.currentPatches(task) : undefined;
+    const r = verifierResultsFromRuns(task, runs, current);
+    this.verifierCache.set(taskId, r);
+    return r;
+  }
+
+  verdicts(): VerifierVerdicts {
+    const out: VerifierVerdicts = {};
+    for (const t of this.dataset.tasks) out[t.id] = this.verifier(t.id) as TaskVerifierResults;
+    return out;
+  }
+
+  private currentPatches(task: CandidateTask): CurrentPatches | undefined {
+    const read = (rel: string | undefined) => {
+      if (!rel) return undefined;
+      try {
+        return fs.readFileSync(resolveDatasetPath(this.root, rel));
+      } catch {
+        return undefined;
+      }
+    };
+    const testPatch = read(task.files.testPatch) ?? Buffer.alloc(0);
+    const attempts = new Map<string, Buffer>();
+    const gold = read(task.files.goldPatch);
+    if (gold) attempts.set(GOLD, gold);
+    for (const a of task.attempts) {
+      const p = read(a.patchFile);
+      if (p) attempts.set(a.id, p);
+    }
+    return { testPatch, attempts };
+  }
+
+  /** The review of a task as a UI renders it; blind mode hides other curators until `viewer` has submitted. */
+  review(taskId: string, opts: { viewer?: string; blind?: boolean } = {}): TaskReview | undefined {
+    const task = this.tasksById.get(taskId);
+    if (!task) return undefined;
+    const verifier = this.verifier(taskId);
+    return reviewTask({ task, state: this.reviewState, ...(verifier ? { verifier } : {}), policy: this.policyValue, ...opts });
+  }
+
+  queue(viewer: string): ReviewQueue {
+    return reviewQueue({ tasks: this.dataset.tasks, state: this.reviewState, viewer });
+  }
+
+  stats(): CurationStats {
+    return curationStats({ tasks: this.dataset.tasks, state: this.reviewState, verdicts: this.verdicts(), policy: this.policyValue });
+  }
+
+  /**
+   * Records what `curator` asks for on a task. The intent is checked against the log as it is on disk at the moment
+   * of writing (under the lock), so two writers cannot both make a transition only one of them may make. Resolves
+   * once the event is on disk; throws ReviewLogError when it is not (disk full, lock held too long).
+   */
+  async act(taskId: string, curator: string, intent: ReviewIntent): Promise<ActResult> {
+    let refusal: Refusal | undefined;
+    const r = await this.log.transact<Refusal>((fresh) => {
+      this.absorb(fresh);
+      const verifier = this.verifier(taskId);
+      const p = prepareEvent(intent, {
+        task: this.tasksById.get(taskId),
+        taskId,
+        state: this.reviewState,
+        ...(verifier ? { verifier } : {}),
+        curator,
+        policy: this.policyValue,
+      });
+      if (!p.ok) {
+        refusal = p.refusal;
+        return { abort: p.refusal };
+      }
+      return [p.draft];
+    });
+    if (!r.ok) return { ok: false, refusal: refusal ?? r.abort };
+    this.reviewState = addEvents(this.reviewState, r.events);
+    return { ok: true, event: r.events[0] as ReviewEvent };
+  }
+
+  /** Undoes an event by id (its task is the event's). */
+  async undo(eventId: string, curator: string, note?: string): Promise<ActResult> {
+    this.refresh();
+    const target = this.reviewState.byId.get(eventId);
+    if (!target) return { ok: false, refusal: { code: 'unknown_event', message: `the review log has no event "${eventId}"` } };
+    return this.act(target.task, curator, { kind: 'undo', event: eventId, ...(note ? { note } : {}) });
+  }
+
+  /** The files of the curated set (approved tasks only). */
+  exportPlan(format: ExportFormat): ExportPlan {
+    const approved = approvedTasks(this.dataset.tasks, this.reviewState);
+    const texts = new Map<string, TaskTexts>();
+    for (const t of approved) {
+      const gold = t.files.goldPatch ? readDatasetTextIfExists(this.root, t.files.goldPatch) : undefined;
+      texts.set(t.id, {
+        request: readDatasetText(this.root, t.files.request),
+        testPatch: readDatasetTextIfExists(this.root, t.files.testPatch) ?? '',
+        ...(gold !== undefined ? { goldPatch: gold } : {}),
+      });
+    }
+    const verdicts: VerifierVerdicts = {};
+    for (const t of approved) verdicts[t.id] = this.verifier(t.id) as TaskVerifierResults;
+    return planExport({ datasetName: this.dataset.manifest.name, format, policy: this.policyValue, tasks: this.dataset.tasks, state: this.reviewState, verdicts, texts });
+  }
+}
+
+/**
+ * The curator's name: the explicit option (CLI `--curator`, the VS Code setting), else git's user.name in the
+ * dataset's folder, else the login name.
+ */
+export function resolveCurator(opts: { option?: string; setting?: string; cwd?: string; env?: NodeJS.ProcessEnv }): { ok: true; name: string; source: CuratorSource } | { ok: false; message: string } {
+  const env = opts.env ?? process.env;
+  const candidates: Array<{ source: CuratorSource; value: string | undefined }> = [
+    { source: 'option', value: opts.option },
+    { source: 'setting', value: opts.setting === '' ? undefined : opts.setting },
+  ];
+  if (opts.option === undefined && (opts.setting === undefined || opts.setting === '')) {
+    candidates.push({ source: 'git', value: gitUserName(opts.cwd) });
+    let login = env.USER ?? env.USERNAME;
+    if (login === undefined) {
+      try {
+        login = os.userInfo().username;
+      } catch {
+        login = undefined;
+      }
+    }
+    candidates.push({ source: 'env', value: login });
+  }
+  const r = chooseCurator(candidates);
+  return r.ok ? r : { ok: false, message: r.message };
+}
+
+function gitUserName(cwd: string | undefined): string | undefined {
+  try {
+    const out = execFileSync('git', ['config', 'user.name'], { cwd, encoding: 'utf8', timeout: 3000, stdio: ['ignore', 'pipe', 'ignore'] });
+    return out.replace(/\r?\n$/, '');
+  } catch {
+    return undefined;
+  }
+}
