@@ -109,7 +109,9 @@ export function renderSummary(s: ImportSummary): string {
 function unmatchedLines(list: Unmatched[]): string[] {
   const groups = new Map<string, Unmatched[]>();
   for (const u of list) {
-    const key = [u.kind, u.kind === 'instance' ? '' : u.file, u.model ?? '', u.reason].join('\u0000');
+    // Per-instance reports of instances without a row sit in one file each: group them by solver, not by file.
+    const byFile = u.kind !== 'instance' && !(u.kind === 'report' && u.reason === 'no instance row with this id');
+    const key = [u.kind, byFile ? u.file : '', u.model ?? '', u.reason].join('\u0000');
     groups.set(key, [...(groups.get(key) ?? []), u]);
   }
   const out: string[] = [];
@@ -122,7 +124,7 @@ function unmatchedLines(list: Unmatched[]): string[] {
       out.push(`${u.kind}${u.instanceId ? ` ${u.instanceId}` : ''}${by} (${where}): ${u.reason}${ids}`);
     } else {
       const ids = g.map((x) => x.instanceId).filter((x): x is string => x !== undefined);
-      const where = u.kind === 'instance' ? '' : ` in ${u.file}`;
+      const where = g.every((x) => x.file === u.file) && u.kind !== 'instance' ? ` in ${u.file}` : '';
       const kinds = u.kind === 'trajectory' ? 'trajectories' : `${u.kind}s`;
       out.push(`${g.length} ${kinds}${by}${where}: ${u.reason}: ${preview(ids)}`);
     }
