@@ -6,7 +6,7 @@
 // marked `is_copied_context`, which are left out when the two are joined.
 
 import type { FileEdit, ToolCall, TrajectoryStep } from '../model';
-import { argsObject, dropFailedEdits, editFailed, shellEdits, toolCallEdits } from './edits';
+import { dropFailedEdits, editFailed, shellEdits, toolCallEdits, toolCallSummary } from './edits';
 import type { AdapterOptions, AdapterOutput, FormatAdapter, ItemRef, StepInit, SummaryFacts } from './steps';
 import { StepList, argString, arr, contentText, dig, isObj, isoTime, nonEmpty, num, obj, str, warning } from './steps';
 
@@ -23,15 +23,6 @@ interface Entry {
 interface Call {
   step: TrajectoryStep;
   edits: FileEdit[];
-}
-
-function toolCallText(call: ToolCall): string {
-  const a = argsObject(call.arguments);
-  const command = str(a.command) ?? str(a.cmd);
-  if (command !== undefined) return command;
-  const path = str(a.file_path) ?? str(a.path);
-  if (path !== undefined) return `${call.name} ${path}`;
-  return `${call.name} ${call.arguments}`;
 }
 
 /** Shell commands inside a terminal agent's reply (Terminus: JSON `commands[].keystrokes`, or XML `<keystrokes>`). */
@@ -117,7 +108,7 @@ export class AtifAdapter implements FormatAdapter {
     if (calls.length > 0) {
       if (message.trim().length > 0) this.entries.push({ step: this.list.add('thought', message, first()) });
       const perCall = calls.map((c) => toolCallEdits(c.name, c.arguments));
-      const step = this.list.add('tool_call', calls.map(toolCallText).join('\n'), { ...first(), toolCalls: calls, edits: perCall.flat() });
+      const step = this.list.add('tool_call', calls.map((c) => toolCallSummary(c.name, c.arguments)).join('\n'), { ...first(), toolCalls: calls, edits: perCall.flat() });
       calls.forEach((c, k) => {
         if (c.id !== undefined) this.calls.set(c.id, { step, edits: perCall[k]! });
       });

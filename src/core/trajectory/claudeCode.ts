@@ -6,7 +6,7 @@
 // is counted once. Sub-agent lines (`isSidechain`) of a session are left out; a stream keeps them inline.
 
 import type { ToolCall, TrajectoryStep } from '../model';
-import { argsObject, dropFailedEdits, toolCallEdits } from './edits';
+import { argsObject, dropFailedEdits, toolCallEdits, toolCallSummary } from './edits';
 import type { AdapterOptions, AdapterOutput, FormatAdapter, ItemRef, SummaryFacts } from './steps';
 import { StepList, arr, contentText, isObj, isoTime, nonEmpty, num, obj, str, warning } from './steps';
 
@@ -27,16 +27,6 @@ function usageOf(u: Record<string, unknown>): Usage {
     input: (num(u.input_tokens) ?? 0) + (num(u.cache_creation_input_tokens) ?? 0) + (num(u.cache_read_input_tokens) ?? 0),
     output: num(u.output_tokens) ?? 0,
   };
-}
-
-function toolUseText(name: string, input: Record<string, unknown>): string {
-  const command = str(input.command);
-  if (command !== undefined) return command;
-  const path = str(input.file_path) ?? str(input.notebook_path) ?? str(input.path);
-  if (path !== undefined) return `${name} ${path}`;
-  const pattern = str(input.pattern);
-  if (pattern !== undefined) return `${name} ${pattern}`;
-  return `${name} ${JSON.stringify(input)}`;
 }
 
 /** A line of a Claude Code transcript (session JSONL or stream-json). */
@@ -128,7 +118,7 @@ export class ClaudeCodeAdapter implements FormatAdapter {
           const call: ToolCall = { name, arguments: JSON.stringify(block.input ?? {}) };
           const id = str(block.id);
           if (id !== undefined) call.id = id;
-          const step = this.list.add('tool_call', toolUseText(name, input), { ...base, toolCalls: [call], edits: toolCallEdits(name, input) });
+          const step = this.list.add('tool_call', toolCallSummary(name, input), { ...base, toolCalls: [call], edits: toolCallEdits(name, input) });
           if (id !== undefined) this.callSteps.set(id, step);
         }
       }

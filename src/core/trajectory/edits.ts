@@ -116,12 +116,34 @@ export function sweAgentActionEdits(action: string, ctx: EditContext = {}): File
   return shellEdits(action);
 }
 
-/** The file SWE-agent reports as open in an observation (`(Open file: /x/y.py)`), if any. */
+/**
+ * The file SWE-agent reports as open in an observation: its state line `(Open file: /x/y.py)`, or else the
+ * editor's window header `[File: /x/y.py (23 lines total)]`.
+ */
 export function openFileFromObservation(text: string): string | undefined {
-  const m = /\(Open file: ([^)\r\n]+)\)/.exec(text);
-  if (m === null) return undefined;
-  const f = m[1]!.trim();
-  return f === 'n/a' || f.length === 0 ? undefined : f;
+  // The state line is appended after the command output, so the last one is the environment's.
+  const marker = '(Open file: ';
+  const at = text.lastIndexOf(marker);
+  if (at >= 0) {
+    const m = /^([^)\r\n]+)\)/.exec(text.slice(at + marker.length, at + marker.length + 4096));
+    const f = m?.[1]?.trim();
+    return f === undefined || f === 'n/a' || f.length === 0 ? undefined : f;
+  }
+  const header = /^\[File: ([^\r\n]+?) \(\d+ lines total\)\]/.exec(text.slice(0, 4096));
+  return header?.[1];
+}
+
+/** A one-line description of a tool call for a step's text: the command line, or the tool and its file. */
+export function toolCallSummary(name: string, rawArgs: unknown): string {
+  const a = argsObject(rawArgs);
+  const command = typeof a.command === 'string' ? a.command : undefined;
+  if (command !== undefined && (SHELL_TOOLS.has(name.toLowerCase()) || name === 'Bash')) return command;
+  const path = [a.file_path, a.path, a.notebook_path, a.filename].find((v): v is string => typeof v === 'string');
+  if (path !== undefined) return `${name}${command !== undefined ? ' ' + command : ''} ${path}`;
+  if (command !== undefined) return command;
+  const pattern = typeof a.pattern === 'string' ? a.pattern : undefined;
+  if (pattern !== undefined) return `${name} ${pattern}`;
+  return `${name} ${typeof rawArgs === 'string' ? rawArgs : JSON.stringify(rawArgs ?? {})}`;
 }
 
 const SHELL_VIAS = new Set(['sed -i', 'perl -i', 'redirect', 'tee']);

@@ -5,12 +5,20 @@
 // from `trajectory` alone. Demonstrations (`is_demo`) are examples shown to the model, not this run: left out.
 
 import type { TrajectoryStep } from '../model';
-import { dropFailedEdits, openFileFromObservation, sweAgentActionEdits, toolCallEdits } from './edits';
+import { dropFailedEdits, editFailed, openFileFromObservation, sweAgentActionEdits, toolCallEdits, toolCallSummary } from './edits';
 import type { AdapterOptions, AdapterOutput, FormatAdapter, ItemRef, SummaryFacts } from './steps';
 import { StepList, contentText, dig, isObj, nonEmpty, num, objOrJson, openAiToolCalls, renumber, str } from './steps';
 
 /** Members of a `trajectory` step worth parsing; `query` (the whole prompt so far) is most of a 1.x file. */
 export const SWE_TRAJECTORY_PICK = new Set(['thought', 'action', 'observation', 'state']);
+
+/** The steps one `trajectory` item makes: thought, action, observation. */
+interface Draft {
+  steps: TrajectoryStep[];
+  observation: TrajectoryStep | undefined;
+  /** The observation says an editor edit failed. */
+  failed: boolean;
+}
 
 interface Scope {
   members: Record<string, unknown>;
@@ -19,7 +27,10 @@ interface Scope {
   /** Assistant messages with an action in history: each is one `trajectory` step. */
   actions: number;
   lastRole: string | undefined;
-  traj: Array<{ index: number; value: Record<string, unknown>; ref: string }>;
+  /** Steps made from `trajectory` items as they arrive; released once history covers them. */
+  drafts: Map<number, Draft>;
+  /** The windowed editor's open file as `trajectory` states report it. */
+  trajOpenFile: string | undefined;
   openFile: string | undefined;
   seenAssistant: boolean;
   pendingEdit: TrajectoryStep | undefined;
@@ -54,8 +65,10 @@ export class SweAgentAdapter implements FormatAdapter {
     if (arrayKey === 'history') {
       scope.historyItems++;
       this.historyItem(scope, value, `${prefix}history[${ref.index}]`);
+      // History now covers these trajectory steps; only the last one's observation may still be needed.
+      for (const k of scope.drafts.keys()) if (k < scope.actions - 1) scope.drafts.delete(k);
     } else if (arrayKey === 'trajectory') {
-      if (isObj(value)) scope.traj.push({ index: ref.index, value, ref: `${prefix}trajectory[${ref.index}]` });
+      if (isObj(value)) this.trajectoryItem(scope, ref.index, value, `${prefix}trajectory[${ref.index}]`);
     }
   }
 
@@ -63,7 +76,7 @@ export class SweAgentAdapter implements FormatAdapter {
     const scopes = this.attempts.length > 0 ? this.attempts : [this.top];
     const steps: TrajectoryStep[] = [];
     for (const s of scopes) {
-      if (s.historyItems === 0) steps.push(...this.trajectorySteps(s, 0));
+      if (s.historyItems === 0) for (const d of s.drafts.values()) steps.push(...d.steps);
       else steps.push(...s.history.steps, ...this.trajectoryTail(s));
     }
     return { format: this.format, steps: renumber(steps), facts: this.facts(), problems: [] };
@@ -76,7 +89,8 @@ export class SweAgentAdapter implements FormatAdapter {
       historyItems: 0,
       actions: 0,
       lastRole: undefined,
-      traj: [],
+      drafts: new Map(),
+      trajOpenFile: undefined,
       openFile: undefined,
       seenAssistant: false,
       pendingEdit: undefined,
@@ -108,7 +122,7 @@ export class SweAgentAdapter implements FormatAdapter {
       let acted: TrajectoryStep | undefined;
       if (toolCalls.length > 0) {
         const edits = toolCalls.flatMap((t) => toolCallEdits(t.name, t.arguments, { openFile: scope.openFile }));
-        acted = steps.add('tool_call', action ?? toolCalls.map((t) => `${t.name} ${t.arguments}`).join('\n'), {
+        acted = steps.add('tool_call', action ?? toolCalls.map((t) => toolCallSummary(t.name, t.arguments)).join('\n'), {
           toolCalls,
           edits,
           sourceRef: ref,
@@ -135,43 +149,43 @@ export class SweAgentAdapter implements FormatAdapter {
 
   /** The steps of `trajectory` that history does not have. */
   private trajectoryTail(scope: Scope): TrajectoryStep[] {
-    const lastCovered = scope.traj.find((t) => t.index === scope.actions - 1);
     const tail: TrajectoryStep[] = [];
-    if (scope.lastRole === 'assistant' && lastCovered !== undefined) {
+    const lastCovered = scope.drafts.get(scope.actions - 1);
+    if (scope.lastRole === 'assistant' && lastCovered?.observation !== undefined) {
       // History stops after the last action: its observation is only in `trajectory`.
-      const observation = str(lastCovered.value.observation);
-      if (observation !== undefined) {
-        const step = new StepList(this.opts.keepText).add('observation', observation, { sourceRef: lastCovered.ref });
-        if (scope.pendingEdit !== undefined) dropFailedEdits(scope.pendingEdit, observation);
-        tail.push(step);
-      }
+      tail.push(lastCovered.observation);
+      if (scope.pendingEdit !== undefined && lastCovered.failed) dropFailedEdits(scope.pendingEdit, '', true);
     }
-    tail.push(...this.trajectorySteps(scope, scope.actions, scope.openFile));
+    const later = [...scope.drafts.entries()].filter(([k]) => k >= scope.actions).sort((a, b) => a[0] - b[0]);
+    for (const [, d] of later) tail.push(...d.steps);
     return tail;
   }
 
-  private trajectorySteps(scope: Scope, from: number, open?: string): TrajectoryStep[] {
-    const steps = new StepList(this.opts.keepText);
-    let openFile = open;
-    for (const { index, value, ref } of scope.traj) {
-      if (index < from) continue;
-      const thought = str(value.thought);
-      const action = str(value.action);
-      const observation = str(value.observation);
-      if (thought !== undefined && thought.trim().length > 0) steps.add('thought', thought, { sourceRef: ref });
-      let acted: TrajectoryStep | undefined;
-      if (action !== undefined && action.trim().length > 0) {
-        acted = steps.add('action', action, { edits: sweAgentActionEdits(action, { openFile }), sourceRef: ref });
-      }
-      if (observation !== undefined) {
-        steps.add('observation', observation, { sourceRef: ref });
-        if (acted !== undefined) dropFailedEdits(acted, observation);
-      }
-      const state = objOrJson(value.state);
-      const open = str(state?.open_file);
-      if (open !== undefined && open !== 'n/a') openFile = open;
+  private trajectoryItem(scope: Scope, index: number, value: Record<string, unknown>, ref: string): void {
+    if (scope.historyItems > 0 && index < scope.actions - 1) return;
+    const list = new StepList(this.opts.keepText);
+    const thought = str(value.thought);
+    const action = str(value.action);
+    const observation = str(value.observation);
+    if (thought !== undefined && thought.trim().length > 0) list.add('thought', thought, { sourceRef: ref });
+    // 0.x records the state before the action and 1.x after it; an edit does not change the open file, so for
+    // an edit either names the file being edited.
+    const stateOpen = str(objOrJson(value.state)?.open_file);
+    const open = stateOpen !== undefined && stateOpen !== 'n/a' ? stateOpen : undefined;
+    let acted: TrajectoryStep | undefined;
+    if (action !== undefined && action.trim().length > 0) {
+      acted = list.add('action', action, { edits: sweAgentActionEdits(action, { openFile: open ?? scope.trajOpenFile }), sourceRef: ref });
     }
-    return steps.steps;
+    let obs: TrajectoryStep | undefined;
+    let failed = false;
+    if (observation !== undefined) {
+      obs = list.add('observation', observation, { sourceRef: ref });
+      failed = editFailed(observation);
+      if (acted !== undefined) dropFailedEdits(acted, observation);
+    }
+    if (obs !== undefined) scope.trajOpenFile = openFileFromObservation(observation ?? '') ?? open ?? scope.trajOpenFile;
+    else if (open !== undefined) scope.trajOpenFile = open;
+    scope.drafts.set(index, { steps: list.steps, observation: obs, failed });
   }
 
   private facts(): SummaryFacts {
