@@ -23,6 +23,8 @@ const node = {
   bundle: true,
   platform: 'node',
   target: 'node20',
+  // Prefer ESM builds: jsonc-parser's UMD build hides its requires from the bundler.
+  mainFields: ['module', 'main'],
   format: 'cjs',
   sourcemap: !production,
   minify: production,

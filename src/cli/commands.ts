@@ -12,11 +12,15 @@ import { submitCommand } from './submit';
 import { undoCommand } from './undo';
 import { importCommand } from './import';
 import { listCommand } from './list';
+import { showCommand } from './show';
+import { validateCommand } from './validate';
 import { verifyCommand } from './verify';
 
 export const commands: CliCommand[] = [
   importCommand,
+  validateCommand,
   listCommand,
+  showCommand,
   verifyCommand,
   labelCommand,
   scoreCommand,

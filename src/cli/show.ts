@@ -1,0 +1,91 @@
+// `specweave show DATASET TASK`: the whole task, its attempts and normalized trajectory summaries.
+import { loadDataset, readDatasetTextIfExists, resolveDatasetPath } from '../adapters/fs/datasetLoader';
+import { summarizeTrajectory } from '../adapters/fs/trajectoryReader';
+import type { TrajectorySummary } from '../core/model';
+import { filePath, parsePatch } from '../core/patch';
+import { defineCommand } from './command';
+import { UsageError } from './args';
+import { formatProblem, printJson, table } from './output';
+import { reviewStatuses } from './reviewStatus';
+
+export const showCommand = defineCommand({
+  name: 'show',
+  summary: 'the whole task: request, specs, tests, attempts and trajectory summaries',
+  usage: 'specweave show DATASET TASK [--json]',
+  flags: { json: { type: 'boolean', help: 'print the task, its files and attempt summaries as JSON (see docs/cli.md)' } },
+  positional: { min: 2, max: 2 },
+  async run(a) {
+    const [root, id] = a.positional as [string, string];
+    const dataset = loadDataset(root, { only: [id] });
+    const task = dataset.tasks.find((t) => t.id === id);
+    if (!task) {
+      for (const p of dataset.problems) process.stderr.write(formatProblem(p) + '\n');
+      throw new UsageError(`no task "${id}" in ${dataset.root}`);
+    }
+    const read = (rel: string | undefined) => (rel ? readDatasetTextIfExists(dataset.root, rel) : undefined);
+    const patchFiles = (rel: string | undefined) => {
+      const text = read(rel);
+      if (text === undefined) return undefined;
+      return parsePatch(text, rel).files.map((f) => ({ path: filePath(f), status: f.status, additions: f.additions, deletions: f.deletions }));
+    };
+    const attempts = [];
+    for (const at of task.attempts) {
+      let trajectory: { summary?: TrajectorySummary; error?: string } | undefined;
+      if (at.trajectoryFile) {
+        const r = await summarizeTrajectory(resolveDatasetPath(dataset.root, at.trajectoryFile), { fileLabel: at.trajectoryFile });
+        trajectory = r.ok ? { summary: r.summary } : { error: formatProblem(r.problem) };
+      }
+      attempts.push({ ...at, patch: patchFiles(at.patchFile), trajectory });
+    }
+    const status = reviewStatuses(dataset)(task.id);
+    const out = {
+      task: { ...task, attempts: undefined, status },
+      request: read(task.files.request),
+      testPatch: patchFiles(task.files.testPatch),
+      goldPatch: patchFiles(task.files.goldPatch),
+      attempts,
+      problems: dataset.problems,
+    };
+    if (a.booleans.json) {
+      printJson(out);
+      return 0;
+    }
+    const w = (s: string) => process.stdout.write(s);
+    w(`${task.id}  ${task.title}\nstatus ${status} · revision ${task.revision} · ${task.repo.name}${task.repo.baseCommit ? ` @ ${task.repo.baseCommit.slice(0, 12)}` : ''} · image ${task.environment.image || '(none)'}\n`);
+    w(`verifier: ${task.verifier.command} (${task.verifier.parser})\n`);
+    for (const n of task.notes) w(`note: ${n}\n`);
+    w(`\nREQUEST\n${(out.request ?? '(missing)').trimEnd()}\n\nSPECS (${task.specs.length})\n`);
+    const coveredBy = (sid: string) => task.tests.filter((t) => t.specs.includes(sid)).map((t) => t.id);
+    w(table(['SPEC', 'CATEGORY', 'TESTS', 'DEPENDS', 'TEXT'], task.specs.map((s) => [s.id, s.category, coveredBy(s.id).join(',') || '(none)', s.dependsOn.join(','), s.text])));
+    w(`\nTESTS (${task.tests.length})\n`);
+    w(table(['TEST', 'KIND', 'SPECS', 'NAME'], task.tests.map((t) => [t.id, t.kind, t.specs.join(',') || '(none)', t.name])));
+    w(`\nATTEMPTS (${attempts.length})\n`);
+    w(
+      table(
+        ['ATTEMPT', 'MODEL', 'AGENT', 'FILES', '+/-', 'STEPS', 'COST', 'EXIT', 'TRAJECTORY'],
+        attempts.map((x) => {
+          const s = x.trajectory?.summary;
+          const files = x.patch ?? [];
+          return [
+            x.id,
+            x.model,
+            x.agent,
+            files.length,
+            `+${files.reduce((n, f) => n + f.additions, 0)}/-${files.reduce((n, f) => n + f.deletions, 0)}`,
+            s ? `${s.steps} (${Object.entries(s.byKind).map(([k, v]) => `${k} ${v}`).join(', ')})` : '',
+            s?.costUsd !== undefined ? `$${s.costUsd.toFixed(4)}` : x.costUsd !== undefined ? `$${x.costUsd.toFixed(4)}` : '',
+            s?.exitStatus ?? x.claimed?.status ?? '',
+            s ? s.format : (x.trajectory?.error ?? ''),
+          ];
+        }),
+      ),
+    );
+    for (const x of attempts) {
+      for (const r of x.recordedResults) {
+        w(`recorded (${r.source}, imported) for ${x.id}: ${r.status ?? (r.resolved ? 'resolved' : 'unresolved')} — ${r.file}\n`);
+      }
+    }
+    for (const p of dataset.problems) process.stderr.write(formatProblem(p) + '\n');
+    return 0;
+  },
+});
