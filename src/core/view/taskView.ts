@@ -1,0 +1,170 @@
+// The task view model: everything the task panel shows at first paint, built from a candidate task and the texts of
+// its files. Trajectories are not read here: they are loaded on demand and summarised later.
+import type { Attempt, CandidateTask, RecordedResult } from '../model';
+import { notAPatch, parsePatch } from '../patch';
+import type { ParsedPatch } from '../patch';
+import { filePath } from '../patch';
+import { PROTOCOL_VERSION } from '../../protocol/messages';
+import type { ColumnView, FileChangeView, SpecView, TaskViewModel, TestView, TrajectoryInfoView } from '../../protocol/messages';
+import { renderRequest } from './markdown';
+import { findTestSource, parseTestName } from './testSource';
+import { truncate } from './text';
+
+/** Id of the gold patch's column. */
+export const GOLD_COLUMN = 'gold';
+/** Characters of test source kept for all tests together; beyond it tests show without source. */
+export const MAX_TEST_SOURCE_TOTAL = 200_000;
+const MAX_TEST_SOURCE = 20_000;
+
+/** A file's text, or why it could not be read. */
+export type TextOrError = { text: string } | { error: string };
+
+export interface TaskViewInputs {
+  task: CandidateTask;
+  /** Review status (`candidate` until the task has review events). */
+  status: string;
+  trusted: boolean;
+  untrustedReason?: string;
+  request: TextOrError;
+  testPatch: TextOrError;
+  gold?: TextOrError;
+  /** Attempt id -> its patch text. */
+  attemptPatches: ReadonlyMap<string, TextOrError>;
+  /** Attempt id -> trajectory summary, once loaded. */
+  trajectories?: ReadonlyMap<string, TrajectoryInfoView | { error: string }>;
+  notices?: string[];
+  position?: { index: number; total: number };
+}
+
+/** Per-file change counts of a patch text, or the reason it is not a patch. */
+export function fileChanges(text: string, file: string): { files: FileChangeView[]; parsed: ParsedPatch } | { error: string } {
+  const bad = notAPatch(text, file);
+  if (bad) return { error: bad.message };
+  const parsed = parsePatch(text, file);
+  return {
+    parsed,
+    files: parsed.files.map((f) => ({ path: filePath(f), status: f.status, additions: f.additions, deletions: f.deletions })),
+  };
+}
+
+/** Short verdict text from recorded (imported) results: the last one wins. */
+export function recordedVerdict(results: readonly RecordedResult[]): string | undefined {
+  const r = results[results.length - 1];
+  if (!r) return undefined;
+  const what = r.status ?? (r.resolved === true ? 'resolved' : r.resolved === false ? 'unresolved' : r.patchApplied === false ? 'patch did not apply' : undefined);
+  return what ? `${what.replace(/_/g, ' ')} (imported)` : undefined;
+}
+
+function columnOf(a: Attempt, patch: TextOrError | undefined, traj: TrajectoryInfoView | { error: string } | undefined): ColumnView {
+  const col: ColumnView = {
+    id: a.id,
+    label: a.id,
+    ...(a.model ? { model: a.model } : {}),
+    ...(a.agent ? { agent: a.agent } : {}),
+    ...(a.costUsd !== undefined ? { costUsd: a.costUsd } : {}),
+    ...(a.claimed?.status || a.claimed?.summary ? { claimed: truncate([a.claimed.status, a.claimed.summary].filter(Boolean).join(': '), 500) } : {}),
+    files: [],
+    hasTrajectory: a.trajectoryFile !== undefined,
+  };
+  fillFiles(col, patch, a.patchFile ?? a.dir);
+  if (traj && 'error' in traj) col.trajectoryError = traj.error;
+  else if (traj) col.trajectory = traj;
+  const verdict = recordedVerdict(a.recordedResults);
+  if (verdict) col.verdict = verdict;
+  return col;
+}
+
+function fillFiles(col: ColumnView, patch: TextOrError | undefined, file: string): void {
+  if (!patch) {
+    col.patchError = 'no patch';
+    return;
+  }
+  if ('error' in patch) {
+    col.patchError = patch.error;
+    return;
+  }
+  const changes = fileChanges(patch.text, file);
+  if ('error' in changes) col.patchError = changes.error;
+  else col.files = changes.files;
+}
+
+export function buildTaskViewModel(inp: TaskViewInputs): TaskViewModel {
+  const { task } = inp;
+  const notices = [...(inp.notices ?? [])];
+  const rendered =
+    'text' in inp.request ? renderRequest(inp.request.text, task.specs) : (notices.push(`Request: ${inp.request.error}`), undefined);
+
+  const coveredBy = new Map<string, string[]>();
+  for (const t of task.tests) for (const s of t.specs) coveredBy.set(s, [...(coveredBy.get(s) ?? []), t.id]);
+  const specs: SpecView[] = task.specs.map((s) => ({
+    id: s.id,
+    text: s.text,
+    category: s.category,
+    dependsOn: s.dependsOn,
+    tests: coveredBy.get(s.id) ?? [],
+    uncovered: !coveredBy.has(s.id),
+    stated: rendered?.stated.has(s.id) ?? false,
+  }));
+
+  let testPatch: ParsedPatch | undefined;
+  if ('text' in inp.testPatch) {
+    const changes = fileChanges(inp.testPatch.text, task.files.testPatch);
+    if ('error' in changes) notices.push(`Test patch: ${changes.error}`);
+    else testPatch = changes.parsed;
+  } else notices.push(`Test patch: ${inp.testPatch.error}`);
+  let sourceBudget = MAX_TEST_SOURCE_TOTAL;
+  const tests: TestView[] = task.tests.map((t) => {
+    const view: TestView = { id: t.id, name: truncate(t.name, 1000), kind: t.kind, specs: t.specs, unmapped: t.specs.length === 0 };
+    if (testPatch && sourceBudget > 0) {
+      const src = findTestSource(testPatch, parseTestName(t.name));
+      if (src) {
+        const text = truncate(src.text, Math.min(MAX_TEST_SOURCE, sourceBudget));
+        sourceBudget -= text.length;
+        view.source = { file: src.file, patchLine: src.patchLine, text };
+      }
+    }
+    return view;
+  });
+
+  const columns: ColumnView[] = [];
+  if (inp.gold) {
+    const gold: ColumnView = { id: GOLD_COLUMN, label: 'Gold patch', files: [], hasTrajectory: false };
+    fillFiles(gold, inp.gold, task.files.goldPatch ?? task.dir);
+    columns.push(gold);
+  }
+  for (const a of task.attempts) columns.push(columnOf(a, inp.attemptPatches.get(a.id), inp.trajectories?.get(a.id)));
+
+  const repo = task.repo;
+  return {
+    protocol: PROTOCOL_VERSION,
+    taskId: task.id,
+    title: task.title,
+    revision: task.revision,
+    status: inp.status,
+    repo: repo.name,
+    ...(repo.baseCommit ? { baseCommit: repo.baseCommit } : {}),
+    image: task.environment.image,
+    trusted: inp.trusted,
+    ...(inp.untrustedReason ? { untrustedReason: inp.untrustedReason } : {}),
+    request: rendered?.blocks ?? [],
+    ...(rendered?.truncated ? { requestTruncated: true } : {}),
+    specs,
+    tests,
+    columns,
+    notices,
+    ...(inp.position ? { position: inp.position } : {}),
+  };
+}
+
+/** The trajectory summary shown in a column header. */
+export function trajectoryInfo(summary: { format: string; steps: number; byKind: Partial<Record<string, number>>; costUsd?: number; exitStatus?: string }): TrajectoryInfoView {
+  const byKind: Record<string, number> = {};
+  for (const [k, v] of Object.entries(summary.byKind)) if (v !== undefined) byKind[k] = v;
+  return {
+    format: summary.format,
+    steps: summary.steps,
+    byKind,
+    ...(summary.costUsd !== undefined ? { costUsd: summary.costUsd } : {}),
+    ...(summary.exitStatus !== undefined ? { exitStatus: truncate(summary.exitStatus, 200) } : {}),
+  };
+}

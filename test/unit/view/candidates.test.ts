@@ -1,0 +1,108 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { attemptOutcome, categoryCounts, EMPTY_FILTER, filterAndSort, sanitizeFilter, taskRow } from '../../../src/core/view/candidates';
+import type { TaskRow } from '../../../src/core/view/candidates';
+import type { Attempt, CandidateTask, TaskStatus } from '../../../src/core/model';
+import { TASK_STATUSES } from '../../../src/core/model';
+
+const attempt = (id: string, resolved?: boolean): Attempt => ({
+  id,
+  model: `model-${id}`,
+  agent: 'swe-agent',
+  dir: `tasks/x/attempts/${id}`,
+  recordedResults: resolved === undefined ? [] : [{ imported: true, source: 'swebench-report', file: 'r.json', resolved }],
+});
+
+function task(i: number, categories: string[], attempts: Attempt[]): CandidateTask {
+  return {
+    id: `task-${String(i).padStart(5, '0')}`,
+    title: `Task number ${i} about ${i % 2 ? 'parsing' : 'formatting'}`,
+    revision: 1,
+    repo: { name: 'org/repo', kind: 'git', path: 'repos/r', baseCommit: 'a'.repeat(40) },
+    environment: { image: 'img', workdir: '/repo', limits: { memoryMb: 1, cpus: 1, pids: 1 }, timeoutSec: 1 },
+    specs: categories.map((category, k) => ({ id: `S${k}`, text: 'x', category, dependsOn: [] })),
+    tests: [{ id: 'T1', name: 't', kind: 'fail_to_pass', specs: ['S0'] }],
+    verifier: { command: 'pytest', parser: 'pytest' },
+    notes: [],
+    dir: 'tasks/x',
+    files: { task: 't', request: 'r', testPatch: 'p' },
+    attempts,
+  };
+}
+
+test('attempt outcome from recorded results', () => {
+  assert.equal(attemptOutcome(attempt('a')), 'notRun');
+  assert.equal(attemptOutcome(attempt('a', true)), 'passed');
+  assert.equal(attemptOutcome(attempt('a', false)), 'failed');
+  assert.equal(attemptOutcome({ ...attempt('a'), recordedResults: [{ imported: true, source: 's', file: 'f', status: 'error' }] }), 'failed');
+  assert.equal(attemptOutcome(attempt('a'), 'passed'), 'passed', 'own verifier results speak first');
+});
+
+test('rows carry counts, categories and outcomes', () => {
+  const row = taskRow(task(1, ['error-handling', 'error-handling', 'compatibility'], [attempt('a1', true), attempt('a2')]), 'candidate');
+  assert.deepEqual(row.categories, ['error-handling', 'compatibility']);
+  assert.deepEqual([...row.outcomes].sort(), ['notRun', 'passed']);
+  assert.equal(row.specs, 3);
+  assert.equal(row.attempts, 2);
+});
+
+function rows(n: number): TaskRow[] {
+  const cats = ['error-handling', 'compatibility', 'data-transformation', 'state-consistency'];
+  return Array.from({ length: n }, (_, i) =>
+    taskRow(task(i, [cats[i % 4] as string, cats[(i + 1) % 4] as string], [attempt('a1', i % 3 === 0 ? true : i % 3 === 1 ? false : undefined)]), TASK_STATUSES[i % TASK_STATUSES.length] as TaskStatus),
+  );
+}
+
+test('facets combine with AND, choices within a facet with OR; text matches every word', () => {
+  const all = rows(100);
+  assert.equal(filterAndSort(all, EMPTY_FILTER).length, 100);
+  const approved = filterAndSort(all, { ...EMPTY_FILTER, statuses: ['approved'] });
+  assert.ok(approved.length > 0 && approved.every((r) => r.status === 'approved'));
+  const two = filterAndSort(all, { ...EMPTY_FILTER, statuses: ['approved', 'rejected'] });
+  assert.equal(two.length, all.filter((r) => r.status === 'approved' || r.status === 'rejected').length);
+  const combo = filterAndSort(all, { ...EMPTY_FILTER, statuses: ['candidate'], outcomes: ['passed'], categories: ['compatibility'] });
+  assert.ok(combo.length > 0);
+  assert.ok(combo.every((r) => r.status === 'candidate' && r.outcomes.includes('passed') && r.categories.includes('compatibility')));
+  const text = filterAndSort(all, { ...EMPTY_FILTER, text: '  PARSING   task-0001 ' });
+  assert.deepEqual(text.map((r) => r.id), ['task-00011', 'task-00013', 'task-00015', 'task-00017', 'task-00019']);
+  assert.equal(filterAndSort(all, { ...EMPTY_FILTER, text: 'model-a1' }).length, 100, 'attempt models are searchable');
+});
+
+test('sorts by id, status order, and counts', () => {
+  const all = rows(50).reverse();
+  assert.equal(filterAndSort(all, EMPTY_FILTER, 'id')[0]?.id, 'task-00000');
+  const byStatus = filterAndSort(all, EMPTY_FILTER, 'status');
+  const ranks = byStatus.map((r) => TASK_STATUSES.indexOf(r.status));
+  assert.deepEqual(ranks, [...ranks].sort((a, b) => a - b));
+  assert.ok(filterAndSort(all, EMPTY_FILTER, 'title').length === 50);
+});
+
+test('filtering and sorting 15,000 rows takes under 100 ms', () => {
+  const all = rows(15_000);
+  filterAndSort(all, { ...EMPTY_FILTER, text: 'warm' });
+  const cases = [
+    { ...EMPTY_FILTER, text: 'parsing 12' },
+    { ...EMPTY_FILTER, statuses: ['candidate', 'flagged'] as TaskStatus[], outcomes: ['failed' as const] },
+    { ...EMPTY_FILTER, categories: ['compatibility'] },
+  ];
+  for (const f of cases) {
+    for (const sort of ['id', 'title', 'status'] as const) {
+      const t0 = performance.now();
+      const out = filterAndSort(all, f, sort);
+      const ms = performance.now() - t0;
+      assert.ok(out.length > 0);
+      assert.ok(ms < 100, `${JSON.stringify(f)} sorted by ${sort} took ${ms.toFixed(1)} ms`);
+    }
+  }
+});
+
+test('category counts and a stored filter are cleaned', () => {
+  assert.deepEqual(categoryCounts(rows(4)).map((c) => c.category), ['compatibility', 'data-transformation', 'error-handling', 'state-consistency']);
+  assert.deepEqual(sanitizeFilter({ statuses: ['approved', 'bogus', 3], outcomes: ['passed', 'x'], categories: ['a'], text: 5 }), {
+    statuses: ['approved'],
+    categories: ['a'],
+    outcomes: ['passed'],
+    text: '',
+  });
+  assert.deepEqual(sanitizeFilter(null), EMPTY_FILTER);
+});
