@@ -225,12 +225,13 @@ export function applyFilePatch(base: string, fp: FilePatch): ApplyResult {
     const hunk = fp.hunks[h] as Hunk;
     const oldSide: string[] = [];
     const newSide: string[] = [];
+    let newLacksNewline = false;
     for (let k = 0; k < hunk.lines.length; k++) {
       const l = hunk.lines[k] as string;
       const c = l[0];
       if (c === '\\') {
         const prev = hunk.lines[k - 1]?.[0];
-        if (prev === '+' || prev === ' ') newEndsWithNewline = false;
+        if (prev === '+' || prev === ' ') newLacksNewline = true;
         continue;
       }
       const body = l.slice(1);
@@ -244,6 +245,8 @@ export function applyFilePatch(base: string, fp: FilePatch): ApplyResult {
     for (let k = pos; k < at; k++) out.push(src[k] as string);
     out.push(...newSide);
     pos = at + oldSide.length;
+    // A hunk that reaches the end of the file decides whether the new file ends with a newline.
+    if (pos === src.length) newEndsWithNewline = !newLacksNewline;
   }
   for (let k = pos; k < src.length; k++) out.push(src[k] as string);
   if (fp.status === 'deleted') return { ok: true, text: '', fuzz };
