@@ -9,13 +9,13 @@ type Policy = (path: readonly PathSeg[]) => ScanAction;
 /** Runs the scanner over `bytes` split at the given sizes (cycled) and returns everything it reported. */
 function scan(bytes: Uint8Array, policy: Policy, sizes: number[] = [bytes.length || 1], onError: 'stop' | 'resync' | 'auto' = 'auto'): string[] {
   const events: string[] = [];
-  const scanner = new JsonScanner({
+  const scanner: JsonScanner = new JsonScanner({
     policy,
     value: (p, v, loc, doc) => events.push(`value d${doc} ${JSON.stringify(p)} ${JSON.stringify(v)} line ${loc.line} [${loc.start},${loc.end})`),
     exit: (p, loc) => events.push(`exit ${JSON.stringify(p)} [${loc.start},${loc.end})`),
     documentStart: (doc, loc) => events.push(`start d${doc} line ${loc.line} at ${loc.start}`),
     documentEnd: (doc, loc) => events.push(`end d${doc} [${loc.start},${loc.end})`),
-    error: (e: ScanError) => {
+    error: (e: ScanError): 'stop' | 'resync' => {
       events.push(`error d${e.doc} line ${e.line} truncated=${e.truncated} ${e.message}`);
       return onError === 'auto' ? (scanner.isLineMode ? 'resync' : 'stop') : onError;
     },
