@@ -1,0 +1,30 @@
+// What every view gets: the host connection, the current model and UI state, the spec/run links, and the actions
+// that cross regions (a click in one region that shows something in another).
+import type { TaskViewModel } from '../../src/protocol/messages';
+import type { HostConnection } from './host';
+import type { UiState } from './state';
+import type { SpecLinks } from './views/specLinks';
+
+export interface Actions {
+  activateColumn(id: string): void;
+  openDiff(column: string, path: string): void;
+  compareColumns(left: string, right: string, path: string): void;
+  openTest(testId: string): void;
+  openPatch(column: string): void;
+  /** Shows a test in the tests tab. */
+  showTest(testId: string): void;
+  /** Shows a spec in the specs tab and its first statement in the request. */
+  showSpec(specId: string): void;
+  selectFile(column: string, path: string): void;
+}
+
+export interface Ctx {
+  host: HostConnection;
+  model(): TaskViewModel;
+  state(): UiState;
+  setState(patch: Partial<UiState>): void;
+  links: SpecLinks;
+  actions: Actions;
+  /** A short message in the status line (results of actions, errors). */
+  status(message: string, error?: boolean): void;
+}

@@ -1,0 +1,166 @@
+// The selected step in full: header, tool calls, edited files (each opens its diff), and the text. Long texts are
+// folded to the host's preview; "Show more" fetches the real text in slices. A search hit shows the text around
+// the match with the match marked.
+import { MAX_TEXT_SLICE, type SearchHit, type StepView } from '../../../src/protocol/messages';
+import type { Ctx } from '../context';
+import { clear, el } from '../dom';
+import { capText, formatCost, formatCount, inertText, oneLine, splitAt } from '../text';
+import { button } from '../ui/controls';
+
+/** Most characters held in the detail: beyond this the text is for the patch/file views, not a <pre>. */
+export const MAX_DETAIL_CHARS = 4 * 1024 * 1024;
+const HIT_CONTEXT = 1500;
+const MAX_ARGS = 20_000;
+
+export class StepDetail {
+  readonly element = el('div', { class: 'step-detail', testid: 'step-detail' });
+  private token = 0;
+  private column: string | undefined;
+  private step: StepView | undefined;
+  /** Raw text loaded from offset 0 (undefined while only the preview is shown). */
+  private loaded: string | undefined;
+  private pre: HTMLElement | undefined;
+  private foldLine: HTMLElement | undefined;
+
+  constructor(private readonly ctx: Ctx) {
+    this.empty('Select a step to see it in full.');
+  }
+
+  get shown(): { column: string | undefined; step: number | undefined } {
+    return { column: this.column, step: this.step?.index };
+  }
+
+  empty(message: string): void {
+    this.token++;
+    this.column = undefined;
+    this.step = undefined;
+    clear(this.element);
+    this.element.append(el('p', { class: 'muted', text: message }));
+  }
+
+  show(column: string, step: StepView, hit?: SearchHit): void {
+    const token = ++this.token;
+    this.column = column;
+    this.step = step;
+    this.loaded = undefined;
+    clear(this.element);
+    this.element.append(this.header(step));
+    if (step.edits && step.edits.length > 0) {
+      const edits = el('div', { class: 'step-edits' }, el('span', { class: 'muted', text: 'Edited: ' }));
+      for (const path of step.edits.slice(0, 50)) {
+        const b = el('button', { class: 'link-button', testid: 'step-edit', data: { path }, text: oneLine(path, 200), title: `Open the diff of ${path} in this attempt` });
+        b.addEventListener('click', () => this.ctx.actions.openDiff(column, path));
+        edits.append(b);
+      }
+      this.element.append(edits);
+    }
+    for (const t of (step.toolCalls ?? []).slice(0, 50)) {
+      this.element.append(
+        el('div', { class: 'tool-call', testid: 'tool-call' }, el('div', { class: 'tool-name', text: `\u2699 ${oneLine(t.name, 120)}` }), el('pre', { class: 'code tool-args', text: capText(String(t.arguments ?? ''), MAX_ARGS) })),
+      );
+    }
+    this.pre = el('pre', { class: 'step-text', testid: 'step-text' });
+    this.foldLine = el('div', { class: 'fold-line' });
+    this.element.append(this.pre, this.foldLine);
+    if (hit && hit.column === column && hit.step === step.index) void this.showHit(token, column, step, hit);
+    else this.showPreview();
+  }
+
+  /** Enter on a step: unfold it further. */
+  expand(): void {
+    if (this.step && this.isFolded()) void this.more();
+  }
+
+  private header(s: StepView): HTMLElement {
+    const parts = [`Step ${s.index}`, `${formatCount(s.length)} characters`, `${s.lines} lines`];
+    if (s.costUsd !== undefined) parts.push(formatCost(s.costUsd));
+    if (s.timestamp) parts.push(oneLine(s.timestamp, 40));
+    return el('div', { class: 'step-header', testid: 'step-detail-header' }, el('span', { class: `step-kind kind-${s.kind}`, text: s.kind }), ` ${parts.join(' \u00b7 ')}`);
+  }
+
+  private isFolded(): boolean {
+    const s = this.step;
+    if (!s) return false;
+    const have = this.loaded === undefined ? (s.preview ?? '').length : this.loaded.length;
+    return have < s.length && have < MAX_DETAIL_CHARS;
+  }
+
+  private showPreview(): void {
+    const s = this.step;
+    if (!s || !this.pre) return;
+    this.pre.textContent = inertText(s.preview ?? '');
+    this.renderFold();
+  }
+
+  private renderFold(): void {
+    const s = this.step;
+    const line = this.foldLine;
+    if (!s || !line) return;
+    clear(line);
+    const have = this.loaded === undefined ? (s.preview ?? '').length : this.loaded.length;
+    if (have >= s.length) return;
+    line.append(el('span', { class: 'muted', testid: 'fold-status', text: `Showing ${formatCount(Math.min(have, s.length))} of ${formatCount(s.length)} characters` }));
+    if (this.isFolded()) {
+      line.append(button('Show more', () => void this.more(), { secondary: true, testid: 'step-expand', title: `Load the next ${formatCount(MAX_TEXT_SLICE)} characters` }));
+    } else {
+      line.append(el('span', { class: 'muted', text: ` (the detail holds at most ${formatCount(MAX_DETAIL_CHARS)} characters)` }));
+    }
+  }
+
+  private async more(): Promise<void> {
+    const s = this.step;
+    const column = this.column;
+    if (!s || column === undefined) return;
+    const token = this.token;
+    const offset = this.loaded?.length ?? 0;
+    const length = Math.min(MAX_TEXT_SLICE, s.length - offset, MAX_DETAIL_CHARS - offset);
+    if (length <= 0) return;
+    this.foldLine?.classList.add('busy');
+    try {
+      const r = await this.ctx.host.request('getStepText', { column, step: s.index, offset, length });
+      if (token !== this.token) return;
+      this.loaded = (this.loaded ?? '') + String(r.text ?? '');
+      if (this.pre) this.pre.textContent = inertText(this.loaded);
+      this.renderFold();
+    } catch (e) {
+      if (token === this.token) this.ctx.status(`Could not load the step text: ${e instanceof Error ? e.message : String(e)}`, true);
+    } finally {
+      this.foldLine?.classList.remove('busy');
+    }
+  }
+
+  private async showHit(token: number, column: string, s: StepView, hit: SearchHit): Promise<void> {
+    const pre = this.pre;
+    if (!pre) return;
+    // Until the text around the match arrives, the host's excerpt stands in.
+    this.fillMarked(pre, hit.excerpt, hit.excerptStart, hit.length, false, false);
+    const offset = Math.max(0, hit.start - HIT_CONTEXT);
+    const length = Math.max(1, Math.min(MAX_TEXT_SLICE, hit.length + 2 * HIT_CONTEXT));
+    try {
+      const r = await this.ctx.host.request('getStepText', { column, step: s.index, offset, length });
+      if (token !== this.token) return;
+      const text = String(r.text ?? '');
+      const total = Number.isInteger(r.total) ? r.total : s.length;
+      this.fillMarked(pre, text, hit.start - offset, hit.length, offset > 0, offset + text.length < total);
+    } catch (e) {
+      if (token === this.token) this.ctx.status(`Could not load the text around the hit: ${e instanceof Error ? e.message : String(e)}`, true);
+    }
+    if (token !== this.token || !this.foldLine) return;
+    clear(this.foldLine);
+    this.foldLine.append(
+      el('span', { class: 'muted', text: `Match at character ${formatCount(hit.start)} of ${formatCount(s.length)}. ` }),
+      button('Show the step from its start', () => this.show(column, s), { secondary: true, testid: 'step-from-start' }),
+    );
+  }
+
+  private fillMarked(pre: HTMLElement, text: string, start: number, length: number, cutBefore: boolean, cutAfter: boolean): void {
+    const { before, match, after } = splitAt(text, start, length);
+    clear(pre);
+    const mark = el('mark', { class: 'hit-mark', testid: 'hit-mark', text: inertText(match) });
+    pre.append(`${cutBefore ? '\u2026' : ''}${inertText(before)}`, mark, `${inertText(after)}${cutAfter ? '\u2026' : ''}`);
+    // Scroll only the text box: scrollIntoView would also move the panes around it.
+    requestAnimationFrame(() => {
+      pre.scrollTop = Math.max(0, mark.offsetTop - pre.clientHeight / 2);
+    });
+  }
+}

@@ -1,0 +1,303 @@
+// The trajectories region: a tab per column, step-kind filters, the search over all attempts, the virtualized step
+// list of the active column and the selected step in full below it.
+import type { ColumnView, HostToWebview, SearchHit, StepView } from '../../../src/protocol/messages';
+import type { Ctx } from '../context';
+import { clear, el } from '../dom';
+import { SearchResults } from '../searchModel';
+import { kindsParam, STEP_KINDS } from '../state';
+import { formatCost, formatCount, oneLine } from '../text';
+import { checkbox, type Checkbox } from '../ui/controls';
+import { split } from '../ui/split';
+import { tabs, type Tabs } from '../ui/tabs';
+import { SearchBar } from './searchBar';
+import { StepDetail } from './stepDetail';
+import { StepList } from './stepList';
+
+const SEARCH_DEBOUNCE_MS = 250;
+
+export class TrajectoryView {
+  readonly element = el('div', { class: 'trajectory', testid: 'trajectory' });
+  readonly search: SearchResults;
+  private readonly list: StepList;
+  private readonly detail: StepDetail;
+  private readonly bar: SearchBar;
+  private readonly tabsHost = el('div', { class: 'trajectory-tabs' });
+  private readonly info = el('div', { class: 'trajectory-info muted small', testid: 'trajectory-info' });
+  private readonly filters = el('div', { class: 'kind-filters', testid: 'kind-filters' });
+  private tabs: Tabs | undefined;
+  private checks = new Map<string, Checkbox>();
+  private searchSeq = 0;
+  private searchTimer: ReturnType<typeof setTimeout> | undefined;
+  private uiFrame = 0;
+  private jumpToken = 0;
+  /** Bumped by every explicit selection, so a slow restore of the saved selection cannot override it. */
+  private selectSeq = 0;
+
+  constructor(private readonly ctx: Ctx) {
+    this.search = new SearchResults(ctx.model().columns.map((c) => c.id));
+    this.list = new StepList(ctx, {
+      onSelect: (step) => this.onSelectStep(step),
+      onActivate: () => this.detail.expand(),
+      hitState: (column, step) => {
+        const cur = this.search.currentHit;
+        return { count: this.search.hitsInStep(column, step), current: cur !== undefined && cur.column === column && cur.step === step };
+      },
+      onScroll: (column, top) => this.ctx.setState({ scrollTop: { ...this.ctx.state().scrollTop, [column]: top } }),
+    });
+    this.detail = new StepDetail(ctx);
+    const s = ctx.state();
+    this.bar = new SearchBar(s, {
+      onInput: (pattern) => {
+        this.ctx.setState({ search: pattern });
+        clearTimeout(this.searchTimer);
+        this.searchTimer = setTimeout(() => void this.runSearch(), SEARCH_DEBOUNCE_MS);
+      },
+      onToggle: (option, on) => {
+        this.ctx.setState(option === 'regex' ? { regex: on } : { caseSensitive: on });
+        void this.runSearch();
+      },
+      onNext: () => this.nextHit(),
+      onPrevious: () => this.previousHit(),
+    });
+    const body = split('horizontal', el('div', { class: 'pane list-pane' }, this.list.element), el('div', { class: 'pane detail-pane' }, this.detail.element), {
+      testid: 'split-steps',
+      position: s.splits.steps ?? 60,
+      minStart: '60px',
+      minEnd: '40px',
+      onResize: (p) => this.ctx.setState({ splits: { ...this.ctx.state().splits, steps: p } }),
+    });
+    this.element.append(this.tabsHost, this.info, this.filters, this.bar.element, body);
+  }
+
+  /** Builds the tabs and filters from the model; keeps the list, its caches and the search. */
+  render(): void {
+    const m = this.ctx.model();
+    this.search.setColumns(m.columns.map((c) => c.id));
+    clear(this.tabsHost);
+    this.tabs = tabs(
+      m.columns.map((c) => ({ id: c.id, label: oneLine(c.label, 40), title: c.hasTrajectory ? `${c.trajectory?.steps ?? '?'} steps` : 'No trajectory' })),
+      this.ctx.state().activeColumn ?? '',
+      'trajectory-tab',
+      (id) => this.ctx.actions.activateColumn(id),
+    );
+    this.tabsHost.append(this.tabs.element);
+    clear(this.filters);
+    this.checks.clear();
+    const on = new Set(this.ctx.state().stepKinds);
+    for (const k of STEP_KINDS) {
+      const c = checkbox(k, on.has(k), `kind-${k}`, () => this.onFilterChange());
+      this.checks.set(k, c);
+      this.filters.append(c.element);
+    }
+    this.showColumn();
+    this.updateSearchUi();
+  }
+
+  /** The active column changed (tab, attempts region, keyboard). */
+  showColumn(): void {
+    const s = this.ctx.state();
+    const col = this.ctx.model().columns.find((c) => c.id === s.activeColumn);
+    this.tabs?.select(s.activeColumn ?? '');
+    this.renderInfo(col);
+    if (!col || !col.hasTrajectory) {
+      this.list.setSource(undefined, undefined, 0, col ? `${col.label}: no trajectory.` : 'No column selected.');
+      this.detail.empty(col?.trajectoryError ? `Trajectory could not be read: ${oneLine(col.trajectoryError, 300)}` : 'No trajectory for this column.');
+      return;
+    }
+    const kinds = kindsParam(s);
+    const estimate = kinds ? kinds.reduce((n, k) => n + (col.trajectory?.byKind[k] ?? 0), 0) : (col.trajectory?.steps ?? 0);
+    const selected = s.selectedStep[col.id];
+    if (this.list.column !== col.id || this.detail.shown.column !== col.id) this.detail.empty('Select a step to see it in full.');
+    this.list.setSource({ column: col.id, kinds, estimate }, selected, s.scrollTop[col.id] ?? 0);
+    if (selected !== undefined && this.detail.shown.column !== col.id) void this.restoreSelection(col.id, selected);
+  }
+
+  /** Forgets cached steps (the host's trajectories changed). */
+  invalidate(): void {
+    this.list.invalidate();
+  }
+
+  focusSearch(): void {
+    this.bar.field.focus();
+  }
+
+  searchHasFocus(): boolean {
+    return this.bar.field.hasFocus();
+  }
+
+  onSearchMessage(msg: Extract<HostToWebview, { type: 'searchHits' | 'searchDone' }>): void {
+    const ok =
+      msg.type === 'searchHits'
+        ? this.search.addHits(msg.searchId, Array.isArray(msg.hits) ? msg.hits : [], msg.counts ?? {})
+        : this.search.finish(msg.searchId, msg.counts ?? {}, msg.cancelled === true, msg.capped === true);
+    if (ok) this.scheduleUi();
+  }
+
+  /** Starts (or restarts) the search with the state's query, cancelling the one running. */
+  async runSearch(): Promise<void> {
+    clearTimeout(this.searchTimer);
+    const s = this.ctx.state();
+    const previous = this.search.status === 'running' ? this.search.searchId : undefined;
+    if (previous !== undefined) this.ctx.host.request('cancelSearch', { searchId: previous }).catch(() => undefined);
+    this.search.clear();
+    const pattern = s.search;
+    if (pattern === '') {
+      this.bar.setStatus('');
+      this.updateSearchUi();
+      return;
+    }
+    if (s.regex) {
+      try {
+        new RegExp(pattern, s.caseSensitive ? '' : 'i');
+      } catch (e) {
+        this.bar.setStatus(`Invalid regular expression: ${e instanceof Error ? e.message : String(e)}`, true);
+        this.updateSearchUi();
+        return;
+      }
+    }
+    const id = ++this.searchSeq;
+    this.search.begin(id);
+    this.bar.setStatus('Searching\u2026');
+    this.updateSearchUi();
+    const kinds = kindsParam(s);
+    try {
+      const r = await this.ctx.host.request('search', { searchId: id, pattern: pattern.slice(0, 1000), regex: s.regex, caseSensitive: s.caseSensitive, ...(kinds ? { kinds } : {}) });
+      if (!r.started && this.search.fail(id, r.error)) this.bar.setStatus(oneLine(r.error, 200), true);
+    } catch (e) {
+      if (this.search.fail(id, e instanceof Error ? e.message : String(e))) this.bar.setStatus(oneLine(this.search.error ?? '', 200), true);
+    }
+    this.updateSearchUi();
+  }
+
+  nextHit(): void {
+    this.jump(this.search.next(this.here()));
+  }
+
+  previousHit(): void {
+    this.jump(this.search.previous(this.here()));
+  }
+
+  private here(): { column: string; step: number } | undefined {
+    const col = this.ctx.state().activeColumn;
+    return col === undefined ? undefined : { column: col, step: this.list.selection.step ?? 0 };
+  }
+
+  private jump(hit: SearchHit | undefined): void {
+    if (!hit) {
+      this.ctx.status(this.search.status === 'idle' ? 'Type a search first.' : 'No hits.');
+      return;
+    }
+    void this.jumpTo(hit);
+  }
+
+  private async jumpTo(hit: SearchHit): Promise<void> {
+    const token = ++this.jumpToken;
+    this.selectSeq++;
+    this.updateSearchUi();
+    if (this.ctx.state().activeColumn !== hit.column) this.ctx.actions.activateColumn(hit.column);
+    const kinds = kindsParam(this.ctx.state());
+    try {
+      const { position } = await this.ctx.host.request('locateStep', { column: hit.column, step: hit.step, ...(kinds ? { kinds } : {}) });
+      if (token !== this.jumpToken) return;
+      if (!Number.isInteger(position) || position < 0) {
+        this.ctx.status(`Step ${hit.step} is hidden by the step-kind filter.`);
+        return;
+      }
+      this.list.scrollToPosition(position, 'center');
+      this.list.select(hit.step, position);
+      this.rememberStep(hit.column, hit.step);
+      const step = await this.list.stepAt(position);
+      if (token !== this.jumpToken || !step) return;
+      this.detail.show(hit.column, step, hit);
+    } catch (e) {
+      if (token === this.jumpToken) this.ctx.status(`Could not jump to the hit: ${e instanceof Error ? e.message : String(e)}`, true);
+    }
+  }
+
+  private onSelectStep(step: StepView): void {
+    const col = this.list.column;
+    if (col === undefined) return;
+    this.selectSeq++;
+    this.rememberStep(col, step.index);
+    const cur = this.search.currentHit;
+    this.detail.show(col, step, cur && cur.column === col && cur.step === step.index ? cur : undefined);
+  }
+
+  private rememberStep(column: string, step: number): void {
+    this.ctx.setState({ selectedStep: { ...this.ctx.state().selectedStep, [column]: step } });
+  }
+
+  private async restoreSelection(column: string, step: number): Promise<void> {
+    const kinds = kindsParam(this.ctx.state());
+    const seq = this.selectSeq;
+    try {
+      const { position } = await this.ctx.host.request('locateStep', { column, step, ...(kinds ? { kinds } : {}) });
+      if (this.list.column !== column || position < 0 || seq !== this.selectSeq) return;
+      this.list.select(step, position);
+      const s = await this.list.stepAt(position);
+      if (s && this.list.column === column && seq === this.selectSeq && this.detail.shown.column === undefined) this.detail.show(column, s);
+    } catch {
+      // The step may be gone after a reload of the trajectory: nothing to restore.
+    }
+  }
+
+  private onFilterChange(): void {
+    const kinds = STEP_KINDS.filter((k) => this.checks.get(k)?.checked);
+    this.ctx.setState({ stepKinds: kinds });
+    const col = this.ctx.state().activeColumn;
+    const selected = col === undefined ? undefined : this.ctx.state().selectedStep[col];
+    this.showColumn();
+    // Keep the selected step in view when it is still listed.
+    if (col !== undefined && selected !== undefined) {
+      const k = kindsParam(this.ctx.state());
+      this.ctx.host
+        .request('locateStep', { column: col, step: selected, ...(k ? { kinds: k } : {}) })
+        .then(({ position }) => {
+          if (position >= 0 && this.list.column === col) {
+            this.list.select(selected, position);
+            this.list.scrollToPosition(position, 'center');
+          }
+        })
+        .catch(() => undefined);
+    }
+    if (this.ctx.state().search !== '') void this.runSearch();
+  }
+
+  private renderInfo(col: ColumnView | undefined): void {
+    clear(this.info);
+    const t = col?.trajectory;
+    if (col && t) {
+      const parts = [`${oneLine(t.format, 40)}`, `${formatCount(t.steps)} steps`];
+      if (t.costUsd !== undefined) parts.push(formatCost(t.costUsd));
+      if (t.exitStatus) parts.push(`exit: ${oneLine(t.exitStatus, 60)}`);
+      this.info.append(parts.join(' \u00b7 '));
+    }
+    if (col?.trajectoryError) this.info.append(el('span', { class: 'error', text: ` ${oneLine(col.trajectoryError, 300)}` }));
+    for (const k of STEP_KINDS) {
+      const n = t?.byKind[k];
+      this.checks.get(k)?.setLabel(n !== undefined ? `${k} (${formatCount(n)})` : k);
+    }
+  }
+
+  private scheduleUi(): void {
+    if (this.uiFrame) return;
+    this.uiFrame = requestAnimationFrame(() => {
+      this.uiFrame = 0;
+      this.updateSearchUi();
+    });
+  }
+
+  private updateSearchUi(): void {
+    const r = this.search;
+    const m = this.ctx.model();
+    for (const c of m.columns) this.tabs?.setBadge(c.id, r.status === 'idle' || r.status === 'error' ? undefined : formatCount(r.countFor(c.id)));
+    const idx = r.currentIndex();
+    let text = '';
+    if (r.status === 'running') text = `${idx >= 0 ? `${idx + 1} of ` : ''}${r.total}\u2026`;
+    else if (r.status === 'done' || r.status === 'cancelled') text = r.total === 0 ? 'No results' : `${idx >= 0 ? `${idx + 1} of ` : ''}${r.total}`;
+    this.bar.setCounter(text);
+    if (r.status === 'done') this.bar.setStatus(r.capped ? `Showing the first ${formatCount(r.navigable)} hits of ${formatCount(r.total)}.` : '');
+    else if (r.status === 'cancelled') this.bar.setStatus('Search cancelled.');
+    this.list.refresh();
+  }
+}
