@@ -29,15 +29,16 @@ export async function withDeadline<T>(
   let onOuter: (() => void) | undefined;
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
+      // Reject before aborting: an aborted call rejects at once with its own error, which must not win the race.
       const err = new DeadlineError(operation, ms);
-      controller.abort(err);
       reject(err);
+      controller.abort(err);
     }, ms);
     if (outer) {
       onOuter = () => {
         const reason: unknown = outer.reason ?? new Error('cancelled');
-        controller.abort(reason);
         reject(reason instanceof Error ? reason : new Error(String(reason)));
+        controller.abort(reason);
       };
       if (outer.aborted) onOuter();
       else outer.addEventListener('abort', onOuter, { once: true });

@@ -20,10 +20,12 @@ export interface DriverOptions {
   killAfterSec: number;
   /** Workdir-relative JUnit report path to delete before the tests (so a patch cannot plant one). */
   junitPath?: string;
+  /** Where run.sh, command.sh and the patches are (default `/.specweave`; tests run the driver on the host). */
+  inputDir?: string;
 }
 
 export function driverScript(o: DriverOptions): string {
-  const inDir = `/${INPUT_DIR}`;
+  const inDir = o.inputDir ?? `/${INPUT_DIR}`;
   const t = Number.isInteger(o.timeoutSec) ? String(o.timeoutSec) : o.timeoutSec.toFixed(3);
   const lines = [
     '#!/bin/sh',

@@ -44,7 +44,7 @@ export interface RunView {
 type OracleTask = Pick<CandidateTask, 'tests' | 'specs'>;
 
 const ok = (st: GradedTestStatus | undefined) => isSuccess(st);
-const bad = (st: GradedTestStatus | undefined) => st === 'MISSING' || isFailure(st);
+const bad = (st: GradedTestStatus | undefined) => st === undefined || st === 'MISSING' || isFailure(st);
 
 /** Flags about the task itself, from its spec-test map and the gold and empty probe runs (either may be absent). */
 export function taskFlags(task: OracleTask, probes: { gold?: RunView; empty?: RunView }): OracleFlag[] {
