@@ -115,7 +115,7 @@ export class CurationStore {
       return true;
     }
     if (read.events.length === 0) return false;
-    this.reviewState = addEvents(this.reviewState, read.events);
+    this.reviewState = addEvents(this.reviewState, read.events, { inPlace: true });
     return true;
   }
 
@@ -205,7 +205,7 @@ export class CurationStore {
       return [p.draft];
     });
     if (!r.ok) return { ok: false, refusal: refusal ?? r.abort };
-    this.reviewState = addEvents(this.reviewState, r.events);
+    this.reviewState = addEvents(this.reviewState, r.events, { inPlace: true });
     return { ok: true, event: r.events[0] as ReviewEvent };
   }
 
@@ -246,7 +246,7 @@ export function resolveCurator(opts: { option?: string; setting?: string; cwd?: 
     { source: 'setting', value: opts.setting === '' ? undefined : opts.setting },
   ];
   if (opts.option === undefined && (opts.setting === undefined || opts.setting === '')) {
-    candidates.push({ source: 'git', value: gitUserName(opts.cwd) });
+    candidates.push({ source: 'git', value: gitUserName(opts.cwd, env) });
     let login = env.USER ?? env.USERNAME;
     if (login === undefined) {
       try {
@@ -261,9 +261,9 @@ export function resolveCurator(opts: { option?: string; setting?: string; cwd?: 
   return r.ok ? r : { ok: false, message: r.message };
 }
 
-function gitUserName(cwd: string | undefined): string | undefined {
+function gitUserName(cwd: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
   try {
-    const out = execFileSync('git', ['config', 'user.name'], { cwd, encoding: 'utf8', timeout: 3000, stdio: ['ignore', 'pipe', 'ignore'] });
+    const out = execFileSync('git', ['config', 'user.name'], { cwd, env, encoding: 'utf8', timeout: 3000, stdio: ['ignore', 'pipe', 'ignore'] });
     return out.replace(/\r?\n$/, '');
   } catch {
     return undefined;

@@ -145,14 +145,18 @@ export function emptyState(): ReviewState {
 
 /** Reduces a whole log (in any order) to the review state. */
 export function reduceLog(events: readonly ReviewEvent[]): ReviewState {
-  return addEvents(emptyState(), events);
+  return addEvents(emptyState(), events, { inPlace: true });
 }
 
-/** The state after more events; only the tasks they touch are reduced again. Does not change `state`. */
-export function addEvents(state: ReviewState, events: readonly ReviewEvent[]): ReviewState {
+/**
+ * The state after more events; only the tasks they touch are reduced again. Leaves `state` as it was, unless
+ * `inPlace` (for an owner that holds the only reference: copying a 100,000-event index per append costs).
+ */
+export function addEvents(state: ReviewState, events: readonly ReviewEvent[], opts: { inPlace?: boolean } = {}): ReviewState {
   if (events.length === 0) return state;
-  const byId = new Map(state.byId);
-  const issues = [...state.issues];
+  const inPlace = opts.inPlace === true;
+  const byId = inPlace ? state.byId : new Map(state.byId);
+  const issues = inPlace ? state.issues : [...state.issues];
   const fresh: ReviewEvent[] = [];
   for (const e of events) {
     const prev = byId.get(e.id);
@@ -166,11 +170,15 @@ export function addEvents(state: ReviewState, events: readonly ReviewEvent[]): R
     byId.set(e.id, e);
     fresh.push(e);
   }
-  if (fresh.length === 0) return { ...state, byId, issues };
+  if (fresh.length === 0) return inPlace ? state : { ...state, byId, issues };
   fresh.sort(compareEvents);
   const last = state.events[state.events.length - 1];
   let all: ReviewEvent[];
-  if (!last || compareEvents(last, fresh[0] as ReviewEvent) < 0) all = state.events.concat(fresh);
+  if (inPlace) {
+    all = state.events;
+    for (const e of fresh) all.push(e);
+    if (last && compareEvents(last, fresh[0] as ReviewEvent) > 0) all.sort(compareEvents);
+  } else if (!last || compareEvents(last, fresh[0] as ReviewEvent) < 0) all = state.events.concat(fresh);
   else all = state.events.concat(fresh).sort(compareEvents);
 
   const touched = new Map<string, ReviewEvent[]>();
@@ -179,7 +187,7 @@ export function addEvents(state: ReviewState, events: readonly ReviewEvent[]): R
     if (!list) touched.set(e.task, (list = []));
     list.push(e);
   }
-  const tasks = new Map(state.tasks);
+  const tasks = inPlace ? state.tasks : new Map(state.tasks);
   for (const [task, added] of touched) {
     const before = tasks.get(task)?.events ?? [];
     const lastOfTask = before[before.length - 1];
@@ -187,6 +195,10 @@ export function addEvents(state: ReviewState, events: readonly ReviewEvent[]): R
     tasks.set(task, reduceTask(task, merged));
   }
   const lastEvent = all[all.length - 1];
+  if (inPlace) {
+    if (lastEvent) state.lastTime = lastEvent.time;
+    return state;
+  }
   return { tasks, events: all, byId, issues, ...(lastEvent ? { lastTime: lastEvent.time } : {}) };
 }
 
@@ -223,7 +235,7 @@ export function reduceTask(task: string, events: ReviewEvent[]): TaskReviewState
   const st = emptyTaskState(task);
   st.events = events;
   st.undone = undoneEvents(events);
-  const ids = new Set(events.map((e) => e.id));
+  let ids: Set<string> | undefined;
   const ref = (e: ReviewEvent): EventRef => ({ curator: e.curator, event: e.id, time: e.time, revision: e.revision });
   const issue = (e: ReviewEvent, message: string) => st.issues.push({ event: e.id, task, message });
   const move = (e: ReviewEvent, to: TaskStatus, note?: string): boolean => {
@@ -247,6 +259,7 @@ export function reduceTask(task: string, events: ReviewEvent[]): TaskReviewState
       continue;
     }
     if (e.kind === 'undo') {
+      ids ??= new Set(events.map((x) => x.id));
       if (!ids.has(e.payload.event)) issue(e, `undo of ${e.payload.event}, which is not an event of task ${task}`);
       continue;
     }
@@ -260,19 +273,14 @@ export function reduceTask(task: string, events: ReviewEvent[]): TaskReviewState
         const p = e.payload;
         let mine = st.labels.get(e.curator);
         if (!mine) st.labels.set(e.curator, (mine = new Map()));
-        mine.set(cellKey(p.attempt, p.spec), {
-          ...ref(e),
-          attempt: p.attempt,
-          spec: p.spec,
-          verdict: p.verdict,
-          ...(p.note !== undefined ? { note: p.note } : {}),
-          evidence: p.evidence,
-          stale: false,
-        });
+        // A plain literal: this runs once per label in the log, and spreads cost on a 100,000-event replay.
+        const rec: LabelRecord = { curator: e.curator, event: e.id, time: e.time, revision: e.revision, attempt: p.attempt, spec: p.spec, verdict: p.verdict, evidence: p.evidence, stale: false };
+        if (p.note !== undefined) rec.note = p.note;
+        mine.set(cellKey(p.attempt, p.spec), rec);
         break;
       }
       case 'score':
-        st.scores.set(e.curator, { ...ref(e), score: e.payload });
+        st.scores.set(e.curator, { curator: e.curator, event: e.id, time: e.time, revision: e.revision, score: e.payload });
         break;
       case 'submit':
         st.submitted.set(e.curator, ref(e));

@@ -1,0 +1,215 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import { ReviewLog, ReviewLogError } from '../../../src/adapters/fs/reviewLog';
+import type { LogFs } from '../../../src/adapters/fs/reviewLog';
+import type { EventDraft } from '../../../src/core/review/events';
+import { formatEventLine } from '../../../src/core/review/events';
+import { tmpDir } from '../helpers/tmp';
+import { label } from './helpers';
+
+const draft = (spec: string, note?: string): EventDraft => ({
+  kind: 'label',
+  task: 't1',
+  revision: 1,
+  curator: 'alice',
+  payload: { attempt: 'a1', spec, verdict: 'satisfied', evidence: [], ...(note ? { note } : {}) },
+});
+
+function freshLog(opts: ConstructorParameters<typeof ReviewLog>[1] = {}): { log: ReviewLog; file: string; dir: string } {
+  const dir = tmpDir('sw-log-');
+  const log = ReviewLog.forDataset(dir, opts);
+  return { log, file: log.file, dir };
+}
+
+const rejectedLines = (log: ReviewLog) => (fs.existsSync(log.rejectedFile) ? fs.readFileSync(log.rejectedFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { line: number; reason: string; text: string }) : []);
+
+describe('ReviewLog', () => {
+  it('appends events (one line each) and reads them back, creating the folder with git settings', async () => {
+    const { log, file, dir } = freshLog();
+    const [a] = await log.append([draft('S1')]);
+    const [b, c] = await log.append([draft('S2'), draft('S3')]);
+    assert.ok(a && b && c);
+    assert.equal(fs.readFileSync(file, 'utf8').split('\n').length, 4);
+    const r = new ReviewLog(file).load();
+    assert.deepEqual(r.events.map((e) => e.id), [a.id, b.id, c.id]);
+    assert.equal(r.rejected.length, 0);
+    assert.match(fs.readFileSync(path.join(dir, 'curation', '.gitattributes'), 'utf8'), /events\.jsonl merge=union/);
+    assert.match(fs.readFileSync(path.join(dir, 'curation', '.gitignore'), 'utf8'), /events\.lock/);
+    assert.ok(!fs.existsSync(log.lockFile), 'the lock is released');
+  });
+
+  it('gives unique, increasing ids and keeps new events after everything already in the log', async () => {
+    let clock = Date.UTC(2026, 11, 1);
+    const { log, file } = freshLog({ now: () => clock });
+    const first = await log.append([draft('S1'), draft('S2')]);
+    clock -= 3_600_000; // this machine's clock is an hour behind
+    const later = new ReviewLog(file, { now: () => clock });
+    later.load();
+    const [e] = await later.append([draft('S3')]);
+    assert.ok(e && first[1]);
+    assert.ok(e.time > (first[1]?.time as string), `${e.time} should come after ${first[1]?.time}`);
+    assert.ok(first[0]!.id < first[1]!.id);
+  });
+
+  it('catches up on what another writer appended, and starts over when the file is replaced', async () => {
+    const { log: w1, file } = freshLog();
+    const w2 = new ReviewLog(file);
+    await w1.append([draft('S1')]);
+    assert.equal(w2.load().events.length, 1);
+    await w1.append([draft('S2')]);
+    const r = w2.refresh();
+    assert.equal(r.reset, false);
+    assert.equal(r.events.length, 1);
+    assert.equal(w2.refresh().events.length, 0);
+    // git checkout writes a new file
+    const lines = fs.readFileSync(file, 'utf8');
+    fs.writeFileSync(`${file}.new`, lines.split('\n').slice(0, 1).join('\n') + '\n');
+    fs.renameSync(`${file}.new`, file);
+    const again = w2.refresh();
+    assert.equal(again.reset, true);
+    assert.equal(again.events.length, 1);
+  });
+
+  it('sets a torn last line aside, and the next append starts on a fresh line', async () => {
+    const { log, file } = freshLog();
+    const [good] = await log.append([draft('S1')]);
+    const torn = formatEventLine(label('a1', 'S2', 'violated')).slice(0, 40);
+    fs.appendFileSync(file, torn);
+    const r = new ReviewLog(file).load();
+    assert.deepEqual(r.events.map((e) => e.id), [good?.id]);
+    assert.equal(r.rejected[0]?.reason, 'torn');
+    assert.equal(r.rejected[0]?.line, 2);
+    assert.match(r.problems[0]?.message ?? '', /torn last line.*a copy is in events\.rejected\.jsonl/);
+    assert.equal(rejectedLines(log)[0]?.text, torn);
+
+    const writer = new ReviewLog(file);
+    writer.load();
+    const [next] = await writer.append([draft('S3')]);
+    const after = new ReviewLog(file).load();
+    assert.deepEqual(after.events.map((e) => e.id), [good?.id, next?.id], 'the next event is intact');
+    assert.equal(after.rejected[0]?.line, 2);
+    assert.equal(rejectedLines(log).length, 1, 'the same bad line is copied aside once');
+  });
+
+  it('keeps every good event around a line edited into invalid JSON, and reports its line', async () => {
+    const { log, file, dir } = freshLog();
+    const evs = await log.append([draft('S1'), draft('S2'), draft('S3')]);
+    const lines = fs.readFileSync(file, 'utf8').split('\n');
+    lines[1] = lines[1]!.replace('"verdict":"satisfied"', '"verdict": satisfied');
+    fs.writeFileSync(file, lines.join('\n'));
+    const r = ReviewLog.forDataset(dir).load();
+    assert.deepEqual(r.events.map((e) => e.id), [evs[0]?.id, evs[2]?.id]);
+    assert.equal(r.rejected[0]?.reason, 'malformed');
+    assert.equal(r.problems[0]?.line, 2);
+    assert.equal(r.problems[0]?.file, 'curation/events.jsonl');
+    assert.equal(rejectedLines(log)[0]?.line, 2);
+  });
+
+  it('sets aside a line whose checksum does not match, keeping the file as it was', async () => {
+    const { log, file } = freshLog();
+    await log.append([draft('S1'), draft('S2')]);
+    const before = fs.readFileSync(file, 'utf8').replace('"spec":"S2"', '"spec":"S9"');
+    fs.writeFileSync(file, before);
+    const r = new ReviewLog(file).load();
+    assert.equal(r.events.length, 1);
+    assert.equal(r.rejected[0]?.reason, 'checksum');
+    assert.equal(fs.readFileSync(file, 'utf8'), before, 'nothing is rewritten in place');
+    // An earlier rejected file is appended to, never replaced.
+    fs.writeFileSync(log.rejectedFile, '{"earlier":true}\n' + fs.readFileSync(log.rejectedFile, 'utf8'));
+    fs.appendFileSync(file, 'garbage\n');
+    new ReviewLog(file).load();
+    const kept = fs.readFileSync(log.rejectedFile, 'utf8').trim().split('\n');
+    assert.equal(kept[0], '{"earlier":true}');
+    assert.equal(kept.length, 3);
+  });
+
+  it('accepts CRLF line endings and a byte order mark', async () => {
+    const { log, file } = freshLog();
+    await log.append([draft('S1'), draft('S2')]);
+    fs.writeFileSync(file, '\ufeff' + fs.readFileSync(file, 'utf8').replace(/\n/g, '\r\n'));
+    const r = new ReviewLog(file).load();
+    assert.equal(r.events.length, 2);
+    assert.equal(r.rejected.length, 0);
+  });
+
+  it('keeps bad bytes that are not UTF-8 exactly, in base64', async () => {
+    const { log, file } = freshLog();
+    await log.append([draft('S1')]);
+    fs.appendFileSync(file, Buffer.from([0x7b, 0xff, 0xfe, 0x7d, 0x0a]));
+    const r = new ReviewLog(file).load();
+    assert.equal(r.rejected[0]?.base64, Buffer.from([0x7b, 0xff, 0xfe, 0x7d]).toString('base64'));
+  });
+
+  describe('a disk that fills up', () => {
+    function failing(mode: 'enospc' | 'partial' | 'fsync'): LogFs {
+      return {
+        ...fs,
+        writeSync: ((fd: number, buf: Buffer, off: number, len: number) => {
+          if (len > 200) {
+            if (mode === 'enospc') throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+            if (mode === 'partial') return fs.writeSync(fd, buf, off, Math.floor(len / 2));
+          }
+          return fs.writeSync(fd, buf, off, len);
+        }) as LogFs['writeSync'],
+        fsyncSync: ((fd: number) => {
+          if (mode === 'fsync' && fs.fstatSync(fd).size > 0 && fs.fstatSync(fd).isFile()) throw Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' });
+          return fs.fsyncSync(fd);
+        }) as LogFs['fsyncSync'],
+      } as LogFs;
+    }
+
+    for (const mode of ['enospc', 'partial', 'fsync'] as const) {
+      it(`does not acknowledge the event (${mode}) and leaves the log readable`, async () => {
+        const { log, file } = freshLog();
+        const [ok] = await log.append([draft('S1')]);
+        const broken = new ReviewLog(file, { fs: failing(mode) });
+        broken.load();
+        await assert.rejects(broken.append([draft('S2', 'x'.repeat(300))]), (e: unknown) => {
+          assert.ok(e instanceof ReviewLogError);
+          assert.equal(e.code, mode === 'fsync' ? 'io' : 'disk_full');
+          assert.match(e.message, /NOT recorded/);
+          return true;
+        });
+        const r = new ReviewLog(file).load();
+        assert.deepEqual(r.events.map((e) => e.id), [ok?.id]);
+        assert.equal(r.rejected.length, 0, 'our own partial bytes were taken back');
+        assert.ok(!fs.existsSync(log.lockFile), 'the lock is released');
+        const [next] = await new ReviewLog(file).append([draft('S3')]);
+        assert.equal(new ReviewLog(file).load().events.at(-1)?.id, next?.id);
+      });
+    }
+  });
+
+  describe('the lock', () => {
+    it('breaks a lock left by a process that died', async () => {
+      const { log } = freshLog();
+      await log.append([draft('S1')]);
+      fs.writeFileSync(log.lockFile, JSON.stringify({ pid: 2 ** 22 + 12345, host: os.hostname(), token: 'dead', time: Date.now() }));
+      const [e] = await log.append([draft('S2')]);
+      assert.ok(e);
+      assert.ok(!fs.existsSync(log.lockFile));
+    });
+
+    it('waits for a live holder and then says who holds it', async () => {
+      const { log } = freshLog({ lockTimeoutMs: 150 });
+      await log.append([draft('S1')]);
+      fs.writeFileSync(log.lockFile, JSON.stringify({ pid: process.pid, host: os.hostname(), token: 'alive', time: Date.now() }));
+      await assert.rejects(log.append([draft('S2')]), (e: unknown) => e instanceof ReviewLogError && e.code === 'locked' && new RegExp(`process ${process.pid}`).test(e.message));
+      fs.unlinkSync(log.lockFile);
+      assert.equal((await log.append([draft('S2')])).length, 1);
+    });
+
+    it('checks an intent against what other writers appended, under the lock', async () => {
+      const { log: w1, file } = freshLog();
+      const w2 = new ReviewLog(file);
+      w2.load();
+      await w1.append([draft('S1')]);
+      const r = await w2.transact((fresh) => (fresh.events.length === 1 ? { abort: 'someone was first' } : [draft('S2')]));
+      assert.deepEqual(r.ok ? undefined : r.abort, 'someone was first');
+      assert.equal(new ReviewLog(file).load().events.length, 1);
+    });
+  });
+});
