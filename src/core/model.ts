@@ -46,7 +46,7 @@ export interface TestCase {
   specs: string[];
 }
 
-export type ResultParser = 'pytest' | 'junit' | 'exitcode';
+export type ResultParser = 'pytest' | 'django' | 'junit' | 'exitcode';
 
 export interface Verifier {
   /** Shell command run in the workdir after the test patch and the attempt patch are applied. */
@@ -144,6 +144,8 @@ export interface RecordedResult {
   patchApplied?: boolean;
   /** `error` when the harness never produced a report (e.g. the patch did not apply). */
   status?: 'resolved' | 'unresolved' | 'error' | 'empty_patch';
+  /** Why, in the producing tool's words (e.g. "Hunk #1 FAILED at 1478"). */
+  detail?: string;
   failToPass?: SuccessFailure;
   passToPass?: SuccessFailure;
   tests?: Record<string, TestStatus>;

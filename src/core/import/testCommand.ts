@@ -67,7 +67,7 @@ export function chooseVerifier(input: VerifierInput): VerifierChoice {
   if (targets.length === 0) notes.push('The test patch touches no test file: the verifier runs the whole test suite.');
   if (isDjango) {
     notes.push("The verifier runs Django's tests/runtests.py as SWE-bench does; its output names tests `test_x (module.Class)` or by docstring.");
-    return { command: withTargets('./tests/runtests.py --verbosity 2 --settings=test_sqlite --parallel 1'), parser: 'pytest', targets, from: 'default', notes };
+    return { command: withTargets('./tests/runtests.py --verbosity 2 --settings=test_sqlite --parallel 1'), parser: 'django', targets, from: 'default', notes };
   }
   if (isSympy) {
     notes.push("The verifier runs SymPy's bin/test as SWE-bench does; its output names tests by function name only.");
