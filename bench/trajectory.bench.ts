@@ -2,7 +2,7 @@
 // floor (reading the file and JSON.parse of it whole). Each measurement runs in its own child process so its peak
 // RSS is its own.
 //
-//   node --import tsx bench/trajectory.bench.ts [--mb 100] [--runs 3] [--keep]
+//   node --import tsx bench/trajectory.bench.ts [--mb 100] [--runs 3] [--only query|texts] [--keep]
 //
 // The file is generated in a temp dir (never committed) in the SWE-agent 1.x function-calling shape, written the
 // way SWE-agent writes it (json.dumps indent=2), with every `trajectory` step carrying its `query` (the whole
@@ -222,8 +222,13 @@ async function main(): Promise<void> {
   const runs = arg('--runs', 3);
   const dir = mkdtempSync(path.join(tmpdir(), 'specweave-traj-bench-'));
   try {
-    await scenario(dir, `SWE-agent 1.x function calling, ${mib} MiB, every step with its query (the usual shape)`, mib, runs, true);
-    await scenario(dir, `SWE-agent 1.x function calling, ${mib} MiB, no query: all bytes are step texts that must be kept`, mib, runs, false);
+    const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+    if (only === undefined || only === 'query') {
+      await scenario(dir, `SWE-agent 1.x function calling, ${mib} MiB, every step with its query (the usual shape)`, mib, runs, true);
+    }
+    if (only === undefined || only === 'texts') {
+      await scenario(dir, `SWE-agent 1.x function calling, ${mib} MiB, no query: all bytes are step texts that must be kept`, mib, runs, false);
+    }
   } finally {
     if (!args.includes('--keep')) rmSync(dir, { recursive: true, force: true });
   }

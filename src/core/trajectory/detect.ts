@@ -39,7 +39,7 @@ export function formatFromFirstItem(arrayKey: string, item: unknown, keys: Reado
 
 /** The format of a document whose step arrays were empty or absent, from its member names alone. */
 export function formatFromKeys(keys: ReadonlySet<string>): TrajectoryFormat | undefined {
-  if (keys.has('attempts')) return 'swe-agent-retry';
+  if (keys.has('attempts') && (keys.has('info') || keys.has('trajectory') || keys.has('history'))) return 'swe-agent-retry';
   if (keys.has('trajectory') && (keys.has('info') || keys.has('history'))) return 'swe-agent';
   if (keys.has('messages') && (keys.has('trajectory_format') || keys.has('info'))) return 'mini-swe-agent';
   if (keys.has('steps') && keys.has('schema_version')) return 'atif';

@@ -172,17 +172,18 @@ export class TrajectoryBuilder {
     if (path.length === 1) {
       if (typeof k0 === 'number') return 'value';
       cur.keys.add(k0);
-      if (k0 === 'attempts') {
-        if (cur.adapter === undefined) this.adopt(cur, 'swe-agent-retry');
-        return 'descend';
-      }
+      if (k0 === 'attempts') return 'descend';
       if (!STEP_ARRAYS.has(k0)) return 'value';
       // The retry agent repeats its chosen attempt at the top level; the attempts already hold it.
       if (cur.adapter?.format === 'swe-agent-retry') return 'skip';
       return 'descend';
     }
     if (k0 === 'attempts') {
-      if (path.length === 2) return 'descend';
+      if (path.length === 2) {
+        // `attempts` is an array of attempt objects: the retry agent's wrapper.
+        if (cur.adapter === undefined) this.adopt(cur, 'swe-agent-retry');
+        return cur.adapter?.format === 'swe-agent-retry' ? 'descend' : 'skip';
+      }
       const k2 = path[2];
       if (path.length === 3) {
         if (typeof k2 !== 'string' || !STEP_ARRAYS.has(k2)) return 'value';

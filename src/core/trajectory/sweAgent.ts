@@ -12,12 +12,31 @@ import { StepList, contentText, dig, isObj, nonEmpty, num, objOrJson, openAiTool
 /** Members of a `trajectory` step worth parsing; `query` (the whole prompt so far) is most of a 1.x file. */
 export const SWE_TRAJECTORY_PICK = new Set(['thought', 'action', 'observation', 'state']);
 
-/** The steps one `trajectory` item makes: thought, action, observation. */
+/**
+ * The steps one `trajectory` item makes (thought, action, observation), held until history shows whether they are
+ * needed. Their texts wait as UTF-8 bytes: mostly ASCII, that is half the size of a string holding any non-Latin-1
+ * character, and most drafts are dropped unread once history covers them.
+ */
 interface Draft {
   steps: TrajectoryStep[];
-  observation: TrajectoryStep | undefined;
+  texts: Uint8Array[];
+  observation: number | undefined;
   /** The observation says an editor edit failed. */
   failed: boolean;
+}
+
+const utf8Encoder = new TextEncoder();
+const utf8Decoder = new TextDecoder();
+
+/** A draft's steps with their texts restored. */
+function draftSteps(d: Draft, only?: number): TrajectoryStep[] {
+  const out: TrajectoryStep[] = [];
+  d.steps.forEach((step, k) => {
+    if (only !== undefined && k !== only) return;
+    step.text = utf8Decoder.decode(d.texts[k]!);
+    out.push(step);
+  });
+  return out;
 }
 
 interface Scope {
@@ -76,7 +95,7 @@ export class SweAgentAdapter implements FormatAdapter {
     const scopes = this.attempts.length > 0 ? this.attempts : [this.top];
     const steps: TrajectoryStep[] = [];
     for (const s of scopes) {
-      if (s.historyItems === 0) for (const d of s.drafts.values()) steps.push(...d.steps);
+      if (s.historyItems === 0) for (const d of s.drafts.values()) steps.push(...draftSteps(d));
       else steps.push(...s.history.steps, ...this.trajectoryTail(s));
     }
     return { format: this.format, steps: renumber(steps), facts: this.facts(), problems: [] };
@@ -153,11 +172,11 @@ export class SweAgentAdapter implements FormatAdapter {
     const lastCovered = scope.drafts.get(scope.actions - 1);
     if (scope.lastRole === 'assistant' && lastCovered?.observation !== undefined) {
       // History stops after the last action: its observation is only in `trajectory`.
-      tail.push(lastCovered.observation);
+      tail.push(...draftSteps(lastCovered, lastCovered.observation));
       if (scope.pendingEdit !== undefined && lastCovered.failed) dropFailedEdits(scope.pendingEdit, '', true);
     }
     const later = [...scope.drafts.entries()].filter(([k]) => k >= scope.actions).sort((a, b) => a[0] - b[0]);
-    for (const [, d] of later) tail.push(...d.steps);
+    for (const [, d] of later) tail.push(...draftSteps(d));
     return tail;
   }
 
@@ -176,16 +195,20 @@ export class SweAgentAdapter implements FormatAdapter {
     if (action !== undefined && action.trim().length > 0) {
       acted = list.add('action', action, { edits: sweAgentActionEdits(action, { openFile: open ?? scope.trajOpenFile }), sourceRef: ref });
     }
-    let obs: TrajectoryStep | undefined;
+    let obsIndex: number | undefined;
     let failed = false;
     if (observation !== undefined) {
-      obs = list.add('observation', observation, { sourceRef: ref });
+      obsIndex = list.steps.length;
+      list.add('observation', observation, { sourceRef: ref });
       failed = editFailed(observation);
       if (acted !== undefined) dropFailedEdits(acted, observation);
+      scope.trajOpenFile = openFileFromObservation(observation) ?? open ?? scope.trajOpenFile;
+    } else if (open !== undefined) {
+      scope.trajOpenFile = open;
     }
-    if (obs !== undefined) scope.trajOpenFile = openFileFromObservation(observation ?? '') ?? open ?? scope.trajOpenFile;
-    else if (open !== undefined) scope.trajOpenFile = open;
-    scope.drafts.set(index, { steps: list.steps, observation: obs, failed });
+    const texts = list.steps.map((st) => utf8Encoder.encode(st.text));
+    for (const st of list.steps) st.text = '';
+    scope.drafts.set(index, { steps: list.steps, texts, observation: obsIndex, failed });
   }
 
   private facts(): SummaryFacts {
