@@ -1,0 +1,148 @@
+// `specweave verify` from a terminal: JSON lines, oracle flags for suspect verdicts, reuse, repeats, exit codes.
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Engine } from '../../../src/adapters/docker/engine';
+import type { RunSummary } from '../../../src/core/verify/summary';
+import { ADD_TEST_FILE, FIXED_CALC, buildDataset } from '../../fixtures/verify/dataset';
+import { assertNoOwnedContainers, requireEngine } from './engineGuard';
+
+const ROOT = path.resolve(__dirname, '../../..');
+
+function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+  const t0 = Date.now();
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), 'verify', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    p.on('error', reject);
+    p.on('close', (code) => resolve({ code, stdout, stderr, ms: Date.now() - t0 }));
+  });
+}
+
+const lines = (s: string): RunSummary[] => s.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as RunSummary);
+
+let engine: Engine;
+let root: string;
+
+before(async () => {
+  engine = await requireEngine();
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-verify-cli-'));
+  buildDataset(root, [
+    {
+      id: 'plain',
+      attempts: [
+        { id: 'good', files: { 'calc.py': FIXED_CALC } },
+        { id: 'wrong', files: { 'calc.py': FIXED_CALC.replace('a + b', 'a * b') } },
+      ],
+    },
+    {
+      // Its FAIL_TO_PASS test already passes before any fix: it cannot tell a fix from no fix.
+      id: 'blind',
+      testFiles: { 'tests/test_calc.py': `${ADD_TEST_FILE}\n\ndef test_add_zero():\n    assert add(0, 0) == 0\n` },
+      tests: [
+        { id: 'T1', name: 'tests/test_calc.py::test_add_zero', kind: 'fail_to_pass', specs: ['S1'] },
+        { id: 'T2', name: 'tests/test_calc.py::test_mul', kind: 'pass_to_pass', specs: ['S2'] },
+      ],
+      specs: [
+        { id: 'S1', text: 'add(a, b) returns the sum.', category: 'computation-algorithms' },
+        { id: 'S2', text: 'mul keeps working.', category: 'computation-algorithms' },
+      ],
+      attempts: [{ id: 'readme-only', files: { 'README.md': 'Changed the README, fixed nothing.\n' } }],
+    },
+    {
+      // Its FAIL_TO_PASS test demands exact float equality: even the gold patch fails it.
+      id: 'overfit',
+      testFiles: { 'tests/test_calc.py': `${ADD_TEST_FILE}\n\ndef test_add_float():\n    assert add(0.1, 0.2) == 0.3\n` },
+      tests: [
+        { id: 'T1', name: 'tests/test_calc.py::test_add', kind: 'fail_to_pass', specs: ['S1'] },
+        { id: 'T2', name: 'tests/test_calc.py::test_add_float', kind: 'fail_to_pass', specs: ['S1'] },
+        { id: 'T3', name: 'tests/test_calc.py::test_mul', kind: 'pass_to_pass', specs: ['S2'] },
+      ],
+      specs: [
+        { id: 'S1', text: 'add(a, b) returns the sum.', category: 'computation-algorithms' },
+        { id: 'S2', text: 'mul keeps working.', category: 'computation-algorithms' },
+      ],
+      attempts: [{ id: 'correct', files: { 'calc.py': FIXED_CALC } }],
+    },
+  ]);
+});
+
+after(async () => {
+  if (engine) await assertNoOwnedContainers(engine);
+});
+
+test('--json: one object per run with the documented fields; exit 0 whatever the tests said', async () => {
+  const r = await cli([root, 'plain', '--json', '--concurrency', '2']);
+  assert.equal(r.code, 0, r.stderr);
+  const runs = lines(r.stdout);
+  assert.deepEqual(runs.map((x) => x.attemptId).sort(), ['empty', 'gold', 'good', 'wrong']);
+  const good = runs.find((x) => x.attemptId === 'good') as RunSummary;
+  for (const k of ['taskId', 'attemptId', 'status', 'resolved', 'applyMethod', 'tests', 'failToPass', 'passToPass', 'specs', 'imageId', 'durationMs']) {
+    assert.ok(k in good, `missing ${k}`);
+  }
+  assert.equal(good.status, 'passed');
+  assert.equal(good.applyMethod, 'git-apply');
+  assert.deepEqual(good.failToPass, { success: ['tests/test_calc.py::test_add'], failure: [], missing: [], skipped: [] });
+  assert.deepEqual(good.specs, { S1: 'pass', S2: 'pass', S3: 'unknown' });
+  const wrong = runs.find((x) => x.attemptId === 'wrong') as RunSummary;
+  assert.equal(wrong.status, 'failed');
+  assert.equal(wrong.resolved, false);
+  assert.equal(runs.find((x) => x.attemptId === 'empty')?.applyMethod, 'empty');
+  assert.ok(fs.existsSync(path.join(root, 'runs/plain/good')));
+
+  const again = await cli([root, 'plain', '--json', '--attempt', 'good']);
+  assert.equal(again.code, 0, again.stderr);
+  assert.ok(lines(again.stdout).every((x) => x.reused), 'unchanged inputs: every run reused');
+});
+
+test('oracle probes expose a suspect false positive and a suspect false negative', async () => {
+  const r = await cli([root, 'blind', 'overfit', '--json']);
+  assert.equal(r.code, 0, r.stderr);
+  const runs = lines(r.stdout);
+  const fp = runs.find((x) => x.taskId === 'blind' && x.attemptId === 'readme-only') as RunSummary;
+  assert.equal(fp.status, 'passed', 'the tests call it resolved...');
+  assert.deepEqual(fp.flags.map((f) => f.kind), ['attempt_suspect_false_positive'], '...the probes say suspect');
+  const blindEmpty = runs.find((x) => x.taskId === 'blind' && x.attemptId === 'empty') as RunSummary;
+  assert.ok(blindEmpty.flags.some((f) => f.kind === 'empty_passes_fail_to_pass' && f.test === 'tests/test_calc.py::test_add_zero'));
+
+  const fn = runs.find((x) => x.taskId === 'overfit' && x.attemptId === 'correct') as RunSummary;
+  assert.equal(fn.status, 'failed');
+  assert.deepEqual(fn.flags.map((f) => f.kind), ['attempt_suspect_false_negative']);
+  const gold = runs.find((x) => x.taskId === 'overfit' && x.attemptId === 'gold') as RunSummary;
+  assert.ok(gold.flags.some((f) => f.kind === 'gold_fails_test' && f.test === 'tests/test_calc.py::test_add_float'));
+});
+
+test('--repeat N runs each selection N times; --force runs again; --timeout overrides the task', async () => {
+  const r = await cli([root, 'plain', '--attempt', 'good', '--repeat', '2', '--force', '--timeout', '30', '--json']);
+  assert.equal(r.code, 0, r.stderr);
+  const runs = lines(r.stdout).filter((x) => x.attemptId === 'good');
+  assert.deepEqual(runs.map((x) => x.repeat), [1, 2]);
+  assert.ok(runs.every((x) => !x.reused && x.status === 'passed' && x.flags.length === 0));
+});
+
+test('human output: one line per run and the task flags', async () => {
+  const r = await cli([root, 'blind']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /blind {2}readme-only {2}PASSED {2}F2P 1\/1 {2}P2P 1\/1 {2}apply=git-apply/);
+  assert.match(r.stdout, /! attempt_suspect_false_positive: resolved, but 1 FAIL_TO_PASS test\(s\) also pass without any patch/);
+  assert.match(r.stdout, /blind ! empty_passes_fail_to_pass/);
+});
+
+test('usage errors exit 2; no engine exits 1 with what to do', async () => {
+  const bad = await cli([root, 'nope']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /no task "nope"/);
+  const noEngine = await cli([root, 'plain'], { DOCKER_HOST: 'unix:///nonexistent' });
+  assert.equal(noEngine.code, 1);
+  assert.match(noEngine.stderr, /No container engine: \/nonexistent does not exist .*scripts\/setup-docker\.sh/);
+  assert.equal(noEngine.stdout, '');
+});

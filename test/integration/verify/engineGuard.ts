@@ -1,0 +1,31 @@
+// The integration tests need a real engine and the offline base image. Without them they fail, loudly, with what
+// to do: they never skip.
+import * as assert from 'node:assert/strict';
+import { Engine } from '../../../src/adapters/docker/engine';
+import { listOwned, sweepOrphans } from '../../../src/adapters/docker/sweep';
+import { BASE_IMAGE } from '../../fixtures/verify/dataset';
+
+export const SETUP_HINT = 'Run scripts/setup-docker.sh (it installs docker.io, starts dockerd and builds the base image).';
+
+/** A connected engine with the base image present, or a failed test saying how to get one. */
+export async function requireEngine(): Promise<Engine> {
+  const engine = new Engine();
+  try {
+    const docker = await engine.docker();
+    await docker.getImage(BASE_IMAGE).inspect();
+  } catch (e) {
+    assert.fail(`No usable container engine for the integration tests: ${e instanceof Error ? e.message : String(e)}\n${SETUP_HINT}`);
+  }
+  return engine;
+}
+
+/** After a suite: no container with our label may remain. */
+export async function assertNoOwnedContainers(engine: Engine): Promise<void> {
+  const left = await listOwned(engine);
+  if (left.length > 0) await sweepOrphans(engine, { all: true });
+  assert.deepEqual(
+    left.map((c) => `${c.id.slice(0, 12)} ${c.labels['specweave.task']}/${c.labels['specweave.attempt']} ${c.state}`),
+    [],
+    'containers with our label were left behind',
+  );
+}
