@@ -1,0 +1,338 @@
+// The extension host, faked inside the harness page: a stand-in for `acquireVsCodeApi` whose postMessage answers
+// the webview's requests from a fixture, the way the real host does (validated, paged, sliced, searched in
+// batches, cancellable). It also records what the webview asked for and counts what tests check (DOM nodes, CSP
+// violations). Bundled by the harness server into an IIFE that runs before dist/webview.js.
+//
+// Written without the DOM lib (the repository's test tsconfig has none): the few browser APIs used are typed here.
+import { MAX_STEP_PAGE, MAX_TEXT_SLICE, STEP_PREVIEW_CHARS } from '../../../src/protocol/messages';
+import type { HostToWebview, SearchHit, StepKindView, StepView, ViewCommand, WebviewState, WebviewToHost } from '../../../src/protocol/messages';
+import { validateWebviewMessage } from '../../../src/protocol/validate';
+import { fixtureByName, type Fixture, type FullStep } from './fixtures';
+
+interface El {
+  tagName: string;
+  shadowRoot: Root | null;
+  attributes: ArrayLike<{ name: string; value: string }>;
+}
+interface Root {
+  querySelectorAll(selector: string): ArrayLike<El>;
+}
+interface PageGlobal {
+  acquireVsCodeApi?: () => unknown;
+  __fakeHost?: unknown;
+  __pwned?: unknown;
+  location: { search: string };
+  sessionStorage: { getItem(k: string): string | null; setItem(k: string, v: string): void; removeItem(k: string): void };
+  document: Root & { addEventListener(type: string, fn: (e: { violatedDirective: string; blockedURI: string; sourceFile: string }) => void): void };
+  dispatchEvent(e: unknown): boolean;
+  MessageEvent: new (type: string, init: { data: unknown }) => unknown;
+  structuredClone<T>(v: T): T;
+}
+
+const g = globalThis as unknown as PageGlobal;
+const params = new URLSearchParams(g.location.search);
+const fixture: Fixture = fixtureByName(params.get('fixture') ?? 'standard');
+const STATE_KEY = 'harness.webviewState';
+const HOST_STATE_KEY = 'harness.hostState';
+
+interface Logged {
+  method: string;
+  params: unknown;
+}
+
+const log: Logged[] = [];
+const invalid: string[] = [];
+const violations: string[] = [];
+const uiStates: WebviewState[] = [];
+let setStateCalls = 0;
+let searchDelayMs = 0;
+const running = new Map<number, { cancelled: boolean }>();
+
+g.document.addEventListener('securitypolicyviolation', (e) => violations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}`));
+
+function send(msg: HostToWebview): void {
+  g.dispatchEvent(new g.MessageEvent('message', { data: g.structuredClone(msg) }));
+}
+
+const later = (fn: () => void, ms = 0) => setTimeout(fn, ms);
+
+// ---- trajectories -----------------------------------------------------------------------------------------------
+
+const filtered = new Map<string, number[]>();
+function indexes(column: string, kinds: StepKindView[] | undefined): number[] {
+  const t = fixture.trajectories[column];
+  if (!t) return [];
+  const key = `${column}|${kinds?.join(',') ?? '*'}`;
+  let list = filtered.get(key);
+  if (!list) {
+    list = [];
+    for (let i = 0; i < t.count; i++) if (!kinds || kinds.includes(t.step(i).kind)) list.push(i);
+    filtered.set(key, list);
+  }
+  return list;
+}
+
+const lineCounts = new Map<string, number>();
+function lines(column: string, i: number, text: string): number {
+  const key = `${column}|${i}`;
+  let n = lineCounts.get(key);
+  if (n === undefined) {
+    n = 1;
+    for (let p = text.indexOf('\n'); p >= 0; p = text.indexOf('\n', p + 1)) n++;
+    lineCounts.set(key, n);
+  }
+  return n;
+}
+
+/** Deliberately NOT stripped of ANSI and control characters: the webview must cope on its own. */
+function view(column: string, i: number, s: FullStep): StepView {
+  const v: StepView = { index: i, kind: s.kind, preview: s.text.slice(0, STEP_PREVIEW_CHARS), length: s.text.length, lines: lines(column, i, s.text) };
+  if (s.toolCalls) v.toolCalls = s.toolCalls;
+  if (s.costUsd !== undefined) v.costUsd = s.costUsd;
+  if (s.edits) v.edits = s.edits;
+  return v;
+}
+
+// ---- search -------------------------------------------------------------------------------------------------------
+
+function compile(pattern: string, regex: boolean, caseSensitive: boolean): RegExp {
+  const source = regex ? pattern : pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(source, caseSensitive ? 'g' : 'gi');
+}
+
+/** Every match in every trajectory, in column order: what a correct host reports. */
+function allMatches(pattern: string, regex: boolean, caseSensitive: boolean, kinds?: StepKindView[]): Record<string, number> {
+  const re = compile(pattern, regex, caseSensitive);
+  const counts: Record<string, number> = {};
+  for (const c of fixture.model.columns) {
+    if (!fixture.trajectories[c.id]) continue;
+    counts[c.id] = 0;
+    for (const i of indexes(c.id, kinds)) {
+      const text = fixture.trajectories[c.id]!.step(i).text;
+      re.lastIndex = 0;
+      for (let m = re.exec(text); m; m = re.exec(text)) {
+        counts[c.id]!++;
+        if (m[0].length === 0) re.lastIndex++;
+      }
+    }
+  }
+  return counts;
+}
+
+const HIT_CAP = 5000;
+
+function runSearch(searchId: number, pattern: string, regex: boolean, caseSensitive: boolean, kinds: StepKindView[] | undefined): void {
+  const re = compile(pattern, regex, caseSensitive);
+  const flag = { cancelled: false };
+  running.set(searchId, flag);
+  const work: Array<{ column: string; i: number }> = [];
+  for (const c of fixture.model.columns) for (const i of indexes(c.id, kinds)) work.push({ column: c.id, i });
+  const counts: Record<string, number> = {};
+  let sent = 0;
+  let pos = 0;
+  const batch = () => {
+    if (flag.cancelled) return;
+    const hits: SearchHit[] = [];
+    const end = Math.min(work.length, pos + 500);
+    for (; pos < end; pos++) {
+      const { column, i } = work[pos]!;
+      const text = fixture.trajectories[column]!.step(i).text;
+      re.lastIndex = 0;
+      for (let m = re.exec(text); m; m = re.exec(text)) {
+        counts[column] = (counts[column] ?? 0) + 1;
+        if (sent < HIT_CAP) {
+          const from = Math.max(0, m.index - 40);
+          hits.push({ column, step: i, start: m.index, length: m[0].length, excerpt: text.slice(from, m.index + m[0].length + 40), excerptStart: m.index - from });
+          sent++;
+        }
+        if (m[0].length === 0) re.lastIndex++;
+      }
+    }
+    if (hits.length > 0) send({ type: 'searchHits', searchId, hits, counts: { ...counts } });
+    if (pos < work.length) later(batch, searchDelayMs);
+    else {
+      running.delete(searchId);
+      const total = Object.values(counts).reduce((a, b) => a + b, 0);
+      send({ type: 'searchDone', searchId, total, counts: { ...counts }, cancelled: false, capped: sent < total });
+    }
+  };
+  later(batch, searchDelayMs);
+}
+
+// ---- requests -----------------------------------------------------------------------------------------------------
+
+function answer(msg: Extract<WebviewToHost, { type: 'request' }>): unknown {
+  const traj = (column: string) => {
+    const t = fixture.trajectories[column];
+    if (!t) throw new Error(`no trajectory for ${column}`);
+    return t;
+  };
+  switch (msg.method) {
+    case 'getSteps': {
+      const p = msg.params;
+      if (p.count > MAX_STEP_PAGE) throw new Error(`page of ${p.count} steps is over MAX_STEP_PAGE`);
+      const t = traj(p.column);
+      const list = indexes(p.column, p.kinds);
+      const steps = list.slice(p.start, p.start + p.count).map((i) => view(p.column, i, t.step(i)));
+      return { steps, total: list.length, totalUnfiltered: t.count };
+    }
+    case 'getStepText': {
+      const p = msg.params;
+      if (p.length > MAX_TEXT_SLICE) throw new Error(`slice of ${p.length} characters is over MAX_TEXT_SLICE`);
+      const text = traj(p.column).step(p.step).text;
+      return { text: text.slice(p.offset, p.offset + p.length), offset: p.offset, total: text.length };
+    }
+    case 'locateStep': {
+      const p = msg.params;
+      traj(p.column);
+      return { position: indexes(p.column, p.kinds).indexOf(p.step) };
+    }
+    case 'search': {
+      const p = msg.params;
+      try {
+        compile(p.pattern, p.regex, p.caseSensitive);
+      } catch (e) {
+        return { started: false, error: e instanceof Error ? e.message : String(e) };
+      }
+      runSearch(p.searchId, p.pattern, p.regex, p.caseSensitive, p.kinds);
+      return { started: true };
+    }
+    case 'cancelSearch': {
+      const flag = running.get(msg.params.searchId);
+      if (!flag) return { cancelled: false };
+      flag.cancelled = true;
+      running.delete(msg.params.searchId);
+      later(() => send({ type: 'searchDone', searchId: msg.params.searchId, total: 0, counts: {}, cancelled: true, capped: false }));
+      return { cancelled: true };
+    }
+    case 'openDiff':
+      return msg.params.column === 'a2' ? { opened: 'patch', message: 'The patch does not apply to the base file; showing the raw patch.' } : { opened: 'diff' };
+    case 'compareColumns':
+      return { opened: true };
+    case 'openTest':
+      return { opened: true };
+    case 'openPatch':
+      return { opened: true };
+    case 'runCommand':
+      return { ran: true };
+  }
+}
+
+function receive(raw: unknown): void {
+  const v = validateWebviewMessage(raw);
+  if (!v.ok) {
+    invalid.push(v.error);
+    const id = (raw as { id?: unknown }).id;
+    if (typeof id === 'number') send({ type: 'reply', id, ok: false, error: v.error });
+    return;
+  }
+  const msg = v.message;
+  switch (msg.type) {
+    case 'ready': {
+      const host = g.sessionStorage.getItem(HOST_STATE_KEY);
+      const init: HostToWebview = { type: 'init', model: fixture.model };
+      if (host) init.state = JSON.parse(host) as WebviewState;
+      send(init);
+      return;
+    }
+    case 'uiState':
+      uiStates.push(msg.state);
+      g.sessionStorage.setItem(HOST_STATE_KEY, JSON.stringify(msg.state));
+      return;
+    case 'request': {
+      log.push({ method: msg.method, params: msg.params });
+      try {
+        send({ type: 'reply', id: msg.id, ok: true, result: answer(msg) });
+      } catch (e) {
+        send({ type: 'reply', id: msg.id, ok: false, error: e instanceof Error ? e.message : String(e) });
+      }
+    }
+  }
+}
+
+// ---- the VS Code API stand-in -------------------------------------------------------------------------------------
+
+let acquired = false;
+g.acquireVsCodeApi = () => {
+  if (acquired) throw new Error('acquireVsCodeApi may only be called once');
+  acquired = true;
+  return {
+    postMessage: (m: unknown) => {
+      const copy = g.structuredClone(m);
+      later(() => receive(copy));
+    },
+    getState: () => {
+      const s = g.sessionStorage.getItem(STATE_KEY);
+      return s ? (JSON.parse(s) as unknown) : undefined;
+    },
+    setState: (s: unknown) => {
+      setStateCalls++;
+      g.sessionStorage.setItem(STATE_KEY, JSON.stringify(s));
+    },
+  };
+};
+
+function countElements(root: Root): number {
+  const all = root.querySelectorAll('*');
+  let n = all.length;
+  for (let i = 0; i < all.length; i++) {
+    const sr = all[i]!.shadowRoot;
+    if (sr) n += countElements(sr);
+  }
+  return n;
+}
+
+/** Elements that data must never create, and on* attributes, anywhere including shadow roots. */
+function dangerous(root: Root, out: string[] = []): string[] {
+  const all = root.querySelectorAll('*');
+  for (let i = 0; i < all.length; i++) {
+    const e = all[i]!;
+    const tag = e.tagName.toLowerCase();
+    if (['img', 'iframe', 'object', 'embed', 'a', 'form', 'frame', 'video', 'audio', 'link', 'meta', 'base', 'style'].includes(tag) && !isOurs(e)) out.push(tag);
+    if (tag === 'script' && !isOurs(e)) out.push('script');
+    for (let k = 0; k < e.attributes.length; k++) {
+      const a = e.attributes[k]!;
+      if (/^on/i.test(a.name)) out.push(`${tag}[${a.name}]`);
+      if (/^\s*javascript:/i.test(a.value)) out.push(`${tag}[${a.name}=javascript:]`);
+    }
+    if (e.shadowRoot) dangerous(e.shadowRoot, out);
+  }
+  return out;
+}
+
+/** The harness page's own <script>, <link> and <meta> elements carry the nonce or sit in <head>. */
+function isOurs(e: El): boolean {
+  for (let k = 0; k < e.attributes.length; k++) {
+    const a = e.attributes[k]!;
+    if (a.name === 'data-harness') return true;
+  }
+  return false;
+}
+
+g.__fakeHost = {
+  log,
+  invalid,
+  violations,
+  uiStates,
+  get setStateCalls() {
+    return setStateCalls;
+  },
+  requests: (method: string) => log.filter((l) => l.method === method),
+  command: (command: ViewCommand) => send({ type: 'command', command }),
+  update: (patch: Record<string, unknown>) => {
+    fixture.model = { ...fixture.model, ...patch, revision: fixture.model.revision + 1 };
+    send({ type: 'update', model: fixture.model });
+  },
+  setSearchDelay: (ms: number) => {
+    searchDelayMs = ms;
+  },
+  runningSearches: () => running.size,
+  expectedCounts: (pattern: string, regex: boolean, caseSensitive: boolean, kinds?: StepKindView[]) => allMatches(pattern, regex, caseSensitive, kinds),
+  stepKind: (column: string, i: number) => fixture.trajectories[column]?.step(i).kind,
+  countElements: () => countElements(g.document),
+  dangerous: () => dangerous(g.document),
+  resetState: () => {
+    g.sessionStorage.removeItem(STATE_KEY);
+    g.sessionStorage.removeItem(HOST_STATE_KEY);
+  },
+};

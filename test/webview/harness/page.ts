@@ -1,0 +1,97 @@
+// Opening the harness page in headless chromium, and the probes the webview tests share.
+import { mkdirSync } from 'node:fs';
+import * as path from 'node:path';
+import type { Browser, Locator, Page } from 'playwright-core';
+import type { StepKindView, ViewCommand } from '../../../src/protocol/messages';
+import { launchChromium } from '../../vscode/harness/browser';
+import { projectRoot, startHarness, type HarnessServer } from './server';
+
+export const outputDir = path.join(projectRoot, '.test-output/webview');
+
+/** What fakeHost.ts puts on window.__fakeHost. */
+export interface FakeHostProbe {
+  log: Array<{ method: string; params: Record<string, unknown> }>;
+  invalid: string[];
+  violations: string[];
+  uiStates: Array<Record<string, unknown>>;
+  setStateCalls: number;
+  requests(method: string): Array<{ method: string; params: Record<string, unknown> }>;
+  command(c: ViewCommand): void;
+  update(patch: Record<string, unknown>): void;
+  setSearchDelay(ms: number): void;
+  runningSearches(): number;
+  expectedCounts(pattern: string, regex: boolean, caseSensitive: boolean, kinds?: StepKindView[]): Record<string, number>;
+  stepKind(column: string, i: number): string | undefined;
+  countElements(): number;
+  dangerous(): string[];
+  resetState(): void;
+}
+
+export interface PageGlobals {
+  __fakeHost: FakeHostProbe;
+  __pwned?: unknown;
+}
+
+export interface Harness {
+  server: HarnessServer;
+  browser: Browser;
+  /** Opens a fresh page on a fixture; console errors and page errors are collected in `errors`. */
+  open(o?: { fixture?: 'standard' | 'hostile'; theme?: 'dark' | 'light' | 'hc'; width?: number; height?: number }): Promise<Page>;
+  errors: string[];
+  shot(page: Page, name: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startBrowserHarness(suite: string): Promise<Harness> {
+  const server = await startHarness();
+  const browser = await launchChromium();
+  const dir = path.join(outputDir, suite);
+  mkdirSync(dir, { recursive: true });
+  const errors: string[] = [];
+  let shots = 0;
+  return {
+    server,
+    browser,
+    errors,
+    async open(o = {}) {
+      const page = await browser.newPage({ viewport: { width: o.width ?? 1600, height: o.height ?? 1000 } });
+      page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+      });
+      await page.goto(`${server.url}/?fixture=${o.fixture ?? 'standard'}&theme=${o.theme ?? 'dark'}`);
+      await page.locator('[data-testid="task-title"]').waitFor({ timeout: 15_000 });
+      return page;
+    },
+    async shot(page, name) {
+      shots++;
+      await page.screenshot({ path: path.join(dir, `${String(shots).padStart(2, '0')}-${name}.png`) });
+    },
+    async close() {
+      await browser.close();
+      await server.close();
+    },
+  };
+}
+
+/** Runs `fn` in the page with the harness globals typed. */
+export function probe<T>(page: Page, fn: (g: PageGlobals) => T): Promise<T> {
+  return page.evaluate(`(${fn.toString()})(window)`) as Promise<T>;
+}
+
+export const stepRow = (page: Page, step: number) => page.locator(`[data-testid="step-row"][data-step="${step}"]`);
+
+/** Waits until `fn` is true in the page. */
+export async function waitUntil(page: Page, fn: (g: PageGlobals) => boolean, timeout = 10_000): Promise<void> {
+  await page.waitForFunction(`(${fn.toString()})(window)`, undefined, { timeout });
+}
+
+/** A data-* attribute of every element a locator matches, in order. */
+export async function dataOf(loc: Locator, key: string): Promise<Array<string | null>> {
+  return Promise.all((await loc.all()).map((l) => l.getAttribute(`data-${key}`)));
+}
+
+/** Waits for the status line to say something matching `re`. */
+export async function waitForStatus(page: Page, re: RegExp): Promise<void> {
+  await page.locator('[data-testid="status-line"]').filter({ hasText: re }).waitFor({ timeout: 10_000 });
+}

@@ -1,0 +1,76 @@
+// A tiny static server for the webview harness: the page (a fresh nonce per load, the production CSP), the built
+// dist/webview.js and dist/webview.css, the fake host bundled on start, and the theme variables. It records every
+// path asked for, so a test can see that no data-driven request (an <img src=x>) ever left the page.
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import { build } from 'esbuild';
+
+export const projectRoot = path.resolve(__dirname, '../../..');
+const harnessDir = __dirname;
+
+export interface HarnessServer {
+  url: string;
+  /** Paths requested so far (with query strings). */
+  requests: string[];
+  close(): Promise<void>;
+}
+
+const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.html': 'text/html', '.map': 'application/json' };
+
+export async function startHarness(): Promise<HarnessServer> {
+  for (const f of ['dist/webview.js', 'dist/webview.css']) {
+    if (!existsSync(path.join(projectRoot, f))) throw new Error(`${f} is missing: run \`node esbuild.js\` (npm run test:webview does)`);
+  }
+  const fake = await build({
+    entryPoints: [path.join(harnessDir, 'fakeHost.ts')],
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    logLevel: 'warning',
+  });
+  const fakeHostJs = fake.outputFiles[0]!.contents;
+  const template = readFileSync(path.join(harnessDir, 'index.html'), 'utf8');
+  const requests: string[] = [];
+  let origin = '';
+
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    requests.push(`${url.pathname}${url.search}`);
+    const send = (status: number, type: string, body: string | Uint8Array) => {
+      res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+      res.end(body);
+    };
+    if (url.pathname === '/') {
+      const nonce = randomBytes(18).toString('base64');
+      const theme = ['dark', 'light', 'hc'].includes(url.searchParams.get('theme') ?? '') ? url.searchParams.get('theme')! : 'dark';
+      const bodyClass = theme === 'light' ? 'vscode-light' : theme === 'hc' ? 'vscode-high-contrast' : 'vscode-dark';
+      const html = template.replaceAll('%NONCE%', nonce).replaceAll('%CSP_SOURCE%', origin).replaceAll('%THEME%', theme).replaceAll('%BODY_CLASS%', bodyClass);
+      send(200, 'text/html; charset=utf-8', html);
+      return;
+    }
+    // Chromium asks for it on its own; it is not something the page's content requested.
+    if (url.pathname === '/favicon.ico') return send(204, 'image/x-icon', '');
+    if (url.pathname === '/harness/fakeHost.js') return send(200, TYPES['.js']!, fakeHostJs);
+    const theme = /^\/harness\/theme-(dark|light|hc)\.css$/.exec(url.pathname);
+    if (theme) return send(200, TYPES['.css']!, readFileSync(path.join(harnessDir, `theme-${theme[1]}.css`)));
+    const dist = /^\/dist\/(webview\.(?:js|css)(?:\.map)?)$/.exec(url.pathname);
+    if (dist) return send(200, TYPES[path.extname(dist[1]!)]!, readFileSync(path.join(projectRoot, 'dist', dist[1]!)));
+    send(404, 'text/plain', 'not found');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: origin,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
