@@ -22,6 +22,8 @@ export interface ReadTrajectoryOptions {
   signal?: AbortSignal;
   /** How problems name the file (e.g. its dataset-relative path); defaults to the absolute path. */
   fileLabel?: string;
+  /** Called after each chunk with the bytes read so far and the file's size (per file, continuations included). */
+  onProgress?: (bytesRead: number, totalBytes: number) => void;
 }
 
 const CHUNK = 1 << 20;
@@ -30,12 +32,21 @@ function isAbort(e: unknown): boolean {
   return e instanceof Error && e.name === 'AbortError';
 }
 
-async function buildFile(absPath: string, opts: BuildOptions, signal: AbortSignal | undefined): Promise<BuildResult> {
+async function buildFile(absPath: string, opts: BuildOptions, read: ReadTrajectoryOptions): Promise<BuildResult> {
+  const { signal, onProgress } = read;
   signal?.throwIfAborted();
   const builder = new TrajectoryBuilder(opts);
   const stream = createReadStream(absPath, signal !== undefined ? { highWaterMark: CHUNK, signal } : { highWaterMark: CHUNK });
   try {
-    for await (const chunk of stream) builder.push(chunk as Buffer);
+    const total = onProgress !== undefined ? (await stat(absPath)).size : 0;
+    let done = 0;
+    for await (const chunk of stream) {
+      builder.push(chunk as Buffer);
+      if (onProgress !== undefined) {
+        done += (chunk as Buffer).length;
+        onProgress(done, total);
+      }
+    }
   } catch (e) {
     if (isAbort(e) || signal?.aborted === true) throw signal?.reason ?? e;
     const code = (e as NodeJS.ErrnoException).code;
@@ -74,7 +85,7 @@ async function joinContinuations(
   first: BuiltInstance,
   problems: Problem[],
   keepText: boolean,
-  signal: AbortSignal | undefined,
+  read: ReadTrajectoryOptions,
 ): Promise<NormalizedTrajectory> {
   let trajectory = first.trajectory;
   let ref = first.continuationRef;
@@ -98,7 +109,7 @@ async function joinContinuations(
     }
     seen.add(path.resolve(next));
     const nextLabel = siblingLabel(label, next);
-    const cont = await buildFile(next, { fileLabel: nextLabel, keepText, dropCopiedContext: true }, signal);
+    const cont = await buildFile(next, { fileLabel: nextLabel, keepText, dropCopiedContext: true }, read);
     if (!cont.ok) {
       problems.push({ ...cont.problem, severity: 'warning', message: `continuation not read: ${cont.problem.message}` });
       break;
@@ -115,10 +126,10 @@ async function joinContinuations(
 
 async function readJoined(absPath: string, opts: ReadTrajectoryOptions, keepText: boolean): Promise<TrajectoryResult> {
   const label = opts.fileLabel ?? absPath;
-  const built = await buildFile(absPath, { fileLabel: label, keepText }, opts.signal);
+  const built = await buildFile(absPath, { fileLabel: label, keepText }, opts);
   const first = firstInstanceResult(built);
   if (!first.ok || !built.ok) return first;
-  const trajectory = await joinContinuations(absPath, label, built.instances[0]!, first.problems, keepText, opts.signal);
+  const trajectory = await joinContinuations(absPath, label, built.instances[0]!, first.problems, keepText, opts);
   return { ok: true, trajectory, problems: first.problems };
 }
 
@@ -139,12 +150,12 @@ export async function summarizeTrajectory(absPath: string, opts: ReadTrajectoryO
  */
 export async function listTrajectoryInstances(absPath: string, opts: ReadTrajectoryOptions = {}): Promise<TrajectoryInstancesResult> {
   const label = opts.fileLabel ?? absPath;
-  const built = await buildFile(absPath, { fileLabel: label, keepText: false, allInstances: true }, opts.signal);
+  const built = await buildFile(absPath, { fileLabel: label, keepText: false, allInstances: true }, opts);
   if (!built.ok) return built;
   if (built.instances.length === 1) {
     const only = built.instances[0]!;
     const problems = [...only.problems, ...built.problems];
-    const { summary } = await joinContinuations(absPath, label, only, problems, false, opts.signal);
+    const { summary } = await joinContinuations(absPath, label, only, problems, false, opts);
     return { ok: true, instances: [summary.instanceId !== undefined ? { instanceId: summary.instanceId, summary } : { summary }], problems };
   }
   const problems = [...built.problems];

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { NormalizedTrajectory } from '../../../src/core/model';
 import { listTrajectoryInstances, readTrajectory, summarizeTrajectory } from '../../../src/adapters/fs/trajectoryReader';
-import { normalizeTrajectoryText } from '../../../src/core/trajectory/normalize';
+import { buildFromText, normalizeTrajectoryText } from '../../../src/core/trajectory/normalize';
 
 const FIX = path.resolve(__dirname, '../../fixtures/trajectories');
 const SAMPLES = path.resolve(__dirname, '../../../../shared/samples/trajectories');
@@ -263,11 +263,21 @@ test('a step of several megabytes is read whole from a file', async () => {
   }
 });
 
-test('summaries keep no step texts; a cancelled read rejects with AbortError', async () => {
-  const r = await readTrajectory(SWE_1X);
+test('summaries keep no step texts; progress is reported; a cancelled read rejects with AbortError', async () => {
+  const seen: Array<[number, number]> = [];
+  const r = await readTrajectory(SWE_1X, { onProgress: (done, total) => seen.push([done, total]) });
+  const size = readFileSync(SWE_1X).length;
+  assert.ok(seen.length >= 1);
+  assert.deepEqual(seen.at(-1), [size, size]);
   const s = await summarizeTrajectory(SWE_1X);
   assert.ok(r.ok && s.ok);
   assert.deepEqual(s.summary, r.trajectory.summary);
+  const lean = buildFromText(readFileSync(SWE_1X, 'utf8'), { fileLabel: 'x', keepText: false });
+  assert.ok(lean.ok);
+  const steps = lean.instances[0]!.trajectory.steps;
+  assert.equal(steps.length, r.trajectory.steps.length);
+  assert.ok(steps.every((x) => x.text === '' && (x.toolCalls ?? []).every((c) => c.arguments === '')));
+  assert.deepEqual(steps.map((x) => x.edits), r.trajectory.steps.map((x) => x.edits), 'edits are still derived');
   const controller = new AbortController();
   controller.abort();
   await assert.rejects(readTrajectory(SWE_1X, { signal: controller.signal }), { name: 'AbortError' });
