@@ -1,0 +1,34 @@
+// A child process for the durability tests: appends label events to a review log and prints `ACK <id>` for each
+// one after its append resolved (that is, after fsync). Some events carry a long note so their line spans several
+// pages and a kill can land in the middle of writing it.
+//   node appender.js LOG_FILE COUNT WRITER   (COUNT 0 = until killed)
+import { randomInt } from 'node:crypto';
+import { ReviewLog } from '../../../src/adapters/fs/reviewLog';
+
+async function main(): Promise<void> {
+  const [file, countText, writer] = process.argv.slice(2) as [string, string, string];
+  const count = Number(countText);
+  const log = new ReviewLog(file, { lockTimeoutMs: 30_000 });
+  log.load();
+  for (let i = 0; count === 0 || i < count; i++) {
+    const big = randomInt(0, 10) === 0;
+    const [e] = await log.append([
+      {
+        kind: 'label',
+        task: `t${i % 7}`,
+        revision: 1,
+        curator: writer,
+        payload: { attempt: 'a1', spec: `S${i}`, verdict: 'satisfied', evidence: [], ...(big ? { note: 'n'.repeat(randomInt(5000, 9000)) } : {}) },
+      },
+    ]);
+    process.stdout.write(`ACK ${e?.id}\n`);
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
+    process.exit(1);
+  },
+);
