@@ -99,7 +99,7 @@ else
   ctx=$(mktemp -d)
   cat >"$ctx/Dockerfile" <<EOF
 FROM $RAW
-ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 LANG=C.UTF-8 HOME=/home/runner
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 LANG=C.UTF-8
 RUN groupadd -g 1000 runner && useradd -m -u 1000 -g 1000 -s /bin/bash runner \\
  && git config --system user.email specweave@localhost && git config --system user.name specweave \\
  && git config --system --add safe.directory '*'
@@ -107,8 +107,13 @@ LABEL org.specweave.base="bookworm"
 WORKDIR /repo
 CMD ["/bin/bash"]
 EOF
-  DOCKER_BUILDKIT=0 docker build -q -t "$IMAGE" "$ctx" >/dev/null
-  rm -rf "$ctx"
+  # The legacy builder works offline with no buildx plugin; its deprecation notice is noise here.
+  if ! DOCKER_BUILDKIT=0 docker build -q -t "$IMAGE" "$ctx" >"$ctx.log" 2>&1; then
+    echo "error: docker build of $IMAGE failed:" >&2
+    cat "$ctx.log" >&2
+    exit 1
+  fi
+  rm -rf "$ctx" "$ctx.log"
   echo "    docker build $IMAGE: $(elapsed "$sub") s -> $(docker image inspect --format '{{.Id}}' "$IMAGE")"
   step_end
 fi

@@ -110,9 +110,20 @@ export async function executeRun(engine: Engine, d: RunDescription, archive: Buf
       },
     });
     // Attach before start: the only way to get every byte, exactly (a log driver re-encodes non-UTF-8 output).
-    const stream = (await withDeadline('attaching to the container', CALL_MS, (s) =>
-      container.attach({ stream: true, stdout: true, stderr: true, abortSignal: s }),
-    )) as NodeJS.ReadableStream;
+    // The upload goes in parallel: both only need the container to exist.
+    const u0 = Date.now();
+    let uploadMs = 0;
+    const [stream] = await Promise.all([
+      withDeadline('attaching to the container', CALL_MS, (s) =>
+        container.attach({ stream: true, stdout: true, stderr: true, abortSignal: s }),
+      ) as Promise<NodeJS.ReadableStream>,
+      withDeadline(
+        'uploading the repository and patches',
+        CALL_MS + Math.ceil(archive.length / (1024 * 1024)) * 1000,
+        (s) => container.putArchive(archive, { path: '/', abortSignal: s }),
+        signal,
+      ).then(() => (uploadMs = Date.now() - u0)),
+    ]);
     let streamError: string | undefined;
     const ended = new Promise<void>((resolve) => {
       stream.on('data', (c: Buffer) => demux.write(c));
@@ -123,12 +134,6 @@ export async function executeRun(engine: Engine, d: RunDescription, archive: Buf
         resolve();
       });
     });
-
-    const u0 = Date.now();
-    await withDeadline('uploading the repository and patches', CALL_MS + Math.ceil(archive.length / (1024 * 1024)) * 1000, (s) =>
-      container.putArchive(archive, { path: '/', abortSignal: s }),
-    signal);
-    const uploadMs = Date.now() - u0;
 
     await withDeadline('starting the container', CALL_MS, (s) => container.start({ abortSignal: s }), signal);
     startedAt = Date.now();
@@ -160,9 +165,13 @@ export async function executeRun(engine: Engine, d: RunDescription, archive: Buf
     await withDeadline('reading the end of the output', 5000, () => ended).catch(() => {
       streamError ??= 'the output stream did not end within 5 s of the container exiting';
     });
-    const info = await withDeadline('inspecting the container', CALL_MS, (s) => container.inspect({ abortSignal: s }));
-    const oomKilled = info.State?.OOMKilled === true;
-    if (exitCode === null || exitCode === undefined) exitCode = info.State?.ExitCode ?? null;
+    // A clean exit needs no inspection; any other exit may be the memory limit's doing (State.OOMKilled).
+    let oomKilled = false;
+    if (exitCode !== 0) {
+      const info = await withDeadline('inspecting the container', CALL_MS, (s) => container.inspect({ abortSignal: s }));
+      oomKilled = info.State?.OOMKilled === true;
+      if (exitCode === null || exitCode === undefined) exitCode = info.State?.ExitCode ?? null;
+    }
 
     // timeout(1) exits 124 after its SIGTERM worked, 137 after its SIGKILL; 137 is also what an OOM kill gives.
     const elapsedOver = containerMs >= d.timeoutSec * 1000;
