@@ -372,7 +372,7 @@ def render_swe_agent(task, attempt, events, request):
         }),
         "environment": "main",
     }
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n", meter
+    return json.dumps(data, ensure_ascii=False) + "\n", meter
 
 
 # ---- mini-swe-agent 2.x, trajectory_format mini-swe-agent-1.1 --------------------------------------------------
@@ -429,9 +429,6 @@ def render_mini(task, attempt, events, request):
                 "response": {
                     "id": f"chatcmpl-{b62(attempt.id, 'resp', i, length=29)}", "created": int(t.timestamp()),
                     "model": attempt.model, "object": "chat.completion", "system_fingerprint": None,
-                    "choices": [{"finish_reason": "tool_calls", "index": 0,
-                                 "message": {"content": content, "role": "assistant", "tool_calls": tool_calls,
-                                             "function_call": None}}],
                     "usage": {"completion_tokens": c, "prompt_tokens": p, "total_tokens": p + c},
                 },
                 "cost": round(cost, 8),
@@ -472,7 +469,7 @@ def render_mini(task, attempt, events, request):
         "trajectory_format": "mini-swe-agent-1.1",
         "instance_id": f"example__durations-{task.id}",
     }
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n", meter
+    return json.dumps(data, ensure_ascii=False) + "\n", meter
 
 
 # ---- OpenHands: UI event export and evaluation output -------------------------------------------------------------
@@ -543,6 +540,7 @@ def oh_events(task, attempt, events, request):
             },
             "total_calls_in_response": 1,
         }
+        obs_meta = {"function_name": fn, "tool_call_id": call_id}
         metrics = {"accumulated_cost": round(meter.cost, 6),
                    "accumulated_token_usage": {"model": attempt.model, "prompt_tokens": meter.prompt,
                                                "completion_tokens": meter.completion, "cache_read_tokens": 0,
@@ -562,7 +560,7 @@ def oh_events(task, attempt, events, request):
             rc = ev["exit_code"]
             content = ev["output"]
             add({"source": "agent", "message": f"Command `{a.command}` executed with exit code {rc}.", "cause": cid,
-                 "observation": "run", "tool_call_metadata": meta, "content": content,
+                 "observation": "run", "tool_call_metadata": obs_meta, "content": content,
                  "extras": {"command": a.command,
                             "metadata": {"exit_code": rc, "pid": -1, "username": "root",
                                          "hostname": hexid(attempt.id, "host", length=12),
@@ -578,7 +576,7 @@ def oh_events(task, attempt, events, request):
                        "args": {"path": path, "start": 0, "end": -1, "thought": ev["thought"],
                                 "impl_source": "oh_aci", "view_range": None}})
             add({"source": "agent", "message": f"I read the file {path}.", "cause": cid, "observation": "read",
-                 "tool_call_metadata": meta, "content": content, "extras": {"path": path, "impl_source": "oh_aci"}})
+                 "tool_call_metadata": obs_meta, "content": content, "extras": {"path": path, "impl_source": "oh_aci"}})
         else:
             path = f"{WORKDIR}/{a.path}"
             content = editor_observation(ev)
@@ -591,7 +589,7 @@ def oh_events(task, attempt, events, request):
                                 "insert_line": None, "content": "", "start": 1, "end": -1,
                                 "thought": ev["thought"], "impl_source": "oh_aci"}})
             add({"source": "agent", "message": f"I edited the file {path}.", "cause": cid, "observation": "edit",
-                 "tool_call_metadata": meta, "content": content,
+                 "tool_call_metadata": obs_meta, "content": content,
                  "extras": {"path": path, "prev_exist": ev["before"] is not None,
                             "old_content": None if is_create else a.old, "new_content": a.text if is_create else a.new,
                             "impl_source": "oh_aci", "diff": file_diff(a.path, ev["before"], ev["after"]),
@@ -604,7 +602,7 @@ def oh_events(task, attempt, events, request):
 
 def render_openhands_events(task, attempt, events, request):
     out, meter, _ = oh_events(task, attempt, events, request)
-    return json.dumps(out, indent=1, ensure_ascii=False) + "\n", meter
+    return json.dumps(out, ensure_ascii=False) + "\n", meter
 
 
 def render_openhands_eval(task, attempt, events, request):
@@ -802,6 +800,18 @@ def spec_outcomes(task_json, attempt_failing, violates):
     return out
 
 
+def compact_json(value, indent=""):
+    """Indented JSON where short lists and objects stay on one line, so the file reads and diffs well."""
+    flat = json.dumps(value, ensure_ascii=False)
+    if not isinstance(value, (dict, list)) or len(indent) + len(flat) <= 110:
+        return flat
+    inner = indent + "  "
+    if isinstance(value, list):
+        return "[\n" + ",\n".join(inner + compact_json(v, inner) for v in value) + "\n" + indent + "]"
+    items = [f"{inner}{json.dumps(k)}: {compact_json(v, inner)}" for k, v in value.items()]
+    return "{\n" + ",\n".join(items) + "\n" + indent + "}"
+
+
 def main():
     global BASE
     subprocess.run(["sh", str(EXAMPLES / "build-repos.sh")], check=True)
@@ -875,7 +885,7 @@ def main():
                 write(EXAMPLES / "repairs" / task.id / "tests.patch", patch.replace(old, new))
             entry["probes"] = task.probes
             truth["tasks"][task.id] = entry
-    write(EXAMPLES / "ground-truth.json", json.dumps(truth, indent=2, ensure_ascii=False) + "\n")
+    write(EXAMPLES / "ground-truth.json", compact_json(truth) + "\n")
 
 
 BASE = ""

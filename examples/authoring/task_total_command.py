@@ -4,7 +4,7 @@ False negative here: attempt claude-code-sonnet-4-5 reports a bad line as "durat
 parse 'abc'", which names the file and the line as the request asks; TB3 compares stderr with one exact string
 ("error: log.txt:3: ...") that the request never specifies, so the attempt fails.
 """
-from story import Attempt, Bash, Replace, Step, Submit, TaskContent, View
+from story import Attempt, Bash, Create, Replace, Step, Submit, TaskContent, View
 
 TEST_CLI_ADD = '''
 
@@ -85,7 +85,7 @@ def _read_lines(path):
         return f.read().splitlines()
 
 
-def total(path):
+def total_file(path):
     """Print the total of the durations in ``path``, one per line; returns the exit status."""
     try:
         lines = _read_lines(path)
@@ -111,7 +111,7 @@ def total(path):
 '''),
     Replace("durations/cli.py", CLI_MAIN_HEAD, '''    args = build_parser().parse_args(argv)
     if args.command == "total":
-        return total(args.path)
+        return total_file(args.path)
     try:
 '''),
 ]
@@ -290,36 +290,53 @@ from .parse import parse_duration
 
 # ---- attempt 3: mini-swe-agent + gpt-4.1-mini, stops at the first bad line -------------------------------------
 
-MINI_TOTAL_PATCH = r"""python3 - <<'PY'
-from pathlib import Path
-p = Path("durations/cli.py")
-s = p.read_text()
-s = s.replace("from .format import format_duration\n", "from .errors import DurationError\nfrom .format import format_duration\n")
-s = s.replace(
-    '    p_fmt.add_argument("seconds", type=int)\n',
-    '    p_fmt.add_argument("seconds", type=int)\n'
-    '    p_total = sub.add_parser("total", help="sum the durations in a file")\n'
-    '    p_total.add_argument("path")\n',
-)
-s = s.replace(
-    '            print(format_duration(args.seconds))\n',
-    '            print(format_duration(args.seconds))\n'
-    '        elif args.command == "total":\n'
-    '            stream = sys.stdin if args.path == "-" else open(args.path)\n'
-    '            total = 0\n'
-    '            for number, line in enumerate(stream, 1):\n'
-    '                line = line.strip()\n'
-    '                if not line or line.startswith("#"):\n'
-    '                    continue\n'
-    '                try:\n'
-    '                    total += parse_duration(line)\n'
-    '                except DurationError as exc:\n'
-    '                    raise DurationError(f"{args.path}:{number}: {exc}") from exc\n'
-    '            print(format_duration(total))\n',
-)
-p.write_text(s)
-PY
-git diff"""
+MINI_CLI = '''"""Command line: ``python -m durations sum 1h 30m`` or ``python -m durations fmt 5400``."""
+import argparse
+import sys
+
+from .errors import DurationError
+from .format import format_duration
+from .parse import parse_duration
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(prog="durations", description="Add up and format durations.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_sum = sub.add_parser("sum", help="add durations and print the total")
+    p_sum.add_argument("durations", nargs="+", metavar="DURATION")
+    p_fmt = sub.add_parser("fmt", help="format a number of seconds")
+    p_fmt.add_argument("seconds", type=int)
+    p_total = sub.add_parser("total", help="sum the durations in a file")
+    p_total.add_argument("path")
+    return parser
+
+
+def main(argv=None):
+    """Run the command line; returns the exit status (argparse exits with 2 on usage errors)."""
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "sum":
+            total = sum(parse_duration(d) for d in args.durations)
+            print(format_duration(total))
+        elif args.command == "fmt":
+            print(format_duration(args.seconds))
+        elif args.command == "total":
+            stream = sys.stdin if args.path == "-" else open(args.path)
+            total = 0
+            for number, line in enumerate(stream, 1):
+                line = line.strip()
+                if not line or line.startswith("#"):
+                    continue
+                try:
+                    total += parse_duration(line)
+                except DurationError as exc:
+                    raise DurationError(f"{args.path}:{number}: {exc}") from exc
+            print(format_duration(total))
+    except ValueError as exc:  # DurationError is a ValueError
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    return 0
+'''
 
 MINI_GPT41MINI = Attempt(
     id="mini-gpt-4-1-mini",
@@ -334,7 +351,8 @@ MINI_GPT41MINI = Attempt(
         Step("THOUGHT: Let me see the CLI code first.", Bash("cat durations/cli.py")),
         Step("THOUGHT: I'll add a `total` subcommand inside the existing try block, so an invalid line is turned "
              "into an `error: ...` message with exit status 1 by the existing handler. I prefix the message with "
-             "the path and line number.", Bash(MINI_TOTAL_PATCH)),
+             "the path and line number.", Create("durations/cli.py", MINI_CLI)),
+        Step("", Bash("git diff")),
         Step("THOUGHT: Try it with a valid file, stdin and a bad line.",
              Bash("printf '1h\\n# c\\n\\n 30m \\n' > /tmp/t.txt && python3 -m durations total /tmp/t.txt && "
                   "printf '1h\\n1h\\n' | python3 -m durations total - && printf '1h\\nxx\\n' > /tmp/bad.txt && "
@@ -387,8 +405,8 @@ TASK = TaskContent(
          "passes": ["gold", "claude-code-sonnet-4-5", "sweagent-claude-3-7-sonnet", "mini-gpt-4-1-mini"],
          "fails": ["empty"]},
         {"spec": "B6", "what": "every bad line is reported, not only the first",
-         "command": "printf 'bogus\\n1h\\nnonsense\\n' > log.txt; "
-                    "test \"$(python3 -m durations total log.txt 2>&1 >/dev/null | wc -l)\" -eq 2",
+         "command": "printf 'bogus\\n1h\\nnonsense\\n' > log.txt; python3 -m durations total log.txt 2> err.txt; "
+                    "test $? -eq 1 && test \"$(wc -l < err.txt)\" -eq 2",
          "passes": ["gold", "claude-code-sonnet-4-5", "sweagent-claude-3-7-sonnet"],
          "fails": ["empty", "mini-gpt-4-1-mini"]},
         {"spec": "B7", "what": "an unreadable file exits with status 2",
