@@ -136,9 +136,12 @@ export async function startCodeServer(o: CodeServerOptions): Promise<CodeServer>
   const killGroup = (signal: NodeJS.Signals): void => {
     try { process.kill(-pid, signal); } catch { /* already gone */ }
   };
-  // A crashed or interrupted test run must not leave servers behind.
+  // A crashed or interrupted test run must not leave servers behind: the detached group gets no Ctrl-C of its own.
   const onExit = (): void => killGroup('SIGKILL');
   process.once('exit', onExit);
+  liveGroups.add(pid);
+  exitedPromise.then(() => liveGroups.delete(pid), () => undefined);
+  installSignalCleanup();
 
   let stopped: Promise<void> | undefined;
   const stop = (): Promise<void> => {
@@ -173,6 +176,25 @@ export async function startCodeServer(o: CodeServerOptions): Promise<CodeServer>
     await stop();
     throw e;
   }
+}
+
+const liveGroups = new Set<number>();
+let signalCleanupInstalled = false;
+
+/** On SIGINT/SIGTERM: kill every server this process started, then die of the same signal as if unhandled. */
+function installSignalCleanup(): void {
+  if (signalCleanupInstalled) return;
+  signalCleanupInstalled = true;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    for (const pid of liveGroups) {
+      try { process.kill(-pid, 'SIGKILL'); } catch { /* already gone */ }
+    }
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+    process.kill(process.pid, signal);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
 }
 
 async function healthy(url: string): Promise<boolean> {
