@@ -10,7 +10,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { once } from 'node:events';
 
@@ -186,7 +186,7 @@ async function scenario(dir: string, title: string, mib: number, runs: number, w
   const gen = await generate(file, mib * 1024 * 1024, withQuery);
   const sizeMb = statSync(file).size / 1024 / 1024;
   console.log(`\n### ${title}`);
-  console.log(`generated ${sizeMb.toFixed(1)} MiB, ${gen.steps} agent steps, in ${((performance.now() - g0) / 1000).toFixed(1)} s; median of ${runs} run(s), each in a fresh child process (node ${process.version})\n`);
+  console.log(`generated ${sizeMb.toFixed(1)} MiB, ${gen.steps} agent steps, in ${((performance.now() - g0) / 1000).toFixed(1)} s; median of ${runs} run(s), each in a fresh child process (node ${process.version}, ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)})\n`);
   const results: Record<string, Measure[]> = { idle: [], normalize: [], summarize: [], jsonparse: [] };
   for (let r = 0; r < runs; r++) for (const mode of Object.keys(results)) results[mode]!.push(measure(mode, file));
   const row = (mode: string): { ms: number; peak: number; steps: number | undefined } => ({

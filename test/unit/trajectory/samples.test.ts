@@ -199,6 +199,9 @@ test('OpenHands evaluation output: one instance per line, byte ranges that cut o
   assert.equal(t.summary.instanceId, 'ponylang__ponyc-4595');
   assert.deepEqual(problems, ['the file holds 3 OpenHands instances, one per line; this is the first (ponylang__ponyc-4595)']);
   assert.deepEqual(t.summary.byKind, { system: 1, user: 1, action: 1, observation: 1, thought: 22, tool_call: 22, tool_result: 22 });
+  // The issue text keeps its \r\n; event id 3 is missing from every history, which changes nothing.
+  assert.match(t.steps.find((x) => x.kind === 'user')!.text, /\r\n/);
+  assert.deepEqual(t.steps.slice(2, 4).map((x) => `${x.kind} ${x.sourceRef}`), ['action history[2]', 'observation history[3]']);
   // The first str_replace did not apply (its observation is an ERROR), the second did.
   assert.deepEqual(editsOf(t).map((e) => e.split(' ').slice(1).join(' ')), [
     'edit str_replace: /workspace/ponylang__ponyc__0.1/src/libponyc/ast/parser.c',
