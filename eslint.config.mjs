@@ -22,6 +22,8 @@ export default tseslint.config(
     },
   },
   { files: ['**/*.js', '**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
+  // Tool configuration files must default-export their configuration.
+  { files: ['*.config.mjs', '*.config.js'], rules: { 'no-restricted-syntax': 'off' } },
   {
     files: ['src/core/**/*.ts'],
     rules: {
