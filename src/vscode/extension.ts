@@ -1,8 +1,89 @@
-// Composition root of the extension: builds every service by hand and registers it. (Filled in by the workbench work.)
-import type * as vscode from 'vscode';
+// Composition root of the extension: builds every service by hand, wires them together, and puts every disposable in
+// one store that ends in context.subscriptions. No service locator, no globals.
+import * as vscode from 'vscode';
+import { readTrajectory } from '../adapters/fs/trajectoryReader';
+import { CandidatesTree } from './candidatesTree';
+import type { CandidateNode } from './candidatesTree';
+import { CANDIDATES_VIEW, CMD, CTX, DOC_SCHEME, TASK_PANEL_TYPE } from './commandIds';
+import { registerCommands } from './commands';
+import { DatasetService } from './datasetService';
+import { DiffDocuments } from './diffDocuments';
+import { DisposableStore } from './disposables';
+import { CandidateOnlyStatus } from './reviewStatus';
+import { readSettings } from './settings';
+import { TaskPanels } from './taskPanels';
+import { requireTrust } from './trust';
 
-export function activate(_context: vscode.ExtensionContext): void {
-  // Intentionally empty until the workbench lands.
+/** What activation returns: the services, for the in-host tests and for later features to build on. */
+export interface SpecWeaveApi {
+  dataset: DatasetService;
+  tree: CandidatesTree;
+  panels: TaskPanels;
+  diffs: DiffDocuments;
+  /** The trust check every feature that runs code calls first. */
+  requireTrust: typeof requireTrust;
+}
+
+export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
+  const store = new DisposableStore();
+  context.subscriptions.push(store);
+
+  const log = store.add(vscode.window.createOutputChannel('SpecWeave', { log: true }));
+  const dataset = store.add(new DatasetService(context.workspaceState, log));
+  const statuses = store.add(new CandidateOnlyStatus());
+  const tree = store.add(new CandidatesTree(dataset, statuses, context.workspaceState, () => readSettings().persistFilters));
+  const treeView = store.add(vscode.window.createTreeView<CandidateNode>(CANDIDATES_VIEW, { treeDataProvider: tree, showCollapseAll: true }));
+  tree.attach(treeView);
+  const diffs = store.add(new DiffDocuments(dataset, () => readSettings().gitPath, log));
+  store.add(vscode.workspace.registerTextDocumentContentProvider(DOC_SCHEME, diffs));
+
+  const contributed = new Set(
+    ((context.extension.packageJSON as { contributes?: { commands?: Array<{ command: string }> } }).contributes?.commands ?? []).map((c) => c.command),
+  );
+  const panels = store.add(
+    new TaskPanels({
+      extensionUri: context.extensionUri,
+      dataset,
+      tree,
+      statuses,
+      diffs,
+      readTrajectory,
+      memento: context.workspaceState,
+      log,
+      // Only the extension's own contributed commands; each one that runs code checks trust itself (requireTrust).
+      runCommand: async (command, args) => {
+        if (!contributed.has(command)) return { ran: false, message: `${command} is not a SpecWeave command` };
+        await vscode.commands.executeCommand(command, ...args);
+        return { ran: true };
+      },
+    }),
+  );
+  store.add(vscode.window.registerWebviewPanelSerializer(TASK_PANEL_TYPE, panels));
+  registerCommands({ dataset, tree, treeView, panels, diffs, log }, store);
+
+  const setContext = (key: string, value: unknown): void => void vscode.commands.executeCommand('setContext', key, value);
+  setContext(CTX.datasetOpen, false);
+  setContext(CTX.taskPanelActive, false);
+  store.add(
+    dataset.onDidChange((c) => {
+      if (c.kind === 'opened' || c.kind === 'closed') setContext(CTX.datasetOpen, dataset.root !== undefined);
+      if (c.kind !== 'progress' && c.kind !== 'tasks') setContext(CTX.datasetLoading, dataset.loading);
+    }),
+  );
+
+  // Finding and loading the dataset happens after activation returns, off the activation path.
+  setImmediate(() => {
+    void (async () => {
+      if (dataset.root) return;
+      const root = await dataset.detect(readSettings().datasetPath);
+      if (root && !dataset.root) {
+        const r = await dataset.open(root);
+        if (!r.ok) log.warn(r.message);
+      }
+    })().catch((e: unknown) => log.error(`opening the dataset failed: ${e instanceof Error ? e.message : String(e)}`));
+  });
+  log.info(`SpecWeave activated (workspace ${vscode.workspace.isTrusted ? 'trusted' : 'in Restricted Mode'}); commands: ${Object.values(CMD).length}`);
+  return { dataset, tree, panels, diffs, requireTrust };
 }
 
 export function deactivate(): void {}

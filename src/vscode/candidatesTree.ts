@@ -1,0 +1,440 @@
+// The Candidates tree: dataset -> tasks -> attempts (and the gold patch) -> changed files. Task rows show their
+// counts and review status; filters and sort live in the view title and survive a reload (workspaceState).
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { readDatasetText } from '../adapters/fs/datasetLoader';
+import type { Attempt, CandidateTask, TaskStatus } from '../core/model';
+import { TASK_STATUSES } from '../core/model';
+import {
+  ATTEMPT_OUTCOMES,
+  CANDIDATE_SORTS,
+  EMPTY_FILTER,
+  OUTCOME_LABELS,
+  SORT_LABELS,
+  attemptOutcome,
+  categoryCounts,
+  filterAndSort,
+  isFiltered,
+  sanitizeFilter,
+  taskRow,
+} from '../core/view/candidates';
+import type { AttemptOutcome, CandidateFilter, CandidateSort, TaskRow } from '../core/view/candidates';
+import { GOLD_COLUMN, fileChanges } from '../core/view/taskView';
+import type { FileChangeView } from '../protocol/messages';
+import { CMD, CTX, DOC_SCHEME } from './commandIds';
+import type { DatasetService } from './datasetService';
+import type { ReviewStatusSource } from './reviewStatus';
+
+export type CandidateNode =
+  | { kind: 'dataset' }
+  | { kind: 'task'; taskId: string }
+  | { kind: 'attempt'; taskId: string; column: string }
+  | { kind: 'changedFile'; taskId: string; column: string; path: string; change: FileChangeView }
+  | { kind: 'message'; taskId: string; column: string; text: string };
+
+const VIEW_STATE_KEY = 'specweave.candidates.view';
+
+const STATUS_ICONS: Record<TaskStatus, string> = {
+  candidate: 'circle-large-outline',
+  in_review: 'eye',
+  flagged: 'warning',
+  needs_repair: 'tools',
+  repaired: 'wrench',
+  revalidated: 'verified',
+  approved: 'pass',
+  rejected: 'circle-slash',
+};
+const OUTCOME_ICONS: Record<AttemptOutcome, vscode.ThemeIcon> = {
+  passed: new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed')),
+  failed: new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed')),
+  notRun: new vscode.ThemeIcon('circle-large-outline'),
+};
+
+const plural = (n: number, word: string): string => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+
+export class CandidatesTree implements vscode.TreeDataProvider<CandidateNode>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<CandidateNode | undefined>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  private readonly datasetNode: CandidateNode = { kind: 'dataset' };
+  private readonly taskNodes = new Map<string, CandidateNode>();
+  private rows = new Map<string, TaskRow>();
+  private visible: TaskRow[] | undefined;
+  private visibleIndex: Map<string, number> | undefined;
+  private filterValue: CandidateFilter;
+  private sortValue: CandidateSort;
+  private readonly changes = new Map<string, FileChangeView[] | { error: string }>();
+  private view: vscode.TreeView<CandidateNode> | undefined;
+  private readonly subs: vscode.Disposable[] = [];
+  /** Milliseconds the last filter-and-sort took (for the benchmark). */
+  lastFilterMs = 0;
+
+  constructor(
+    private readonly dataset: DatasetService,
+    private readonly statuses: ReviewStatusSource,
+    private readonly memento: vscode.Memento,
+    private readonly persist: () => boolean,
+  ) {
+    const saved = persist() ? memento.get<{ filter?: unknown; sort?: unknown }>(VIEW_STATE_KEY) : undefined;
+    this.filterValue = sanitizeFilter(saved?.filter);
+    this.sortValue = (CANDIDATE_SORTS as readonly string[]).includes(String(saved?.sort)) ? (saved?.sort as CandidateSort) : 'id';
+    this.subs.push(
+      dataset.onDidChange((c) => {
+        if (c.kind === 'tasks') {
+          for (const id of c.taskIds) {
+            this.rows.delete(id);
+            for (const k of [...this.changes.keys()]) if (k.startsWith(`${id}\u0000`)) this.changes.delete(k);
+          }
+        } else if (c.kind === 'opened' || c.kind === 'closed') {
+          this.rows.clear();
+          this.changes.clear();
+          this.taskNodes.clear();
+        }
+        // 'progress' and 'loaded' only add tasks: their rows are made when first shown.
+        this.invalidate();
+      }),
+      statuses.onDidChange((ids) => {
+        if (ids) for (const id of ids) this.rows.delete(id);
+        else this.rows.clear();
+        this.invalidate();
+      }),
+    );
+    void vscode.commands.executeCommand('setContext', CTX.filtered, isFiltered(this.filterValue));
+  }
+
+  attach(view: vscode.TreeView<CandidateNode>): void {
+    this.view = view;
+    this.updateViewText();
+  }
+
+  get filter(): CandidateFilter {
+    return this.filterValue;
+  }
+  get sort(): CandidateSort {
+    return this.sortValue;
+  }
+
+  async setFilter(f: CandidateFilter): Promise<void> {
+    this.filterValue = sanitizeFilter(f);
+    await this.saveViewState();
+    await vscode.commands.executeCommand('setContext', CTX.filtered, isFiltered(this.filterValue));
+    this.invalidate();
+  }
+
+  async setSort(s: CandidateSort): Promise<void> {
+    this.sortValue = s;
+    await this.saveViewState();
+    this.invalidate();
+  }
+
+  /** Ids of the tasks the tree shows, in order (after filter and sort). */
+  visibleTaskIds(): string[] {
+    return this.visibleRows().map((r) => r.id);
+  }
+
+  /** The task `delta` places after `taskId` in the visible list (wrapping), or the first/last when it is not shown. */
+  neighbor(taskId: string | undefined, delta: number): string | undefined {
+    const rows = this.visibleRows();
+    if (rows.length === 0) return undefined;
+    const at = taskId === undefined ? undefined : this.visibleIndex?.get(taskId);
+    if (at === undefined) return (delta > 0 ? rows[0] : rows[rows.length - 1])?.id;
+    return rows[(((at + delta) % rows.length) + rows.length) % rows.length]?.id;
+  }
+
+  /** Position of a task in the visible list, for the panel's "3 of 120". */
+  position(taskId: string): { index: number; total: number } | undefined {
+    const rows = this.visibleRows();
+    const at = this.visibleIndex?.get(taskId);
+    return at === undefined ? undefined : { index: at, total: rows.length };
+  }
+
+  /** Categories in the loaded tasks, for the filter picker. */
+  categories(): Array<{ category: string; tasks: number }> {
+    return categoryCounts(this.allRows());
+  }
+
+  async reveal(taskId: string): Promise<void> {
+    const node = this.taskNodes.get(taskId);
+    if (!node || !this.view?.visible) return;
+    try {
+      await this.view.reveal(node, { select: true, focus: false });
+    } catch {
+      // a filtered-out task cannot be revealed; nothing to do
+    }
+  }
+
+  getParent(node: CandidateNode): CandidateNode | undefined {
+    switch (node.kind) {
+      case 'dataset':
+        return undefined;
+      case 'task':
+        return this.datasetNode;
+      case 'attempt':
+        return this.taskNode(node.taskId);
+      default:
+        return { kind: 'attempt', taskId: node.taskId, column: node.column };
+    }
+  }
+
+  getChildren(node?: CandidateNode): CandidateNode[] {
+    if (!node) return this.dataset.root ? [this.datasetNode] : [];
+    switch (node.kind) {
+      case 'dataset':
+        return this.visibleRows().map((r) => this.taskNode(r.id));
+      case 'task': {
+        const task = this.dataset.task(node.taskId);
+        if (!task) return [];
+        const cols = task.files.goldPatch ? [GOLD_COLUMN] : [];
+        return [...cols, ...task.attempts.map((a) => a.id)].map((column) => ({ kind: 'attempt', taskId: task.id, column }));
+      }
+      case 'attempt': {
+        const changes = this.fileChangesOf(node.taskId, node.column);
+        if ('error' in changes) return [{ kind: 'message', taskId: node.taskId, column: node.column, text: changes.error }];
+        return changes.map((change) => ({ kind: 'changedFile', taskId: node.taskId, column: node.column, path: change.path, change }));
+      }
+      default:
+        return [];
+    }
+  }
+
+  getTreeItem(node: CandidateNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'dataset': {
+        const name = this.dataset.manifest?.name ?? path.basename(this.dataset.root ?? '');
+        const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.Expanded);
+        item.id = 'dataset';
+        const errors = this.dataset.problems.filter((p) => p.severity === 'error').length;
+        const n = this.dataset.taskCount;
+        item.description = this.dataset.loading
+          ? `loading ${n.toLocaleString('en-US')} of ${this.dataset.expectedTasks.toLocaleString('en-US')} tasks…`
+          : `${plural(n, 'task')}${errors ? ` · ${plural(errors, 'problem')}` : ''}`;
+        item.tooltip = this.dataset.root;
+        item.iconPath = new vscode.ThemeIcon(errors ? 'warning' : 'database');
+        item.contextValue = 'dataset';
+        return item;
+      }
+      case 'task': {
+        const row = this.row(node.taskId);
+        const item = new vscode.TreeItem(node.taskId, vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = `task:${node.taskId}`;
+        if (!row) return item;
+        item.description = `${row.status.replace(/_/g, ' ')} · ${plural(row.specs, 'spec')} · ${plural(row.tests, 'test')} · ${plural(row.attempts, 'attempt')} · ${row.title}`;
+        const tip = new vscode.MarkdownString(undefined, false);
+        tip.isTrusted = false;
+        tip.supportHtml = false;
+        tip.appendMarkdown('**').appendText(row.title).appendMarkdown('**\n\n');
+        tip.appendText(`${row.status.replace(/_/g, ' ')} · ${plural(row.specs, 'spec')} · ${plural(row.tests, 'test')} · ${plural(row.attempts, 'attempt')}\n\n`);
+        if (row.categories.length) tip.appendText(`Categories: ${row.categories.join(', ')}\n\n`);
+        if (row.outcomes.length) tip.appendText(`Attempts: ${row.outcomes.map((o) => OUTCOME_LABELS[o]).join(', ')}`);
+        item.tooltip = tip;
+        item.iconPath = new vscode.ThemeIcon(STATUS_ICONS[row.status] ?? 'circle-large-outline');
+        item.contextValue = 'task';
+        item.command = { command: CMD.openTask, title: 'Open Task', arguments: [node] };
+        return item;
+      }
+      case 'attempt': {
+        const task = this.dataset.task(node.taskId);
+        const attempt = task?.attempts.find((a) => a.id === node.column);
+        const item = new vscode.TreeItem(node.column === GOLD_COLUMN ? 'gold patch' : node.column, vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = `attempt:${node.taskId}:${node.column}`;
+        if (node.column === GOLD_COLUMN) {
+          item.iconPath = new vscode.ThemeIcon('star-full');
+          item.contextValue = 'gold';
+          item.tooltip = 'The reference solution of the task';
+          return item;
+        }
+        if (attempt && task) {
+          const outcome = attemptOutcome(attempt, this.statuses.outcomeOf?.(task.id, attempt.id));
+          item.description = [attempt.model, attempt.agent, OUTCOME_LABELS[outcome], attempt.costUsd !== undefined ? `$${attempt.costUsd.toFixed(2)}` : '']
+            .filter(Boolean)
+            .join(' · ');
+          item.iconPath = OUTCOME_ICONS[outcome];
+          item.contextValue = attempt.trajectoryFile ? 'attempt.trajectory' : 'attempt';
+          item.tooltip = attemptTooltip(attempt);
+        }
+        return item;
+      }
+      case 'changedFile': {
+        const c = node.change;
+        const item = new vscode.TreeItem(path.posix.basename(c.path), vscode.TreeItemCollapsibleState.None);
+        item.id = `file:${node.taskId}:${node.column}:${c.path}`;
+        const dir = path.posix.dirname(c.path);
+        item.description = `${dir === '.' ? '' : `${dir} · `}+${c.additions} −${c.deletions}${c.status !== 'modified' ? ` · ${c.status}` : ''}`;
+        item.resourceUri = vscode.Uri.from({ scheme: DOC_SCHEME, path: `/${c.path}` });
+        item.iconPath = vscode.ThemeIcon.File;
+        item.tooltip = `${c.path} (${c.status}, +${c.additions} −${c.deletions})`;
+        item.contextValue = 'changedFile';
+        item.command = { command: CMD.openDiff, title: 'Open Diff', arguments: [node] };
+        return item;
+      }
+      case 'message': {
+        const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
+        item.iconPath = new vscode.ThemeIcon('warning');
+        return item;
+      }
+    }
+  }
+
+  dispose(): void {
+    for (const s of this.subs) s.dispose();
+    this.emitter.dispose();
+  }
+
+  /** Rows changed (dataset, status, filter or sort): recompute the visible list and refresh the tree. */
+  private invalidate(): void {
+    this.visible = undefined;
+    this.visibleIndex = undefined;
+    this.updateViewText();
+    this.emitter.fire(undefined);
+  }
+
+  private taskNode(taskId: string): CandidateNode {
+    let n = this.taskNodes.get(taskId);
+    if (!n) {
+      n = { kind: 'task', taskId };
+      this.taskNodes.set(taskId, n);
+    }
+    return n;
+  }
+
+  private row(taskId: string): TaskRow | undefined {
+    let r = this.rows.get(taskId);
+    if (!r) {
+      const task = this.dataset.task(taskId);
+      if (!task) return undefined;
+      r = this.makeRow(task);
+      this.rows.set(taskId, r);
+    }
+    return r;
+  }
+
+  private makeRow(task: CandidateTask): TaskRow {
+    return taskRow(task, this.statuses.statusOf(task.id), this.statuses.outcomeOf ? (t, a) => this.statuses.outcomeOf?.(t, a) : undefined);
+  }
+
+  private allRows(): TaskRow[] {
+    return this.dataset.tasks.map((t) => this.row(t.id) as TaskRow);
+  }
+
+  private visibleRows(): TaskRow[] {
+    if (!this.visible) {
+      const all = this.allRows();
+      const t0 = performance.now();
+      this.visible = filterAndSort(all, this.filterValue, this.sortValue);
+      this.lastFilterMs = performance.now() - t0;
+      this.visibleIndex = new Map(this.visible.map((r, i) => [r.id, i]));
+      for (const id of [...this.taskNodes.keys()]) if (!this.dataset.task(id)) this.taskNodes.delete(id);
+    }
+    return this.visible;
+  }
+
+  private fileChangesOf(taskId: string, column: string): FileChangeView[] | { error: string } {
+    const key = `${taskId}\u0000${column}`;
+    const known = this.changes.get(key);
+    if (known) return known;
+    const task = this.dataset.task(taskId);
+    const root = this.dataset.root;
+    const rel = column === GOLD_COLUMN ? task?.files.goldPatch : task?.attempts.find((a) => a.id === column)?.patchFile;
+    let out: FileChangeView[] | { error: string };
+    if (!task || !root || !rel) out = { error: 'no patch' };
+    else {
+      try {
+        const c = fileChanges(readDatasetText(root, rel), rel);
+        out = 'error' in c ? c : c.files.length > 0 ? c.files : { error: 'the patch changes no file' };
+      } catch (e) {
+        out = { error: e instanceof Error ? e.message : String(e) };
+      }
+    }
+    this.changes.set(key, out);
+    return out;
+  }
+
+  private updateViewText(): void {
+    if (!this.view) return;
+    const total = this.dataset.taskCount;
+    if (!this.dataset.root) {
+      this.view.description = undefined;
+      this.view.message = undefined;
+      return;
+    }
+    const shown = this.visibleRows().length;
+    this.view.description = isFiltered(this.filterValue) ? `${shown.toLocaleString('en-US')} of ${total.toLocaleString('en-US')}` : undefined;
+    this.view.message =
+      total > 0 && shown === 0 ? 'No task matches the filter. Clear it from the view title.' : total === 0 && !this.dataset.loading ? 'The dataset has no tasks yet.' : undefined;
+  }
+
+  private async saveViewState(): Promise<void> {
+    if (this.persist()) await this.memento.update(VIEW_STATE_KEY, { filter: this.filterValue, sort: this.sortValue });
+  }
+}
+
+function attemptTooltip(a: Attempt): string {
+  const lines = [`${a.id}: ${a.model}${a.agent ? ` (${a.agent})` : ''}`];
+  if (a.claimed?.status) lines.push(`claimed: ${a.claimed.status}`);
+  for (const r of a.recordedResults) lines.push(`recorded by ${r.source}: ${r.status ?? (r.resolved ? 'resolved' : r.resolved === false ? 'unresolved' : 'unknown')}`);
+  return lines.join('\n');
+}
+
+// ---- filter and sort pickers ------------------------------------------------------------------------------------
+
+type FilterPick = vscode.QuickPickItem & { facet?: 'status' | 'outcome' | 'category'; value?: string };
+
+/** The multi-select filter picker: statuses, attempt outcomes and spec categories in one list. */
+export async function pickFilter(tree: CandidatesTree): Promise<CandidateFilter | undefined> {
+  const f = tree.filter;
+  const items: FilterPick[] = [
+    { label: 'Review status', kind: vscode.QuickPickItemKind.Separator },
+    ...TASK_STATUSES.map((s) => ({ label: s.replace(/_/g, ' '), facet: 'status' as const, value: s, picked: f.statuses.includes(s) })),
+    { label: 'Attempt outcome', kind: vscode.QuickPickItemKind.Separator },
+    ...ATTEMPT_OUTCOMES.map((o) => ({ label: OUTCOME_LABELS[o], description: 'any attempt', facet: 'outcome' as const, value: o, picked: f.outcomes.includes(o) })),
+    { label: 'Spec category', kind: vscode.QuickPickItemKind.Separator },
+    ...tree.categories().map((c) => ({ label: c.category, description: plural(c.tasks, 'task'), facet: 'category' as const, value: c.category, picked: f.categories.includes(c.category) })),
+  ];
+  const picked = await vscode.window.showQuickPick(items, {
+    canPickMany: true,
+    title: 'Filter candidates',
+    placeHolder: 'Tasks matching any checked choice of each group are shown',
+  });
+  if (!picked) return undefined;
+  const of = (facet: FilterPick['facet']): string[] => picked.filter((p) => p.facet === facet && p.value).map((p) => p.value as string);
+  return { ...f, statuses: of('status') as TaskStatus[], outcomes: of('outcome') as AttemptOutcome[], categories: of('category') };
+}
+
+/** Live text filter: the tree follows as the user types; Escape restores the previous text. */
+export async function pickFilterText(tree: CandidatesTree): Promise<void> {
+  const before = tree.filter;
+  const box = vscode.window.createInputBox();
+  box.title = 'Filter candidates by text';
+  box.prompt = 'Words to find in task id, title, repository, attempt models and agents';
+  box.value = before.text;
+  let timer: NodeJS.Timeout | undefined;
+  let accepted = false;
+  await new Promise<void>((resolve) => {
+    box.onDidChangeValue((v) => {
+      clearTimeout(timer);
+      timer = setTimeout(() => void tree.setFilter({ ...tree.filter, text: v }), 80);
+    });
+    box.onDidAccept(() => {
+      accepted = true;
+      clearTimeout(timer);
+      void tree.setFilter({ ...tree.filter, text: box.value });
+      box.hide();
+    });
+    box.onDidHide(() => {
+      clearTimeout(timer);
+      if (!accepted) void tree.setFilter({ ...tree.filter, text: before.text });
+      box.dispose();
+      resolve();
+    });
+    box.show();
+  });
+}
+
+export async function pickSort(tree: CandidatesTree): Promise<CandidateSort | undefined> {
+  const picked = await vscode.window.showQuickPick(
+    CANDIDATE_SORTS.map((s) => ({ label: SORT_LABELS[s], value: s, description: s === tree.sort ? 'current' : undefined })),
+    { title: 'Sort candidates by' },
+  );
+  return picked?.value;
+}
+
+export { EMPTY_FILTER };

@@ -1,0 +1,288 @@
+// The open dataset: found in the workspace or picked by the user, loaded in chunks so the first rows show at once and
+// the extension host stays responsive, and refreshed folder by folder when files change on disk.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { loadDataset } from '../adapters/fs/datasetLoader';
+import { MANIFEST_FILE, TASKS_DIR } from '../core/dataset';
+import type { CandidateTask, DatasetManifest, Problem } from '../core/model';
+
+export type DatasetChange =
+  | { kind: 'opened' | 'closed' | 'loaded' | 'progress' }
+  /** Only these tasks changed (ids before and after the change). */
+  | { kind: 'tasks'; taskIds: string[] };
+
+/** Tasks loaded per chunk: small first so rows appear at once, then larger. */
+const FIRST_CHUNK = 300;
+const CHUNK = 1500;
+/** Quiet time after the last file event before the changed task folders are reloaded. */
+const WATCH_DEBOUNCE_MS = 250;
+
+const LAST_ROOT_KEY = 'specweave.dataset.lastRoot';
+
+export class DatasetService implements vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<DatasetChange>();
+  readonly onDidChange = this.emitter.event;
+  private rootPath: string | undefined;
+  private manifestValue: DatasetManifest | undefined;
+  private byId = new Map<string, CandidateTask>();
+  private sorted: CandidateTask[] | undefined;
+  private problemList: Problem[] = [];
+  private generation = 0;
+  private loadingNow = false;
+  private expected = 0;
+  private watcher: vscode.FileSystemWatcher | undefined;
+  private dirty = new Set<string>();
+  private manifestDirty = false;
+  private debounce: NodeJS.Timeout | undefined;
+  /** Resolves when the current load has finished (tests and benchmarks wait on it). */
+  private loadedPromise: Promise<void> = Promise.resolve();
+  /** Milliseconds from `open` to the first rows and to the whole dataset, for the benchmark. */
+  timings = { firstRowsMs: 0, loadedMs: 0 };
+
+  constructor(
+    private readonly memento: vscode.Memento,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  get root(): string | undefined {
+    return this.rootPath;
+  }
+  get manifest(): DatasetManifest | undefined {
+    return this.manifestValue;
+  }
+  get loading(): boolean {
+    return this.loadingNow;
+  }
+  /** Tasks found on disk (what the progress counts against). */
+  get expectedTasks(): number {
+    return this.expected;
+  }
+  get problems(): readonly Problem[] {
+    return this.problemList;
+  }
+  get taskCount(): number {
+    return this.byId.size;
+  }
+
+  /** Tasks sorted by id. */
+  get tasks(): readonly CandidateTask[] {
+    this.sorted ??= [...this.byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return this.sorted;
+  }
+
+  task(id: string): CandidateTask | undefined {
+    return this.byId.get(id);
+  }
+
+  whenLoaded(): Promise<void> {
+    return this.loadedPromise;
+  }
+
+  /** Finds a dataset to open: the `specweave.dataset.path` setting, the workspace, or the one opened last time. */
+  async detect(settingPath: string): Promise<string | undefined> {
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    if (settingPath) {
+      const base = folders[0]?.uri.fsPath ?? process.cwd();
+      const p = path.resolve(base, settingPath);
+      if (fs.existsSync(path.join(p, MANIFEST_FILE))) return p;
+      this.log.warn(`specweave.dataset.path is ${settingPath}, but ${p} holds no ${MANIFEST_FILE}`);
+    }
+    for (const f of folders) {
+      if (f.uri.scheme === 'file' && fs.existsSync(path.join(f.uri.fsPath, MANIFEST_FILE))) return f.uri.fsPath;
+    }
+    if (folders.length > 0) {
+      const found = await vscode.workspace.findFiles(`**/${MANIFEST_FILE}`, '{**/node_modules/**,**/.git/**}', 20);
+      const dirs = found.filter((u) => u.scheme === 'file').map((u) => path.dirname(u.fsPath));
+      dirs.sort((a, b) => a.split(path.sep).length - b.split(path.sep).length || (a < b ? -1 : 1));
+      if (dirs[0]) return dirs[0];
+    }
+    const last = this.memento.get<string>(LAST_ROOT_KEY);
+    if (last && fs.existsSync(path.join(last, MANIFEST_FILE))) return last;
+    return undefined;
+  }
+
+  /** Opens the dataset at `root`; resolves when the first rows are loaded (the rest keeps loading). */
+  async open(root: string): Promise<{ ok: true } | { ok: false; message: string }> {
+    const abs = path.resolve(root);
+    if (!fs.existsSync(path.join(abs, MANIFEST_FILE))) {
+      return { ok: false, message: `${abs} is not a SpecWeave dataset: it has no ${MANIFEST_FILE}.` };
+    }
+    const t0 = performance.now();
+    this.reset();
+    const gen = this.generation;
+    this.rootPath = abs;
+    await this.memento.update(LAST_ROOT_KEY, abs);
+    this.loadingNow = true;
+    this.watch(abs);
+    this.emitter.fire({ kind: 'opened' });
+    const names = listTaskFolders(abs);
+    this.expected = names.length;
+    let resolveLoaded: () => void = () => undefined;
+    this.loadedPromise = new Promise((r) => (resolveLoaded = r));
+    let first = true;
+    let lastProgress = 0;
+    const step = async (from: number): Promise<void> => {
+      const size = from === 0 ? FIRST_CHUNK : CHUNK;
+      const chunk = names.slice(from, from + size);
+      this.loadFolders(abs, chunk, from === 0);
+      if (gen !== this.generation) return;
+      if (first) {
+        first = false;
+        this.timings.firstRowsMs = performance.now() - t0;
+      }
+      const now = performance.now();
+      if (from === 0 || now - lastProgress > 500) {
+        lastProgress = now;
+        this.emitter.fire({ kind: 'progress' });
+      }
+    };
+    await step(0);
+    // The rest loads in the background, yielding between chunks so the host stays responsive.
+    void (async () => {
+      try {
+        for (let from = FIRST_CHUNK; from < names.length; from += CHUNK) {
+          await new Promise((r) => setImmediate(r));
+          if (gen !== this.generation) return;
+          await step(from);
+        }
+        if (gen !== this.generation) return;
+        this.loadingNow = false;
+        this.timings.loadedMs = performance.now() - t0;
+        this.log.info(`loaded ${this.byId.size} tasks from ${abs} in ${this.timings.loadedMs.toFixed(0)} ms (${this.problemList.length} problems)`);
+        this.emitter.fire({ kind: 'loaded' });
+      } catch (e) {
+        this.loadingNow = false;
+        this.log.error(`loading ${abs} failed: ${e instanceof Error ? e.message : String(e)}`);
+        this.emitter.fire({ kind: 'loaded' });
+      } finally {
+        resolveLoaded();
+      }
+    })();
+    return { ok: true };
+  }
+
+  async reload(): Promise<void> {
+    if (this.rootPath) await this.open(this.rootPath);
+  }
+
+  close(): void {
+    if (!this.rootPath) return;
+    this.reset();
+    void this.memento.update(LAST_ROOT_KEY, undefined);
+    this.emitter.fire({ kind: 'closed' });
+  }
+
+  dispose(): void {
+    this.reset();
+    this.emitter.dispose();
+  }
+
+  private reset(): void {
+    this.generation++;
+    this.watcher?.dispose();
+    this.watcher = undefined;
+    clearTimeout(this.debounce);
+    this.dirty.clear();
+    this.manifestDirty = false;
+    this.rootPath = undefined;
+    this.manifestValue = undefined;
+    this.byId = new Map();
+    this.sorted = undefined;
+    this.problemList = [];
+    this.loadingNow = false;
+    this.expected = 0;
+  }
+
+  /** Loads the given task folders, replacing what was known of them; returns the ids that changed. */
+  private loadFolders(root: string, folders: readonly string[], withManifest: boolean): string[] {
+    const ds = loadDataset(root, { only: [...folders] });
+    const set = new Set(folders);
+    const changed = new Set<string>();
+    for (const [id, t] of this.byId) {
+      if (set.has(folderOf(t))) {
+        this.byId.delete(id);
+        changed.add(id);
+      }
+    }
+    for (const t of ds.tasks) {
+      this.byId.set(t.id, t);
+      changed.add(t.id);
+    }
+    const folderOfProblem = (p: Problem): string | undefined => {
+      const parts = p.file.split('/');
+      return parts[0] === TASKS_DIR ? parts[1] : undefined;
+    };
+    const inFolders = (p: Problem): boolean => set.has(folderOfProblem(p) ?? '');
+    // Whole-dataset problems (manifest, guidelines) come with every load: take them from the first chunk only.
+    const datasetLevel = (p: Problem): boolean => folderOfProblem(p) === undefined;
+    this.problemList = [
+      ...this.problemList.filter((p) => !inFolders(p) && !(withManifest && datasetLevel(p))),
+      ...(withManifest ? ds.problems.filter(datasetLevel) : []),
+      ...ds.problems.filter(inFolders),
+    ];
+    if (withManifest) this.manifestValue = ds.manifest;
+    this.sorted = undefined;
+    return [...changed];
+  }
+
+  private watch(root: string): void {
+    const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(root), '**/*'));
+    const onEvent = (uri: vscode.Uri): void => {
+      const rel = path.relative(root, uri.fsPath).split(path.sep);
+      if (rel.length === 1 && rel[0] === MANIFEST_FILE) this.manifestDirty = true;
+      else if (rel[0] === TASKS_DIR && rel[1] && !rel[1].startsWith('.')) this.dirty.add(rel[1]);
+      else return;
+      clearTimeout(this.debounce);
+      this.debounce = setTimeout(() => this.flushChanges(), WATCH_DEBOUNCE_MS);
+    };
+    w.onDidCreate(onEvent);
+    w.onDidChange(onEvent);
+    w.onDidDelete(onEvent);
+    this.watcher = w;
+  }
+
+  private flushChanges(): void {
+    const root = this.rootPath;
+    if (!root) return;
+    if (this.manifestDirty) {
+      this.manifestDirty = false;
+      this.dirty.clear();
+      this.log.info(`${MANIFEST_FILE} changed: reloading the dataset`);
+      void this.reload();
+      return;
+    }
+    if (this.loadingNow) {
+      // Still loading: the chunks not loaded yet will read the new files anyway; retry the rest afterwards.
+      this.debounce = setTimeout(() => this.flushChanges(), WATCH_DEBOUNCE_MS);
+      return;
+    }
+    const folders = [...this.dirty];
+    this.dirty.clear();
+    if (folders.length === 0) return;
+    try {
+      const changed = this.loadFolders(root, folders, false);
+      this.log.info(`reloaded ${folders.length} changed task folder(s): ${folders.slice(0, 10).join(', ')}${folders.length > 10 ? ', …' : ''}`);
+      this.emitter.fire({ kind: 'tasks', taskIds: changed });
+    } catch (e) {
+      this.log.error(`reloading ${folders.join(', ')} failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+}
+
+/** The folder name of a task under tasks/. */
+export function folderOf(t: CandidateTask): string {
+  return t.dir.split('/')[1] ?? t.id;
+}
+
+function listTaskFolders(root: string): string[] {
+  try {
+    return fs
+      .readdirSync(path.join(root, TASKS_DIR), { withFileTypes: true })
+      .filter((d) => !d.name.startsWith('.') && (d.isDirectory() || d.isSymbolicLink()))
+      .map((d) => d.name)
+      .sort();
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,318 @@
+// Task panels: one WebviewPanel per task in the editor area (revealed when already open), restored after a window
+// reload by a serializer, each wired to a TaskSession that answers its webview.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { readDatasetText, repoPath, resolveDatasetPath } from '../adapters/fs/datasetLoader';
+import { isGitClone } from '../adapters/fs/git';
+import { TrajectoryCache } from '../adapters/fs/trajectoryCache';
+import type { TrajectoryReadFn } from '../adapters/fs/trajectoryCache';
+import type { CandidateTask } from '../core/model';
+import { buildTaskViewModel } from '../core/view/taskView';
+import type { TaskViewInputs, TextOrError } from '../core/view/taskView';
+import type { TaskViewModel, TrajectoryInfoView, ViewCommand, WebviewState } from '../protocol/messages';
+import { CTX, TASK_PANEL_TYPE } from './commandIds';
+import type { CandidatesTree } from './candidatesTree';
+import type { DatasetService } from './datasetService';
+import type { DiffDocuments } from './diffDocuments';
+import { DisposableStore } from './disposables';
+import type { ReviewStatusSource } from './reviewStatus';
+import { TaskSession } from './taskSession';
+import type { EditorActions } from './taskSession';
+import { UNTRUSTED_REASON } from './trust';
+import { buildWebviewHtml, localResourceRootPaths, makeNonce } from './webviewHtml';
+
+const UI_STATE_KEY = 'specweave.taskPanel.uiState';
+
+interface PanelEntry {
+  panel: vscode.WebviewPanel;
+  taskId: string;
+  /** The session was started while the task was not in the dataset (still loading, or gone). */
+  missing: boolean;
+  session: TaskSession;
+  /** Disposed when the panel closes or shows another task. */
+  sessionStore: DisposableStore;
+  store: DisposableStore;
+}
+
+export interface TaskPanelDeps {
+  extensionUri: vscode.Uri;
+  dataset: DatasetService;
+  tree: CandidatesTree;
+  statuses: ReviewStatusSource;
+  diffs: DiffDocuments;
+  readTrajectory: TrajectoryReadFn;
+  memento: vscode.Memento;
+  log: vscode.LogOutputChannel;
+  /** Runs a contributed command the webview asks for (the caller checks trust). */
+  runCommand(command: string, args: string[]): Promise<{ ran: boolean; message?: string }>;
+}
+
+export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscode.Disposable {
+  private readonly entries = new Map<vscode.WebviewPanel, PanelEntry>();
+  private activeEntry: PanelEntry | undefined;
+  private readonly store = new DisposableStore();
+
+  constructor(private readonly d: TaskPanelDeps) {
+    this.store.add(
+      d.dataset.onDidChange((c) => {
+        for (const e of [...this.entries.values()]) {
+          if (c.kind === 'closed') e.panel.dispose();
+          else if (c.kind === 'tasks' && c.taskIds.includes(e.taskId)) this.restart(e);
+          else if (c.kind === 'loaded' || (c.kind === 'progress' && e.missing)) {
+            if (e.missing && this.d.dataset.task(e.taskId)) this.restart(e);
+            else if (c.kind === 'loaded') e.session.pushUpdate();
+          }
+        }
+      }),
+    );
+    this.store.add(
+      d.statuses.onDidChange((ids) => {
+        for (const e of this.entries.values()) if (!ids || ids.includes(e.taskId)) e.session.pushUpdate();
+      }),
+    );
+  }
+
+  /** The panel that is focused (or was focused last while still visible). */
+  get active(): { taskId: string; session: TaskSession; panel: vscode.WebviewPanel } | undefined {
+    return this.activeEntry;
+  }
+
+  /** Open panels by task id (for tests). */
+  openTaskIds(): string[] {
+    return [...this.entries.values()].map((e) => e.taskId);
+  }
+
+  sessionOf(taskId: string): TaskSession | undefined {
+    return [...this.entries.values()].find((e) => e.taskId === taskId)?.session;
+  }
+
+  /** Shows the task: reveals its panel when open, else opens one. */
+  open(taskId: string, opts: { preserveFocus?: boolean } = {}): void {
+    const existing = [...this.entries.values()].find((e) => e.taskId === taskId);
+    if (existing) {
+      existing.panel.reveal(undefined, opts.preserveFocus);
+      return;
+    }
+    const panel = vscode.window.createWebviewPanel(TASK_PANEL_TYPE, taskId, { viewColumn: vscode.ViewColumn.Active, preserveFocus: opts.preserveFocus ?? false }, this.webviewOptions());
+    this.attach(panel, taskId);
+  }
+
+  /** Shows another task in the active panel (next/previous), or reveals it where it is already open. */
+  retarget(taskId: string): void {
+    const cur = this.activeEntry;
+    const existing = [...this.entries.values()].find((e) => e.taskId === taskId);
+    if (existing || !cur) {
+      this.open(taskId);
+      return;
+    }
+    cur.sessionStore.dispose();
+    this.startSession(cur, taskId);
+  }
+
+  /** Forwards a keyboard command to the active panel; false when no task panel is active. */
+  forward(command: ViewCommand): boolean {
+    const e = this.activeEntry;
+    if (!e) return false;
+    e.session.command(command);
+    return true;
+  }
+
+  async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    const taskId = typeof state === 'object' && state !== null && typeof (state as { taskId?: unknown }).taskId === 'string' ? (state as { taskId: string }).taskId : undefined;
+    panel.webview.options = this.webviewOptions();
+    if (!taskId) {
+      panel.dispose();
+      return;
+    }
+    // The dataset may still be loading after a reload; the panel shows once its task is known.
+    await this.d.dataset.whenLoaded();
+    this.attach(panel, taskId);
+  }
+
+  dispose(): void {
+    for (const e of [...this.entries.values()]) e.panel.dispose();
+    this.store.dispose();
+  }
+
+  private webviewOptions(): vscode.WebviewOptions & vscode.WebviewPanelOptions {
+    return {
+      enableScripts: true,
+      enableFindWidget: false,
+      retainContextWhenHidden: false,
+      localResourceRoots: localResourceRootPaths(this.d.extensionUri.fsPath).map((p) => vscode.Uri.file(p)),
+    };
+  }
+
+  private attach(panel: vscode.WebviewPanel, taskId: string): void {
+    const store = new DisposableStore();
+    const entry: PanelEntry = { panel, taskId, missing: false, session: undefined as unknown as TaskSession, sessionStore: new DisposableStore(), store };
+    this.entries.set(panel, entry);
+    panel.iconPath = vscode.Uri.joinPath(this.d.extensionUri, 'media', 'task.svg');
+    store.add(
+      panel.onDidChangeViewState((ev) => {
+        if (ev.webviewPanel.active) this.setActive(entry);
+        else if (this.activeEntry === entry) this.setActive(undefined);
+      }),
+    );
+    store.add(
+      panel.onDidDispose(() => {
+        entry.sessionStore.dispose();
+        store.dispose();
+        this.entries.delete(panel);
+        if (this.activeEntry === entry) this.setActive(undefined);
+      }),
+    );
+    this.startSession(entry, taskId);
+    if (panel.active) this.setActive(entry);
+  }
+
+  private setActive(e: PanelEntry | undefined): void {
+    this.activeEntry = e;
+    void vscode.commands.executeCommand('setContext', CTX.taskPanelActive, e !== undefined);
+  }
+
+  private startSession(entry: PanelEntry, taskId: string): void {
+    const { panel } = entry;
+    const sessionStore = new DisposableStore();
+    entry.sessionStore = sessionStore;
+    entry.taskId = taskId;
+    const task = this.d.dataset.task(taskId);
+    entry.missing = task === undefined;
+    panel.title = taskId;
+    const root = this.d.dataset.root;
+    const cache = new TrajectoryCache(
+      this.d.readTrajectory,
+      (column) => {
+        const t = this.d.dataset.task(taskId);
+        const rel = t?.attempts.find((a) => a.id === column)?.trajectoryFile;
+        if (!rel || !root) return undefined;
+        try {
+          return { abs: resolveDatasetPath(root, rel), label: rel };
+        } catch {
+          return { abs: path.join(root, rel), label: rel };
+        }
+      },
+      (column, entryLoaded) => session.trajectoryLoaded(column, entryLoaded),
+    );
+    const states = this.d.memento.get<Record<string, WebviewState>>(UI_STATE_KEY) ?? {};
+    const actions = this.actions(taskId);
+    const session: TaskSession = new TaskSession({
+      taskId,
+      post: (m) => void panel.webview.postMessage(m),
+      buildModel: (traj) => this.model(taskId, traj),
+      cache,
+      trajectoryColumns: task?.attempts.filter((a) => a.trajectoryFile).map((a) => a.id) ?? [],
+      actions,
+      ...(states[taskId] ? { initialState: states[taskId] } : {}),
+      onState: (s) => {
+        const all = { ...(this.d.memento.get<Record<string, WebviewState>>(UI_STATE_KEY) ?? {}) };
+        delete all[s.taskId];
+        all[s.taskId] = s;
+        // Keep the most recent states only: the memento is not a store for every task ever opened.
+        const keys = Object.keys(all);
+        for (const k of keys.slice(0, Math.max(0, keys.length - 200))) delete all[k];
+        void this.d.memento.update(UI_STATE_KEY, all);
+      },
+      log: (line) => this.d.log.warn(line),
+    });
+    entry.session = session;
+    sessionStore.add({ dispose: () => session.dispose() });
+    sessionStore.add(panel.webview.onDidReceiveMessage((m: unknown) => void session.receive(m)));
+    panel.webview.html = this.html(panel.webview, taskId);
+  }
+
+  private html(webview: vscode.Webview, taskId: string): string {
+    const ext = this.d.extensionUri;
+    const styles = [vscode.Uri.joinPath(ext, 'dist', 'webview.css')].filter((u) => fs.existsSync(u.fsPath));
+    return buildWebviewHtml({
+      cspSource: webview.cspSource,
+      nonce: makeNonce(),
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(ext, 'dist', 'webview.js')).toString(),
+      styleUris: styles.map((u) => webview.asWebviewUri(u).toString()),
+      title: `Task ${taskId}`,
+      taskId,
+    });
+  }
+
+  /** The task changed on disk (patches, trajectories, specs): start over with a fresh session and cache. */
+  private restart(e: PanelEntry): void {
+    e.sessionStore.dispose();
+    this.startSession(e, e.taskId);
+  }
+
+  private actions(taskId: string): EditorActions {
+    const beside = vscode.ViewColumn.Beside;
+    return {
+      openDiff: (column, file) => this.d.diffs.openDiff(taskId, column, file, beside),
+      compareColumns: (left, right, file) => this.d.diffs.compare(taskId, left, right, file, beside),
+      openTest: (testId) => this.d.diffs.openTest(taskId, testId, beside),
+      openPatch: (column) => this.d.diffs.openPatchFile(taskId, column, beside),
+      runCommand: (command, args) => this.d.runCommand(command, args),
+    };
+  }
+
+  /** The view model of a task as it is on disk now. */
+  model(taskId: string, trajectories: ReadonlyMap<string, TrajectoryInfoView | { error: string }>): TaskViewModel {
+    const task = this.d.dataset.task(taskId);
+    const root = this.d.dataset.root;
+    if (!task || !root) return missingTaskModel(taskId, root === undefined);
+    const read = (rel: string | undefined): TextOrError => {
+      if (!rel) return { error: 'no file' };
+      try {
+        return { text: readDatasetText(root, rel) };
+      } catch (e) {
+        return { error: e instanceof Error ? e.message : String(e) };
+      }
+    };
+    const inputs: TaskViewInputs = {
+      task,
+      status: this.d.statuses.statusOf(taskId),
+      trusted: vscode.workspace.isTrusted,
+      ...(vscode.workspace.isTrusted ? {} : { untrustedReason: UNTRUSTED_REASON }),
+      request: read(task.files.request),
+      testPatch: read(task.files.testPatch),
+      ...(task.files.goldPatch ? { gold: read(task.files.goldPatch) } : {}),
+      attemptPatches: new Map(task.attempts.map((a) => [a.id, read(a.patchFile)])),
+      trajectories,
+      notices: taskNotices(task, root),
+    };
+    const pos = this.d.tree.position(taskId);
+    if (pos) inputs.position = pos;
+    return buildTaskViewModel(inputs);
+  }
+}
+
+function taskNotices(task: CandidateTask, root: string): string[] {
+  const out: string[] = [];
+  if (task.repo.kind === 'git') {
+    const dir = repoPath(root, task.repo);
+    if (!isGitClone(dir)) {
+      out.push(
+        `The repository clone ${path.relative(root, dir) || dir} is missing: diffs against the base files are disabled; patches still open as text. Clone ${task.repo.name} there at ${task.repo.baseCommit.slice(0, 12)} to enable them.`,
+      );
+    }
+  } else {
+    out.push(`The repository lives in the image ${task.environment.image || '(none)'}: base files cannot be read locally, so patches open as text.`);
+  }
+  for (const n of task.notes) out.push(n);
+  return out;
+}
+
+function missingTaskModel(taskId: string, noDataset: boolean): TaskViewModel {
+  return {
+    protocol: 1,
+    taskId,
+    title: taskId,
+    revision: 0,
+    status: 'candidate',
+    repo: '',
+    image: '',
+    trusted: vscode.workspace.isTrusted,
+    request: [],
+    specs: [],
+    tests: [],
+    columns: [],
+    notices: [noDataset ? 'No dataset is open: open the dataset this task belongs to.' : `Task ${taskId} is no longer in the dataset.`],
+  };
+}

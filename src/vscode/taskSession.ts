@@ -1,0 +1,220 @@
+// One task panel's conversation with its webview, without VS Code: validates what arrives, answers requests from the
+// trajectory cache and the editor actions it is given, streams search hits, and refuses to post any message over the
+// size limit. The panel (taskPanel.ts) wires it to a real webview; tests drive it directly.
+import { validateWebviewMessage } from '../protocol/validate';
+import type { HostToWebview, RequestMap, RequestMethod, TaskViewModel, TrajectoryInfoView, ViewCommand, WebviewState, WebviewToHost } from '../protocol/messages';
+import { compileSearch, runSearch } from '../core/view/search';
+import { trajectoryInfo } from '../core/view/taskView';
+import { jsonBytes } from '../core/view/text';
+import type { CacheEntry, TrajectoryCache } from '../adapters/fs/trajectoryCache';
+
+/** No message to the webview may be larger than this many bytes of JSON. */
+export const MAX_MESSAGE_BYTES = 1_000_000;
+
+/** What the panel does in the editor on the webview's behalf. */
+export interface EditorActions {
+  openDiff(column: string, path: string): Promise<RequestMap['openDiff']['result']>;
+  compareColumns(left: string, right: string, path: string): Promise<RequestMap['compareColumns']['result']>;
+  openTest(testId: string): Promise<RequestMap['openTest']['result']>;
+  openPatch(column: string): Promise<RequestMap['openPatch']['result']>;
+  runCommand(command: string, args: string[]): Promise<RequestMap['runCommand']['result']>;
+}
+
+export interface TaskSessionOptions {
+  taskId: string;
+  post(message: HostToWebview): void;
+  /** Builds the view model, with whatever trajectory summaries are known so far. */
+  buildModel(trajectories: ReadonlyMap<string, TrajectoryInfoView | { error: string }>): TaskViewModel;
+  cache: TrajectoryCache;
+  /** Ids of the columns that have a trajectory, in display order. */
+  trajectoryColumns: readonly string[];
+  actions: EditorActions;
+  /** The last UI state the webview reported, to restore it. */
+  initialState?: WebviewState;
+  onState?(state: WebviewState): void;
+  log?(line: string): void;
+  /** Delay before pushing an updated model after trajectories load (coalesces several loads into one update). */
+  updateDelayMs?: number;
+}
+
+type Handler<M extends RequestMethod> = (params: RequestMap[M]['params']) => Promise<RequestMap[M]['result']>;
+
+export class TaskSession {
+  private ready = false;
+  private state: WebviewState | undefined;
+  private search: { id: number; abort: AbortController } | undefined;
+  private updateTimer: NodeJS.Timeout | undefined;
+  private readonly summaries = new Map<string, TrajectoryInfoView | { error: string }>();
+  private disposed = false;
+  /** Largest message posted so far, in bytes (for benchmarks and tests). */
+  largestMessage = 0;
+  /** Time from the `ready` message to the `init` message being posted, in milliseconds. */
+  initMs = 0;
+
+  constructor(private readonly o: TaskSessionOptions) {
+    this.state = o.initialState;
+  }
+
+  get taskId(): string {
+    return this.o.taskId;
+  }
+
+  get uiState(): WebviewState | undefined {
+    return this.state;
+  }
+
+  /** Called by the cache when a trajectory has loaded: the column headers gain its summary. */
+  trajectoryLoaded(column: string, entry: CacheEntry): void {
+    this.summaries.set(column, 'error' in entry ? { error: entry.error } : trajectoryInfo(entry.summary));
+    if (!this.ready || this.disposed) return;
+    clearTimeout(this.updateTimer);
+    this.updateTimer = setTimeout(() => this.pushUpdate(), this.o.updateDelayMs ?? 150);
+  }
+
+  /** Posts a fresh model (after the dataset or the review state changed). */
+  pushUpdate(): void {
+    if (!this.ready || this.disposed) return;
+    this.send({ type: 'update', model: this.o.buildModel(this.summaries) });
+  }
+
+  /** Forwards a keyboard command to the webview. */
+  command(command: ViewCommand): void {
+    if (this.ready) this.send({ type: 'command', command });
+  }
+
+  /** Handles one raw message from the webview. Never throws. */
+  async receive(raw: unknown): Promise<void> {
+    if (this.disposed) return;
+    const v = validateWebviewMessage(raw);
+    if (!v.ok) {
+      this.o.log?.(`task ${this.o.taskId}: rejected a message from the webview: ${v.error}`);
+      const id = typeof raw === 'object' && raw !== null ? (raw as { id?: unknown }).id : undefined;
+      if (typeof id === 'number' && Number.isInteger(id) && id > 0) this.send({ type: 'reply', id, ok: false, error: v.error });
+      return;
+    }
+    await this.dispatch(v.message);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    clearTimeout(this.updateTimer);
+    this.search?.abort.abort();
+    this.o.cache.dispose();
+  }
+
+  private async dispatch(m: WebviewToHost): Promise<void> {
+    switch (m.type) {
+      case 'ready': {
+        const t0 = performance.now();
+        if (m.state && m.state.taskId === this.o.taskId) this.setState(m.state);
+        this.ready = true;
+        const model = this.o.buildModel(this.summaries);
+        this.send({ type: 'init', model, ...(this.state ? { state: this.state } : {}) });
+        this.initMs = performance.now() - t0;
+        return;
+      }
+      case 'uiState':
+        if (m.state.taskId === this.o.taskId) this.setState(m.state);
+        return;
+      case 'request': {
+        const handler = this.handlers[m.method] as Handler<RequestMethod>;
+        try {
+          const result = await handler(m.params as never);
+          this.reply(m.id, result);
+        } catch (e) {
+          this.send({ type: 'reply', id: m.id, ok: false, error: e instanceof Error ? e.message : String(e) });
+        }
+        return;
+      }
+    }
+  }
+
+  private setState(s: WebviewState): void {
+    this.state = s;
+    this.o.onState?.(s);
+  }
+
+  private reply(id: number, result: unknown): void {
+    const msg: HostToWebview = { type: 'reply', id, ok: true, result };
+    const bytes = jsonBytes(msg);
+    if (bytes > MAX_MESSAGE_BYTES) {
+      this.send({ type: 'reply', id, ok: false, error: `the answer is too large to send (${bytes} bytes)` });
+      return;
+    }
+    this.post(msg, bytes);
+  }
+
+  private send(msg: HostToWebview): void {
+    const bytes = jsonBytes(msg);
+    if (bytes > MAX_MESSAGE_BYTES) {
+      this.o.log?.(`task ${this.o.taskId}: dropped a ${msg.type} message of ${bytes} bytes (limit ${MAX_MESSAGE_BYTES})`);
+      return;
+    }
+    this.post(msg, bytes);
+  }
+
+  private post(msg: HostToWebview, bytes: number): void {
+    if (this.disposed) return;
+    this.largestMessage = Math.max(this.largestMessage, bytes);
+    this.o.post(msg);
+  }
+
+  private async steps(column: string) {
+    const entry = await this.o.cache.get(column);
+    if ('error' in entry) throw new Error(entry.error);
+    return entry.index;
+  }
+
+  private readonly handlers: { [M in RequestMethod]: Handler<M> } = {
+    getSteps: async (p) => (await this.steps(p.column)).page(p.start, p.count, p.kinds),
+    getStepText: async (p) => {
+      const slice = (await this.steps(p.column)).textSlice(p.step, p.offset, p.length);
+      if (!slice) throw new Error(`${p.column} has no step ${p.step}`);
+      return slice;
+    },
+    locateStep: async (p) => ({ position: (await this.steps(p.column)).locate(p.step, p.kinds) }),
+    search: async (p) => {
+      const q = compileSearch(p);
+      if (!q.ok) return { started: false, error: q.error };
+      this.search?.abort.abort();
+      const abort = new AbortController();
+      this.search = { id: p.searchId, abort };
+      const cache = this.o.cache;
+      void runSearch(
+        {
+          columns: this.o.trajectoryColumns,
+          load: async (column) => {
+            const e = await cache.get(column);
+            return 'error' in e ? undefined : e.index.steps;
+          },
+        },
+        q.re,
+        {
+          signal: abort.signal,
+          ...(p.kinds ? { kinds: p.kinds } : {}),
+          onHits: (hits, counts) => {
+            if (!abort.signal.aborted) this.send({ type: 'searchHits', searchId: p.searchId, hits, counts });
+          },
+        },
+      ).then(
+        (out) => {
+          if (this.search?.id === p.searchId) this.search = undefined;
+          this.send({ type: 'searchDone', searchId: p.searchId, ...out });
+        },
+        (e: unknown) => this.o.log?.(`task ${this.o.taskId}: search failed: ${e instanceof Error ? e.message : String(e)}`),
+      );
+      return { started: true };
+    },
+    cancelSearch: async (p) => {
+      if (this.search?.id !== p.searchId) return { cancelled: false };
+      this.search.abort.abort();
+      this.search = undefined;
+      return { cancelled: true };
+    },
+    openDiff: (p) => this.o.actions.openDiff(p.column, p.path),
+    compareColumns: (p) => this.o.actions.compareColumns(p.left, p.right, p.path),
+    openTest: (p) => this.o.actions.openTest(p.testId),
+    openPatch: (p) => this.o.actions.openPatch(p.column),
+    runCommand: (p) => this.o.actions.runCommand(p.command, p.args),
+  };
+}
