@@ -155,6 +155,15 @@ async function runChild(mode: string, file: string): Promise<void> {
     const r = await summarizeTrajectory(file);
     if (!r.ok) throw new Error(r.problem.message);
     steps = r.summary.steps;
+  } else if (mode === 'read' || mode === 'scan') {
+    // The I/O floor (chunks read, nothing done), and the scanner alone walking every byte (every value skipped).
+    const { createReadStream } = await import('node:fs');
+    const { JsonScanner } = await import('../src/core/trajectory/jsonScanner');
+    const scanner = new JsonScanner({ policy: () => 'skip', value: () => undefined, error: (e) => {
+      throw new Error(e.message);
+    } });
+    for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) if (mode === 'scan') scanner.push(chunk as Buffer);
+    scanner.end();
   } else if (mode === 'jsonparse') {
     const data = JSON.parse(readFileSync(file, 'utf8')) as { trajectory: unknown[]; history: unknown[] };
     steps = data.history.length;
@@ -187,7 +196,7 @@ async function scenario(dir: string, title: string, mib: number, runs: number, w
   const sizeMb = statSync(file).size / 1024 / 1024;
   console.log(`\n### ${title}`);
   console.log(`generated ${sizeMb.toFixed(1)} MiB, ${gen.steps} agent steps, in ${((performance.now() - g0) / 1000).toFixed(1)} s; median of ${runs} run(s), each in a fresh child process (node ${process.version}, ${cpus().length} cores, load average ${loadavg()[0]!.toFixed(1)})\n`);
-  const results: Record<string, Measure[]> = { idle: [], normalize: [], summarize: [], jsonparse: [] };
+  const results: Record<string, Measure[]> = { idle: [], read: [], scan: [], normalize: [], summarize: [], jsonparse: [] };
   for (let r = 0; r < runs; r++) for (const mode of Object.keys(results)) results[mode]!.push(measure(mode, file));
   const row = (mode: string): { ms: number; peak: number; steps: number | undefined } => ({
     ms: median(results[mode]!.map((m) => m.ms)),
@@ -202,6 +211,8 @@ async function scenario(dir: string, title: string, mib: number, runs: number, w
     ['normalize', 'readTrajectory (streamed, keeps step texts)'],
     ['summarize', 'summarizeTrajectory (streamed, no texts)'],
     ['jsonparse', 'floor: readFileSync + JSON.parse'],
+    ['read', 'reading the file in 1 MiB chunks only'],
+    ['scan', 'the scanner alone, every value skipped'],
     ['idle', 'node + tsx, no work'],
   ] as const) {
     const m = row(mode);
