@@ -113,10 +113,15 @@ def base_commit():
     return shas.pop()
 
 
-def fresh_clone(tmp, name):
-    dest = Path(tmp) / name
+def fresh_clone(tmp, name, when="2025-01-01T00:00:00"):
+    dest = Path(tmp) / name / "repo"
+    dest.parent.mkdir()
     git(tmp, "clone", "-q", str(REPO), str(dest))
     git(dest, "checkout", "-q", BASE)
+    # `ls -la` in a story shows mtimes: make them the run's, not the moment the generator ran.
+    stamp = (datetime.fromisoformat(when) - timedelta(minutes=3)).timestamp()
+    for p in [dest.parent, *dest.rglob("*"), dest]:
+        os.utime(p, (stamp, stamp), follow_symlinks=False)
     return dest
 
 
@@ -166,7 +171,7 @@ def normalize(text, work):
 
 
 def run_bash(work, command):
-    env = dict(os.environ, **GIT_ENV, PYTHONDONTWRITEBYTECODE="1", COLUMNS="100", TERM="dumb",
+    env = dict(os.environ, **GIT_ENV, PYTHONDONTWRITEBYTECODE="1", COLUMNS="100", TERM="dumb", TZ="UTC",
                PAGER="cat", LC_ALL="C.UTF-8")
     env.pop("PYTEST_ADDOPTS", None)
     # One stream, as a terminal shows it: stderr interleaved with stdout.
@@ -849,7 +854,7 @@ def main():
             for tid, why in task.weak_tests.items():
                 truth["weakTests"].append({"task": task.id, "test": tid, "why": why})
             for attempt in task.attempts:
-                work = fresh_clone(tmp, f"{task.id}-{attempt.id}")
+                work = fresh_clone(tmp, f"{task.id}-{attempt.id}", attempt.start)
                 events = replay(attempt, work)
                 if not isinstance(events[-1]["action"], Submit):
                     raise SystemExit(f"{task.id}/{attempt.id}: a story must end with Submit")
