@@ -332,6 +332,30 @@ test('a task Dockerfile builds its missing image, once, and the run uses it', as
   }
 });
 
+test('a repository the image already holds is used in place, nothing uploaded into the workdir', async () => {
+  const tag = `specweave-test-inimage:${process.pid}`;
+  const docker = await engine.docker();
+  try {
+    addTask(ds, { id: 'inimage', image: tag, attempts: [{ id: 'good', files: { 'calc.py': FIXED_CALC } }] });
+    const dir = path.join(ds.root, 'tasks/inimage');
+    fs.cpSync(path.resolve(__dirname, '../../fixtures/verify/calc'), path.join(dir, 'repo'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'Dockerfile'), 'FROM specweave-base:bookworm\nCOPY repo/ /repo/\n');
+    const taskJson = JSON.parse(fs.readFileSync(path.join(dir, 'task.json'), 'utf8')) as Record<string, Record<string, unknown>>;
+    taskJson.repo = { name: 'fixture/calc', inImage: true };
+    (taskJson.environment as Record<string, unknown>).dockerfile = 'Dockerfile';
+    fs.writeFileSync(path.join(dir, 'task.json'), JSON.stringify(taskJson));
+    const t = loadDataset(ds.root).tasks.find((x) => x.id === 'inimage') as CandidateTask;
+    assert.equal(t.repo.kind, 'image');
+    const s = new VerifierService({ datasetRoot: ds.root, engine });
+    const good = await s.verify({ task: t, attemptId: 'good', force: true });
+    assert.equal(good.status, 'passed', good.reason);
+    const empty = await s.verify({ task: t, attemptId: 'empty', force: true });
+    assert.equal(empty.status, 'failed', empty.reason);
+  } finally {
+    await docker.getImage(tag).remove({ force: true }).catch(() => undefined);
+  }
+});
+
 test('cancelling a running job kills and removes its container', async () => {
   const s = new VerifierService({ datasetRoot: ds.root, engine, concurrency: 1 });
   const id = s.enqueue({ task: task('sigterm'), attemptId: 'loop', force: true, timeoutSec: 30 });
