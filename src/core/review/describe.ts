@@ -37,6 +37,15 @@ export function describeEvent(e: ReviewEvent): string {
     }
     case 'undo':
       return `undo ${e.payload.event}${note(e.payload.note)}`;
+    case 'repair.request': {
+      const p = e.payload;
+      const tokens = p.promptTokens !== undefined ? `, ${p.promptTokens}+${p.completionTokens ?? 0} tokens` : '';
+      return `repair requested (${p.target}, ${p.model}${tokens}): ${p.outcome === 'suggested' ? `suggestion ${p.suggestion}` : `${p.outcome}${p.message ? ` — ${oneLine(p.message)}` : ''}`}`;
+    }
+    case 'repair.accept':
+      return `repair ${e.payload.suggestion} accepted${e.payload.edited ? ' (edited)' : ''}: revision ${e.payload.from} -> ${e.payload.to}${note(e.payload.note)}`;
+    case 'repair.reject':
+      return `repair ${e.payload.suggestion} rejected — ${oneLine(e.payload.reason)}`;
     case 'revision':
       return `revision ${e.payload.from} -> ${e.revision}${e.payload.changedSpecs.length > 0 ? ` (changed specs: ${e.payload.changedSpecs.join(', ')})` : ''}${note(e.payload.note)}`;
   }

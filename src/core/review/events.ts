@@ -83,6 +83,24 @@ export interface ReviewPayloads {
    * stale; the envelope's `revision` is the new revision.
    */
   revision: { from: number; changedSpecs: string[]; note?: string; suggestion?: string };
+  /** The repair agent was asked for a suggestion (stored under curation/suggestions/<task>/<suggestion>/). */
+  'repair.request': RepairRequestedPayload;
+  /** The curator accepted a suggestion (perhaps edited): revision `from` became `to`. */
+  'repair.accept': { suggestion: string; from: number; to: number; edited: boolean; changedSpecs: string[]; note?: string };
+  'repair.reject': { suggestion: string; reason: string };
+}
+
+export interface RepairRequestedPayload {
+  suggestion: string;
+  /** What the curator asked to change: auto, request, specs, tests or spec_test_map. */
+  target: string;
+  model: string;
+  /** `suggested`: a checked suggestion is stored; `refused` / `failed`: the record says why, nothing to decide. */
+  outcome: 'suggested' | 'refused' | 'failed';
+  message?: string;
+  promptTokens?: number;
+  completionTokens?: number;
+  costUsd?: number;
 }
 
 export type ReviewEventKind = keyof ReviewPayloads;
@@ -148,6 +166,15 @@ export const PAYLOAD_CHECKS: { [K in ReviewEventKind]: Check } = {
   }),
   undo: obj({ event: id }, { note }),
   revision: obj({ from: int(1, 1_000_000), changedSpecs: arrayOf(id, { max: 10_000 }) }, { note, suggestion: id }),
+  'repair.request': obj(
+    { suggestion: id, target: str({ min: 1, max: 50 }), model: str({ min: 1, max: 300 }), outcome: oneOf(['suggested', 'refused', 'failed']) },
+    { message: text(5000), promptTokens: int(0, 100_000_000), completionTokens: int(0, 100_000_000), costUsd: (v, field) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? undefined : { field, message: 'expected a cost in USD' }) },
+  ),
+  'repair.accept': obj(
+    { suggestion: id, from: int(1, 1_000_000), to: int(2, 1_000_001), edited: (v, field) => (typeof v === 'boolean' ? undefined : { field, message: 'expected true or false' }), changedSpecs: arrayOf(id, { max: 10_000 }) },
+    { note },
+  ),
+  'repair.reject': obj({ suggestion: id, reason: str({ min: 1, max: 20_000 }) }),
 };
 
 export function isKnownKind(kind: string): kind is ReviewEventKind {
@@ -257,5 +284,6 @@ export function compareEvents(a: EventEnvelope, b: EventEnvelope): number {
 
 /** Event kinds an `undo` may target. */
 export function isUndoable(kind: string): boolean {
-  return kind !== 'revision';
+  // A repair's request and acceptance describe files written to disk; undoing the event would not unwrite them.
+  return kind !== 'revision' && kind !== 'repair.request' && kind !== 'repair.accept';
 }

@@ -67,6 +67,13 @@ export interface RevisionRecord extends EventRef {
   note?: string;
 }
 
+/** A repair suggestion's history in the log: asked for, then accepted or rejected. */
+export interface RepairRecord {
+  suggestion: string;
+  requested?: EventRef & { target: string; model: string; outcome: 'suggested' | 'refused' | 'failed'; message?: string };
+  decision?: EventRef & ({ decision: 'accepted'; from: number; to: number; edited: boolean } | { decision: 'rejected'; reason: string });
+}
+
 /** Something in the log that could not be applied on replay; the event stays in the log and in the history. */
 export interface ReplayIssue {
   event: string;
@@ -92,6 +99,8 @@ export interface TaskReviewState {
   approval?: ApprovalRecord;
   rejection?: RejectionRecord;
   revisions: RevisionRecord[];
+  /** Repair suggestions by id. */
+  repairs: Map<string, RepairRecord>;
   /** Every event of the task in log order, undone ones included. */
   events: ReviewEvent[];
   /** Events withdrawn by an effective undo. */
@@ -132,6 +141,7 @@ export function emptyTaskState(task: string): TaskReviewState {
     adjudications: new Map(),
     suggestions: new Map(),
     revisions: [],
+    repairs: new Map(),
     events: [],
     undone: new Set(),
     issues: [],
@@ -318,6 +328,21 @@ export function reduceTask(task: string, events: ReviewEvent[]): TaskReviewState
       case 'adjudicate': {
         const p = e.payload;
         st.adjudications.set(p.target === 'label' ? cellKey(p.attempt, p.spec) : scoreKey(p.field), { ...ref(e), decision: p });
+        break;
+      }
+      case 'repair.request': {
+        const p = e.payload;
+        const r = st.repairs.get(p.suggestion) ?? { suggestion: p.suggestion };
+        r.requested = { ...ref(e), target: p.target, model: p.model, outcome: p.outcome, ...(p.message !== undefined ? { message: p.message } : {}) };
+        st.repairs.set(p.suggestion, r);
+        break;
+      }
+      case 'repair.accept':
+      case 'repair.reject': {
+        const p = e.payload;
+        const r = st.repairs.get(p.suggestion) ?? { suggestion: p.suggestion };
+        r.decision = e.kind === 'repair.accept' ? { ...ref(e), decision: 'accepted', from: e.payload.from, to: e.payload.to, edited: e.payload.edited } : { ...ref(e), decision: 'rejected', reason: e.payload.reason };
+        st.repairs.set(p.suggestion, r);
         break;
       }
       case 'revision':
