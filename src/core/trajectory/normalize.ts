@@ -311,6 +311,12 @@ export class TrajectoryBuilder {
       this.cur = undefined;
       return 'resync';
     }
+    if (err.doc > 0 && this.instances.length > 0) {
+      // Junk after a complete trajectory does not spoil it.
+      this.problems.push(warning(this.file, `unexpected content after the trajectory at line ${err.line} (${err.message}); ignored`, err.line));
+      this.cur = undefined;
+      return 'stop';
+    }
     this.fatal = err;
     return 'stop';
   }

@@ -236,6 +236,15 @@ test('malformed JSON in a document is an error with the line of the fault', asyn
   });
 });
 
+test('junk after a complete trajectory is a warning, not a failure', () => {
+  const text = readFileSync(path.join(FIX, 'swe-agent-0x-no-history.traj'), 'utf8');
+  const lines = text.split('\n').length;
+  const r = normalizeTrajectoryText(text + '\n}\n', 'junk.traj');
+  assert.ok(r.ok);
+  assert.equal(r.trajectory.steps.length, 11);
+  assert.deepEqual(r.problems.map((p) => [p.line, p.message]), [[lines + 1, `unexpected content after the trajectory at line ${lines + 1} (expected a JSON value, found '}'); ignored`]]);
+});
+
 test('a step of several megabytes is read whole from a file', async () => {
   const big = 'x'.repeat(3_000_000) + '"\\\n' + '\u00e9\u4e2d'.repeat(500_000);
   const doc = {
