@@ -1,0 +1,214 @@
+// The host side of a task panel without VS Code: ten attempts with 5 MB trajectories each, a hostile trajectory,
+// every message checked against the 1 MB limit.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { readTrajectory } from '../../../src/adapters/fs/trajectoryReader';
+import { TrajectoryCache } from '../../../src/adapters/fs/trajectoryCache';
+import type { CandidateTask } from '../../../src/core/model';
+import { buildTaskViewModel } from '../../../src/core/view/taskView';
+import type { HostToWebview, SearchHit, StepView } from '../../../src/protocol/messages';
+import { MAX_MESSAGE_BYTES, TaskSession } from '../../../src/vscode/taskSession';
+import type { EditorActions } from '../../../src/vscode/taskSession';
+import { tmpDir } from '../helpers/tmp';
+import { writeSweTrajectory } from './bigTrajectory';
+
+const ATTEMPTS = 10;
+let dir: string;
+
+const patch = 'diff --git a/m.py b/m.py\n--- a/m.py\n+++ b/m.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n';
+
+function task(): CandidateTask {
+  return {
+    id: 'big',
+    title: 'Big task',
+    revision: 1,
+    repo: { name: 'org/repo', kind: 'image' },
+    environment: { image: 'img', workdir: '/repo', limits: { memoryMb: 1, cpus: 1, pids: 1 }, timeoutSec: 1 },
+    specs: [{ id: 'S1', text: 'x becomes two', category: 'other', dependsOn: [] }],
+    tests: [{ id: 'T1', name: 'tests/test_m.py::test_x', kind: 'fail_to_pass', specs: ['S1'] }],
+    verifier: { command: 'pytest', parser: 'pytest' },
+    notes: [],
+    dir: 'tasks/big',
+    files: { task: 'tasks/big/task.json', request: 'tasks/big/request.md', testPatch: 'tasks/big/tests.patch' },
+    attempts: Array.from({ length: ATTEMPTS }, (_, i) => ({
+      id: `a${i}`,
+      model: `m${i}`,
+      agent: 'swe-agent',
+      dir: `tasks/big/attempts/a${i}`,
+      patchFile: `tasks/big/attempts/a${i}/patch.diff`,
+      trajectoryFile: `a${i}.traj`,
+      recordedResults: [],
+    })),
+  };
+}
+
+before(() => {
+  dir = tmpDir('sw-session-');
+  for (let i = 0; i < ATTEMPTS; i++) writeSweTrajectory(path.join(dir, `a${i}.traj`), { steps: 3000, bytes: 5_000_000, needleEvery: 50 });
+  // A hostile one: a 10 MB observation, a 100,000-character line, ANSI codes, binary bytes, HTML and script.
+  const hostile = {
+    trajectory: [
+      { thought: '<script>window.__pwned = 1</script>', action: '<img src=x onerror="window.__pwned=2">', observation: `\u001b[31mred\u001b[0m ${'B'.repeat(10 * 1024 * 1024)}` },
+      { thought: 'x'.repeat(100_000), action: '[click](javascript:alert(1))', observation: `bin:\u0000\u0001\u0002\u00ff\ufffd end` },
+    ],
+    history: [],
+    info: { exit_status: 'submitted' },
+  };
+  fs.writeFileSync(path.join(dir, 'hostile.traj'), JSON.stringify(hostile));
+});
+
+const noActions: EditorActions = {
+  openDiff: async () => ({ opened: 'diff' }),
+  compareColumns: async () => ({ opened: true }),
+  openTest: async () => ({ opened: true }),
+  openPatch: async () => ({ opened: true }),
+  runCommand: async () => ({ ran: false, message: 'no' }),
+};
+
+function session(t: CandidateTask, file: (column: string) => string) {
+  const posted: Array<{ msg: HostToWebview; bytes: number }> = [];
+  let s: TaskSession | undefined;
+  const cache = new TrajectoryCache(readTrajectory, (c) => ({ abs: file(c), label: c }), (c, e) => s?.trajectoryLoaded(c, e));
+  s = new TaskSession({
+    taskId: t.id,
+    post: (msg) => posted.push({ msg, bytes: Buffer.byteLength(JSON.stringify(msg)) }),
+    buildModel: (trajectories) =>
+      buildTaskViewModel({
+        task: t,
+        status: 'candidate',
+        trusted: true,
+        request: { text: '# Big\n\nMake x two.' },
+        testPatch: { text: patch.replace(/m\.py/g, 'tests/test_m.py') },
+        attemptPatches: new Map(t.attempts.map((a) => [a.id, { text: patch }])),
+        trajectories,
+      }),
+    cache,
+    trajectoryColumns: t.attempts.map((a) => a.id),
+    actions: noActions,
+    updateDelayMs: 10,
+  });
+  let id = 0;
+  const request = async (method: string, params: unknown): Promise<{ ok: boolean; result?: unknown; error?: string }> => {
+    const myId = ++id;
+    await s.receive({ type: 'request', id: myId, method, params });
+    const reply = posted.find((p) => p.msg.type === 'reply' && p.msg.id === myId)?.msg;
+    assert.ok(reply && reply.type === 'reply', `no reply to ${method}`);
+    return reply.ok ? { ok: true, result: reply.result } : { ok: false, error: reply.error };
+  };
+  return { s, posted, request };
+}
+
+test('first paint: init comes at once, without reading any trajectory, and is small', async () => {
+  const { s, posted } = session(task(), (c) => path.join(dir, `${c}.traj`));
+  const t0 = performance.now();
+  await s.receive({ type: 'ready', protocol: 1 });
+  const ms = performance.now() - t0;
+  assert.equal(posted[0]?.msg.type, 'init');
+  assert.ok(ms < 500, `init took ${ms.toFixed(0)} ms`);
+  assert.ok((posted[0]?.bytes ?? 0) < 100_000);
+  const init = posted[0]?.msg;
+  assert.ok(init?.type === 'init');
+  assert.equal(init.model.columns.length, ATTEMPTS);
+  assert.ok(init.model.columns.every((c) => c.hasTrajectory && c.trajectory === undefined), 'trajectories load lazily');
+  s.dispose();
+});
+
+test('paging, search and text slices over 10 x 5 MB never post a message over 1 MB', async () => {
+  const { s, posted, request } = session(task(), (c) => path.join(dir, `${c}.traj`));
+  await s.receive({ type: 'ready', protocol: 1 });
+  const page = await request('getSteps', { column: 'a3', start: 0, count: 200 });
+  assert.ok(page.ok);
+  const r = page.result as { steps: StepView[]; total: number };
+  assert.equal(r.total, 3000);
+  assert.ok(r.steps.length > 0 && r.steps.length <= 200);
+  const filtered = await request('getSteps', { column: 'a3', start: 0, count: 50, kinds: ['action'] });
+  assert.ok((filtered.result as { steps: StepView[] }).steps.every((st) => st.kind === 'action'));
+  const locate = await request('locateStep', { column: 'a3', step: 1500 });
+  assert.deepEqual(locate.result, { position: 1500 });
+
+  const t0 = performance.now();
+  let firstHitsMs = 0;
+  const started = await request('search', { searchId: 7, pattern: 'needle-\\d+ ', regex: true, caseSensitive: true });
+  assert.deepEqual(started.result, { started: true });
+  const done = await new Promise<Extract<HostToWebview, { type: 'searchDone' }>>((resolve) => {
+    const tick = setInterval(() => {
+      if (!firstHitsMs && posted.some((p) => p.msg.type === 'searchHits')) firstHitsMs = performance.now() - t0;
+      const d = posted.find((p) => p.msg.type === 'searchDone')?.msg;
+      if (d?.type === 'searchDone') {
+        clearInterval(tick);
+        resolve(d);
+      }
+    }, 2);
+  });
+  const hits = posted.flatMap((p) => (p.msg.type === 'searchHits' ? p.msg.hits : [])) as SearchHit[];
+  // 1000 items per file, a needle every 50th: 20 per file; all match.
+  assert.equal(done.total, ATTEMPTS * 20);
+  assert.equal(hits.length, done.total);
+  assert.deepEqual(Object.keys(done.counts).sort(), Array.from({ length: ATTEMPTS }, (_, i) => `a${i}`).sort());
+  assert.equal(done.cancelled, false);
+  assert.ok(firstHitsMs > 0);
+  // Trajectory summaries reach the column headers through an update once loaded.
+  await new Promise((r) => setTimeout(r, 50));
+  const update = [...posted].reverse().find((p) => p.msg.type === 'update')?.msg;
+  assert.ok(update?.type === 'update' && update.model.columns.every((c) => c.trajectory?.steps === 3000));
+
+  for (const p of posted) assert.ok(p.bytes <= MAX_MESSAGE_BYTES, `${p.msg.type} of ${p.bytes} bytes`);
+  assert.equal(s.largestMessage, Math.max(...posted.map((p) => p.bytes)));
+  assert.ok(s.largestMessage < MAX_MESSAGE_BYTES);
+  s.dispose();
+});
+
+test('a search can be cancelled, a new one replaces the old, and a bad pattern is an error text', async () => {
+  const { s, posted, request } = session(task(), (c) => path.join(dir, `${c}.traj`));
+  await s.receive({ type: 'ready', protocol: 1 });
+  await request('search', { searchId: 1, pattern: 'lorem', regex: false, caseSensitive: false });
+  const cancel = await request('cancelSearch', { searchId: 1 });
+  assert.deepEqual(cancel.result, { cancelled: true });
+  await new Promise((r) => setTimeout(r, 300));
+  const done = posted.find((p) => p.msg.type === 'searchDone')?.msg;
+  assert.ok(done?.type === 'searchDone' && done.searchId === 1 && done.cancelled);
+  const bad = await request('search', { searchId: 2, pattern: '([a-z', regex: true, caseSensitive: false });
+  assert.equal((bad.result as { started: boolean }).started, false);
+  assert.match((bad.result as { error: string }).error, /Invalid regular expression/);
+  s.dispose();
+});
+
+test('invalid messages are refused with an error reply, never acted on', async () => {
+  const { s, posted } = session(task(), (c) => path.join(dir, `${c}.traj`));
+  await s.receive({ type: 'request', id: 5, method: 'getSteps', params: { column: 'a0', start: -1, count: 5 } });
+  await s.receive({ type: 'request', id: 6, method: 'deleteEverything', params: {} });
+  await s.receive({ type: 'request', id: 7, method: 'runCommand', params: { command: 'workbench.action.terminal.new', args: [] } });
+  await s.receive('<script>');
+  assert.deepEqual(
+    posted.map((p) => (p.msg.type === 'reply' ? [p.msg.id, p.msg.ok] : p.msg.type)),
+    [
+      [5, false],
+      [6, false],
+      [7, false],
+    ],
+  );
+  s.dispose();
+});
+
+test('a hostile trajectory comes back as bounded, inert text', async () => {
+  const t = task();
+  const { s, posted, request } = session(t, () => path.join(dir, 'hostile.traj'));
+  await s.receive({ type: 'ready', protocol: 1 });
+  const page = await request('getSteps', { column: 'a0', start: 0, count: 10 });
+  const steps = (page.result as { steps: StepView[] }).steps;
+  assert.equal(steps.length, 6);
+  const obs = steps[2] as StepView;
+  assert.equal(obs.length, 4 + 10 * 1024 * 1024, 'ANSI codes are gone from the text and its length');
+  assert.ok(obs.preview.startsWith('red BBBB'));
+  assert.equal(obs.preview.length, 2000);
+  assert.equal(steps[0]?.preview, '<script>window.__pwned = 1</script>', 'HTML is text; the webview renders it as text');
+  assert.equal(steps[3]?.preview.length, 2000);
+  assert.equal(steps[3]?.lines, 1);
+  assert.equal(steps[5]?.preview, 'bin:\u00ff\ufffd end', 'control bytes removed');
+  const slice = await request('getStepText', { column: 'a0', step: 2, offset: 0, length: 1 << 20 });
+  assert.equal((slice.result as { text: string }).text.length, 256 * 1024);
+  for (const p of posted) assert.ok(p.bytes <= MAX_MESSAGE_BYTES);
+  s.dispose();
+});
