@@ -69,9 +69,9 @@ const noActions: EditorActions = {
 
 function session(t: CandidateTask, file: (column: string) => string) {
   const posted: Array<{ msg: HostToWebview; bytes: number }> = [];
-  let s: TaskSession | undefined;
-  const cache = new TrajectoryCache(readTrajectory, (c) => ({ abs: file(c), label: c }), (c, e) => s?.trajectoryLoaded(c, e));
-  s = new TaskSession({
+  // The cache calls back only after a load, when `s` exists.
+  const cache = new TrajectoryCache(readTrajectory, (c) => ({ abs: file(c), label: c }), (c, e) => s.trajectoryLoaded(c, e));
+  const s: TaskSession = new TaskSession({
     taskId: t.id,
     post: (msg) => posted.push({ msg, bytes: Buffer.byteLength(JSON.stringify(msg)) }),
     buildModel: (trajectories) =>
