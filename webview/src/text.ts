@@ -3,6 +3,7 @@
 
 // CSI, OSC (terminated by BEL or ST, bounded so an unterminated one cannot swallow the text), the two-byte escapes,
 // and C1 CSI (0x9b).
+// eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]{0,1024}(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]|\u009b[0-?]*[ -/]*[@-~]/g;
 // C0 controls other than tab and newline, DEL, C1 controls.
 // eslint-disable-next-line no-control-regex

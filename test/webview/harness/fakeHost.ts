@@ -287,13 +287,13 @@ function dangerous(root: Root, out: string[] = []): string[] {
   const all = root.querySelectorAll('*');
   for (let i = 0; i < all.length; i++) {
     const e = all[i]!;
+    if (isOurs(e)) continue;
     const tag = e.tagName.toLowerCase();
-    if (['img', 'iframe', 'object', 'embed', 'a', 'form', 'frame', 'video', 'audio', 'link', 'meta', 'base', 'style'].includes(tag) && !isOurs(e)) out.push(tag);
-    if (tag === 'script' && !isOurs(e)) out.push('script');
+    if (['img', 'iframe', 'object', 'embed', 'a', 'form', 'frame', 'video', 'audio', 'link', 'meta', 'base', 'style', 'script'].includes(tag)) out.push(tag);
     for (let k = 0; k < e.attributes.length; k++) {
       const a = e.attributes[k]!;
       if (/^on/i.test(a.name)) out.push(`${tag}[${a.name}]`);
-      if (/^\s*javascript:/i.test(a.value)) out.push(`${tag}[${a.name}=javascript:]`);
+      if (/^(href|src|srcdoc|action|formaction|xlink:href|data|poster|background)$/i.test(a.name)) out.push(`${tag}[${a.name}]`);
     }
     if (e.shadowRoot) dangerous(e.shadowRoot, out);
   }

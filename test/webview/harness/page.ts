@@ -1,5 +1,5 @@
 // Opening the harness page in headless chromium, and the probes the webview tests share.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { StepKindView, ViewCommand } from '../../../src/protocol/messages';
@@ -46,6 +46,7 @@ export async function startBrowserHarness(suite: string): Promise<Harness> {
   const server = await startHarness();
   const browser = await launchChromium();
   const dir = path.join(outputDir, suite);
+  rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const errors: string[] = [];
   let shots = 0;
@@ -81,9 +82,18 @@ export function probe<T>(page: Page, fn: (g: PageGlobals) => T): Promise<T> {
 
 export const stepRow = (page: Page, step: number) => page.locator(`[data-testid="step-row"][data-step="${step}"]`);
 
-/** Waits until `fn` is true in the page. */
-export async function waitUntil(page: Page, fn: (g: PageGlobals) => boolean, timeout = 10_000): Promise<void> {
-  await page.waitForFunction(`(${fn.toString()})(window)`, undefined, { timeout });
+/**
+ * Waits until `fn` is true in the page. Polled from Node: page.waitForFunction compiles its predicate with eval,
+ * which the page's CSP (rightly) forbids.
+ */
+export async function waitUntil(page: Page, fn: ((g: PageGlobals) => boolean) | string, timeout = 10_000): Promise<void> {
+  const expr = typeof fn === 'string' ? fn : `(${fn.toString()})(window)`;
+  const end = Date.now() + timeout;
+  for (;;) {
+    if (await page.evaluate(expr)) return;
+    if (Date.now() > end) throw new Error(`timed out after ${timeout} ms waiting for ${expr}`);
+    await new Promise((r) => setTimeout(r, 40));
+  }
 }
 
 /** A data-* attribute of every element a locator matches, in order. */
