@@ -64,10 +64,6 @@ function spawnCollect(cmd: string, args: string[], opts: { cwd?: string; env?: N
   });
 }
 
-export const hostRunner: Runner = {
-  run: (dir, command) => spawnCollect('sh', ['-c', command], { cwd: dir, env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1', PYTEST_ADDOPTS: '' } }),
-};
-
 /** Runs the command in a throwaway container of `image` with the folder mounted at /work and no network. */
 export function containerRunner(image: string): Runner {
   return {
@@ -88,17 +84,6 @@ export async function pool<T>(jobs: Array<() => Promise<T>>, limit: number): Pro
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, jobs.length)) }, worker));
   return out;
-}
-
-/** Why the host cannot run the verifier command, or undefined when it can. */
-export function hostPytestMissing(): string | undefined {
-  const r = spawnSync('python3', ['-m', 'pytest', '--version'], { encoding: 'utf8' });
-  if (r.status === 0) return undefined;
-  return (
-    'python3 -m pytest does not run on this machine, and the example check runs every patch of examples/dataset ' +
-    'with its verifier command. Install pytest for python3 (Debian: apt-get install python3-pytest; or ' +
-    `pip install pytest), or run test/integration/exampleDataset.test.ts, which uses the specweave-base image. (${(r.stderr || r.error?.message || '').trim()})`
-  );
 }
 
 export function buildExampleRepo(): string {
