@@ -152,6 +152,23 @@ before(async () => {
       attempts: [{ id: 'good', files: { 'calc.py': FIXED_CALC } }],
     },
     { id: 'image', image: 'specweave-missing-image:never', attempts: [] },
+    {
+      id: 'junit',
+      command: 'python3 -m pytest -q --junitxml=out/junit.xml tests',
+      parser: 'junit',
+      junitPath: 'out/junit.xml',
+      attempts: [
+        { id: 'good', files: { 'calc.py': FIXED_CALC } },
+        // Plants a report saying everything passed; the driver deletes it before the tests run.
+        {
+          id: 'planted',
+          files: {
+            'out/junit.xml':
+              '<testsuite><testcase classname="tests.test_calc" name="test_add" file="tests/test_calc.py"/><testcase classname="tests.test_calc" name="test_mul" file="tests/test_calc.py"/></testsuite>',
+          },
+        },
+      ],
+    },
   ]);
   // Patches written by hand: one with CRLF line ends, one whose hunk matches nothing.
   const goodPatch = fs.readFileSync(path.join(root, 'tasks/calc/attempts/good/patch.diff'), 'utf8');
@@ -267,6 +284,19 @@ test('a 50 MB binary flood is capped; the kept head and tail are byte-exact and 
   const pytestStart = tail.indexOf('============================= test session starts');
   assert.ok(pytestStart > 0);
   assert.ok(tail.subarray(0, pytestStart).equals(floodBytes(FLOOD_BYTES - pytestStart, FLOOD_BYTES)), 'the last bytes of the flood, byte for byte');
+});
+
+test('JUnit reports are read from the container; a report planted by the patch is deleted first', async () => {
+  const good = await service.verify({ task: task('junit'), attemptId: 'good', force: true });
+  assert.equal(good.testsFrom, 'junit');
+  assert.equal(good.status, 'passed', good.reason);
+  // pytest 7 writes xunit2 reports (no `file` attribute): names are `classname.name`, matched after normalising.
+  assert.deepEqual(good.reported, { 'tests.test_calc.test_mul': 'PASSED', 'tests.test_calc.test_add': 'PASSED' });
+  assert.deepEqual(good.grade.looseMatches.map((m) => m.how), ['normalized', 'normalized']);
+  const planted = await service.verify({ task: task('junit'), attemptId: 'planted', force: true });
+  assert.equal(planted.testsFrom, 'junit');
+  assert.equal(planted.status, 'failed', planted.reason);
+  assert.equal(planted.grade.tests['tests/test_calc.py::test_add'], 'FAILED');
 });
 
 test('a CRLF patch is applied by the fallback, and the method is recorded', async () => {
