@@ -282,10 +282,10 @@ export class ReviewLog {
     }
     this.offset = end;
     this.lines = lines;
-    for (const e of events) {
-      const t = Date.parse(e.time);
-      if (t > this.lastTimeMs) this.lastTimeMs = t;
-    }
+    // ISO times of one fixed width compare as strings: parse only the latest.
+    let latest = '';
+    for (const e of events) if (e.time > latest) latest = e.time;
+    if (latest) this.lastTimeMs = Math.max(this.lastTimeMs, Date.parse(latest));
     const problems: Problem[] = [];
     if (rejected.length > 0) {
       const aside = this.setAside(rejected);

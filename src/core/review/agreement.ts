@@ -17,53 +17,88 @@ export interface AlphaResult {
  * matrix: alpha = 1 - (n - 1) * sum(o_ck * d_ck) / sum(n_c * n_k * d_ck). Numbers for ordinal and interval metrics.
  */
 export function krippendorffAlpha(units: ReadonlyArray<ReadonlyArray<string | number>>, metric: AlphaMetric): AlphaResult {
-  const index = new Map<string | number, number>();
-  const pairable = units.filter((u) => u.length >= 2);
-  for (const u of pairable) for (const v of u) if (!index.has(v)) index.set(v, index.size);
-  let categories = [...index.keys()];
-  if (metric !== 'nominal') {
-    if (categories.some((c) => typeof c !== 'number')) throw new TypeError(`${metric} alpha needs numeric values`);
-    categories = (categories as number[]).sort((a, b) => a - b);
-    categories.forEach((c, i) => index.set(c, i));
+  const c = new Coincidences();
+  for (const u of units) c.add(u);
+  return c.alpha(metric);
+}
+
+/** The coincidence matrix of Krippendorff's alpha, filled one unit at a time (no unit is kept). */
+export class Coincidences {
+  private readonly index = new Map<string | number, number>();
+  /** o[c][k], grown as new values appear. */
+  private readonly o: number[][] = [];
+  private readonly counts: number[] = [];
+  units = 0;
+  values = 0;
+
+  private idx(v: string | number): number {
+    let i = this.index.get(v);
+    if (i === undefined) {
+      i = this.index.size;
+      this.index.set(v, i);
+      for (const row of this.o) row.push(0);
+      this.o.push(new Array<number>(i + 1).fill(0));
+      this.counts.push(0);
+    }
+    return i;
   }
-  const k = categories.length;
-  const o = new Float64Array(k * k);
-  let nValues = 0;
-  const counts = new Float64Array(k);
-  for (const u of pairable) {
-    const m = u.length;
-    counts.fill(0);
-    for (const v of u) counts[index.get(v) as number]! += 1;
+
+  /** One unit: the values its raters gave (a unit with fewer than two values cannot be paired and is skipped). */
+  add(unit: ReadonlyArray<string | number>): void {
+    this.addBy(unit, (v) => v);
+  }
+
+  /** The same, reading each value through `value` (saves building an array per unit). */
+  addBy<T>(unit: readonly T[], value: (item: T) => string | number): void {
+    const m = unit.length;
+    if (m < 2) return;
+    const seen: number[] = [];
+    for (const item of unit) {
+      const i = this.idx(value(item));
+      if (this.counts[i] === 0) seen.push(i);
+      this.counts[i] = (this.counts[i] as number) + 1;
+    }
     // Ordered pairs of different raters: count_c * count_k, minus the self-pairs on the diagonal.
-    for (let c = 0; c < k; c++) {
-      const nc = counts[c] as number;
-      if (nc === 0) continue;
-      for (let d = 0; d < k; d++) {
-        const nd = counts[d] as number;
-        if (nd === 0) continue;
-        o[c * k + d]! += (c === d ? nc * (nc - 1) : nc * nd) / (m - 1);
+    for (const c of seen) {
+      const nc = this.counts[c] as number;
+      const row = this.o[c] as number[];
+      for (const d of seen) {
+        const nd = this.counts[d] as number;
+        row[d] = (row[d] as number) + (c === d ? nc * (nc - 1) : nc * nd) / (m - 1);
       }
     }
-    nValues += m;
+    for (const c of seen) this.counts[c] = 0;
+    this.units++;
+    this.values += m;
   }
-  const result: AlphaResult = { units: pairable.length, values: nValues };
-  if (k < 2 || nValues < 2) return result;
-  const marg = new Float64Array(k);
-  for (let c = 0; c < k; c++) for (let d = 0; d < k; d++) marg[c]! += o[c * k + d] as number;
-  const n = marg.reduce((a, b) => a + b, 0);
-  const delta = distance(metric, categories as number[], marg);
-  let observed = 0;
-  let expected = 0;
-  for (let c = 0; c < k; c++) {
-    for (let d = 0; d < k; d++) {
-      if (c === d) continue;
-      const dd = delta(c, d);
-      observed += (o[c * k + d] as number) * dd;
-      expected += (marg[c] as number) * (marg[d] as number) * dd;
+
+  alpha(metric: AlphaMetric): AlphaResult {
+    const result: AlphaResult = { units: this.units, values: this.values };
+    const raw = [...this.index.keys()];
+    if (raw.length < 2) return result;
+    if (metric !== 'nominal' && raw.some((v) => typeof v !== 'number')) throw new TypeError(`${metric} alpha needs numeric values`);
+    // Categories in order (by value for numbers), with the matrix permuted to match.
+    const order = metric === 'nominal' ? raw.map((_, i) => i) : raw.map((_, i) => i).sort((a, b) => (raw[a] as number) - (raw[b] as number));
+    const categories = order.map((i) => raw[i] as number);
+    const k = order.length;
+    const o = (c: number, d: number) => (this.o[order[c] as number] as number[])[order[d] as number] as number;
+    const marg = new Float64Array(k);
+    for (let c = 0; c < k; c++) for (let d = 0; d < k; d++) marg[c] = (marg[c] as number) + o(c, d);
+    const n = marg.reduce((a, b) => a + b, 0);
+    const delta = distance(metric, categories, marg);
+    let observed = 0;
+    let expected = 0;
+    for (let c = 0; c < k; c++) {
+      for (let d = 0; d < k; d++) {
+        if (c === d) continue;
+        const dd = delta(c, d);
+        observed += o(c, d) * dd;
+        expected += (marg[c] as number) * (marg[d] as number) * dd;
+      }
     }
+    if (expected === 0) return result;
+    return { ...result, alpha: 1 - ((n - 1) * observed) / expected };
   }
-  if (expected === 0) return result;
-  return { ...result, alpha: 1 - ((n - 1) * observed) / expected };
 }
 
 function distance(metric: AlphaMetric, categories: number[], marg: Float64Array): (c: number, d: number) => number {
@@ -108,6 +143,26 @@ export function cohensKappa(pairs: ReadonlyArray<readonly [string | number, stri
   return { kappa: (observed - expected) / (1 - expected), items: n, observed, expected };
 }
 
+/** Kappa from a contingency table of two raters' values (value of the first -> value of the second -> count). */
+function kappaFromTable(table: ReadonlyMap<string | number, ReadonlyMap<string | number, number>>, n: number): KappaResult {
+  if (n === 0) return { items: 0 };
+  const a = new Map<string | number, number>();
+  const b = new Map<string | number, number>();
+  let agree = 0;
+  for (const [x, row] of table) {
+    for (const [y, count] of row) {
+      if (x === y) agree += count;
+      a.set(x, (a.get(x) ?? 0) + count);
+      b.set(y, (b.get(y) ?? 0) + count);
+    }
+  }
+  const observed = agree / n;
+  let expected = 0;
+  for (const [c, na] of a) expected += (na / n) * ((b.get(c) ?? 0) / n);
+  if (expected === 1) return { items: n, observed, expected };
+  return { kappa: (observed - expected) / (1 - expected), items: n, observed, expected };
+}
+
 /** Ratings by unit and rater: `ratings.get(unit).get(rater)`. */
 export type Ratings = ReadonlyMap<string, ReadonlyMap<string, string | number>>;
 
@@ -130,43 +185,81 @@ export interface AgreementFigure {
   pairwise: Array<{ a: string; b: string; kappa?: number; items: number }>;
 }
 
-/** Agreement on one kind of rating: alpha over every rater, kappa for each pair (and overall when there are two). */
-export function agreementFigure(kind: string, metric: AlphaMetric, ratings: Ratings, withInterval = false): AgreementFigure {
-  const raters = new Set<string>();
-  const units: Array<Array<string | number>> = [];
-  for (const byRater of ratings.values()) {
-    for (const r of byRater.keys()) raters.add(r);
-    if (byRater.size >= 2) units.push([...byRater.values()]);
+/** Agreement on one kind of rating, fed one unit at a time: alpha over every rater, kappa for each pair. */
+export class AgreementAccumulator {
+  private readonly coincidences = new Coincidences();
+  private readonly raters = new Set<string>();
+  /** Per pair of raters (a < b): their contingency table (value of a -> value of b -> count) and item count. */
+  private readonly pairs = new Map<string, Map<string, { table: Map<string | number, Map<string | number, number>>; n: number }>>();
+
+  constructor(
+    readonly kind: string,
+    readonly metric: AlphaMetric,
+    readonly withInterval = false,
+  ) {}
+
+  /** One unit: each rater's value (a rater at most once). */
+  add(unit: ReadonlyArray<readonly [rater: string, value: string | number]>): void {
+    this.addBy(unit, (x) => x[0], (x) => x[1]);
   }
-  const alpha = krippendorffAlpha(units, metric);
-  const names = [...raters].sort();
-  const pairwise: AgreementFigure['pairwise'] = [];
-  for (let i = 0; i < names.length; i++) {
-    for (let j = i + 1; j < names.length; j++) {
-      const a = names[i] as string;
-      const b = names[j] as string;
-      const pairs: Array<[string | number, string | number]> = [];
-      for (const byRater of ratings.values()) {
-        const x = byRater.get(a);
-        const y = byRater.get(b);
-        if (x !== undefined && y !== undefined) pairs.push([x, y]);
+
+  /** The same, reading each rater and value through accessors (saves building pairs per unit). */
+  addBy<T>(unit: readonly T[], rater: (item: T) => string, value: (item: T) => string | number): void {
+    for (const x of unit) this.raters.add(rater(x));
+    if (unit.length < 2) return;
+    this.coincidences.addBy(unit, value);
+    for (let i = 0; i < unit.length; i++) {
+      for (let j = i + 1; j < unit.length; j++) {
+        let ra = rater(unit[i] as T);
+        let va = value(unit[i] as T);
+        let rb = rater(unit[j] as T);
+        let vb = value(unit[j] as T);
+        if (rb < ra) [ra, va, rb, vb] = [rb, vb, ra, va];
+        let byB = this.pairs.get(ra);
+        if (!byB) this.pairs.set(ra, (byB = new Map()));
+        let p = byB.get(rb);
+        if (!p) byB.set(rb, (p = { table: new Map(), n: 0 }));
+        let row = p.table.get(va);
+        if (!row) p.table.set(va, (row = new Map()));
+        row.set(vb, (row.get(vb) ?? 0) + 1);
+        p.n++;
       }
-      const k = cohensKappa(pairs);
-      pairwise.push({ a, b, ...(k.kappa !== undefined ? { kappa: k.kappa } : {}), items: k.items });
     }
   }
-  const only = names.length === 2 ? pairwise[0] : undefined;
-  const interval = withInterval ? krippendorffAlpha(units, 'interval').alpha : undefined;
-  return {
-    kind,
-    metric,
-    curators: names.length,
-    ...(alpha.alpha !== undefined ? { alpha: alpha.alpha } : {}),
-    items: alpha.units,
-    values: alpha.values,
-    ...(interval !== undefined ? { alphaInterval: interval } : {}),
-    ...(only?.kappa !== undefined ? { kappa: only.kappa } : {}),
-    ...(only ? { kappaItems: only.items } : {}),
-    pairwise,
-  };
+
+  result(): AgreementFigure {
+    const alpha = this.coincidences.alpha(this.metric);
+    const names = [...this.raters].sort();
+    const pairwise: AgreementFigure['pairwise'] = [];
+    for (let i = 0; i < names.length; i++) {
+      for (let j = i + 1; j < names.length; j++) {
+        const a = names[i] as string;
+        const b = names[j] as string;
+        const p = this.pairs.get(a)?.get(b);
+        const k = p ? kappaFromTable(p.table, p.n) : { items: 0 };
+        pairwise.push({ a, b, ...(k.kappa !== undefined ? { kappa: k.kappa } : {}), items: k.items });
+      }
+    }
+    const only = names.length === 2 ? pairwise[0] : undefined;
+    const interval = this.withInterval ? this.coincidences.alpha('interval').alpha : undefined;
+    return {
+      kind: this.kind,
+      metric: this.metric,
+      curators: names.length,
+      ...(alpha.alpha !== undefined ? { alpha: alpha.alpha } : {}),
+      items: alpha.units,
+      values: alpha.values,
+      ...(interval !== undefined ? { alphaInterval: interval } : {}),
+      ...(only?.kappa !== undefined ? { kappa: only.kappa } : {}),
+      ...(only ? { kappaItems: only.items } : {}),
+      pairwise,
+    };
+  }
+}
+
+/** Agreement on one kind of rating from ratings by unit and rater. */
+export function agreementFigure(kind: string, metric: AlphaMetric, ratings: Ratings, withInterval = false): AgreementFigure {
+  const acc = new AgreementAccumulator(kind, metric, withInterval);
+  for (const byRater of ratings.values()) acc.add([...byRater]);
+  return acc.result();
 }

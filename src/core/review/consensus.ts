@@ -59,8 +59,8 @@ export function verdictConsensus(
   verifier: SpecVerdict,
   policy: ConsensusPolicy,
 ): VerdictConsensus {
-  const values = new Set(labels.map((l) => l.verdict));
-  const disagreement = values.size > 1;
+  let disagreement = false;
+  for (let i = 1; i < labels.length && !disagreement; i++) disagreement = (labels[i] as LabelRecord).verdict !== (labels[0] as LabelRecord).verdict;
   if (adjudication && adjudication.decision.target === 'label') return { final: adjudication.decision.verdict, from: 'adjudicated', disagreement };
   if (labels.length === 0) return { from: 'none', disagreement };
   if (!disagreement) return { final: (labels[0] as LabelRecord).verdict, from: labels.length === 1 ? 'single' : 'agreement', disagreement };

@@ -3,11 +3,10 @@
 import type { CandidateTask, TaskStatus } from '../model';
 import { TASK_STATUSES } from '../model';
 import type { AgreementFigure } from './agreement';
-import { agreementFigure } from './agreement';
+import { AgreementAccumulator } from './agreement';
 import type { ConsensusPolicy } from './consensus';
 import { DIFFICULTIES, SEVERITY_FIELDS } from './events';
-import type { ReviewState, TaskReviewState } from './reducer';
-import { cellKey } from './reducer';
+import type { LabelRecord, ReviewState, TaskReviewState } from './reducer';
 import { assessTask } from './taskReview';
 import type { VerifierVerdicts } from './verdicts';
 import { FN_FLAG_KINDS, FP_FLAG_KINDS } from './verdicts';
@@ -70,6 +69,9 @@ const rate = (r: DefectRate): DefectRate => ({
   ...(r.decided > 0 ? { fpRate: r.falsePositives / r.decided, fnRate: r.falseNegatives / r.decided } : {}),
 });
 
+const curatorOf = (l: LabelRecord) => l.curator;
+const verdictOf = (l: LabelRecord) => l.verdict;
+
 export function curationStats(input: StatsInput): CurationStats {
   const policy = input.policy ?? 'adjudicate';
   const byStatus = Object.fromEntries(TASK_STATUSES.map((s) => [s, 0])) as Record<TaskStatus, number>;
@@ -84,50 +86,65 @@ export function curationStats(input: StatsInput): CurationStats {
     fpSeverity: [0, 0, 0, 0],
     difficulty: Object.fromEntries(DIFFICULTIES.map((d) => [d, 0])) as Record<string, number>,
   };
-  const verdictRatings = new Map<string, Map<string, string>>();
-  const scoreRatings = new Map<string, Map<string, Map<string, number>>>([...SEVERITY_FIELDS, 'difficulty'].map((f) => [f, new Map()]));
+  const verdictAgreement = new AgreementAccumulator('verdict', 'nominal');
+  const severityAgreement = SEVERITY_FIELDS.map((f) => new AgreementAccumulator(f, 'ordinal', true));
+  const difficultyAgreement = new AgreementAccumulator('difficulty', 'ordinal');
 
+  type Rate = DefectRate & { specs?: number };
+  type Solver = DefectRate & { attempts: number; attemptsWithFalsePositive: number; attemptsWithFalseNegative: number };
   for (const task of input.tasks) {
     const st = input.state.tasks.get(task.id);
     byStatus[st?.status ?? 'candidate']++;
-    const category = new Map(task.specs.map((s) => [s.id, s.category]));
-    for (const s of task.specs) {
+    // Cells come attempt-major, specs in task order: cell i is attempt i / specs, spec i % specs.
+    const catOf: Rate[] = task.specs.map((s) => {
       let c = cats.get(s.category);
       if (!c) cats.set(s.category, (c = { decided: 0, falsePositives: 0, falseNegatives: 0, specs: 0 }));
       c.specs++;
-    }
-    const model = new Map(task.attempts.map((a) => [a.id, a.model]));
-    const attemptDefects = new Map<string, { fp: boolean; fn: boolean }>();
-    for (const a of task.attempts) {
+      return c;
+    });
+    const solverOf: Solver[] = task.attempts.map((a) => {
       let s = solvers.get(a.model);
       if (!s) solvers.set(a.model, (s = { decided: 0, falsePositives: 0, falseNegatives: 0, attempts: 0, attemptsWithFalsePositive: 0, attemptsWithFalseNegative: 0 }));
       s.attempts++;
-      attemptDefects.set(a.id, { fp: false, fn: false });
-    }
+      return s;
+    });
     if (!st) continue;
 
-    const a = assessTask({ task, state: st, ...(input.verdicts?.[task.id] ? { verifier: input.verdicts[task.id] } : {}), policy });
+    const verifier = input.verdicts?.[task.id];
+    const a = assessTask({ task, state: st, ...(verifier ? { verifier } : {}), policy, rules: false });
     let fp = false;
     let fn = false;
-    for (const c of a.cells) {
+    const nSpecs = task.specs.length;
+    let attemptFp = false;
+    let attemptFn = false;
+    for (let i = 0; i < a.cells.length; i++) {
+      const c = a.cells[i] as (typeof a.cells)[number];
+      // Agreement units: the current labels on every (attempt, spec) the task has.
+      if (c.labels.length > 0) verdictAgreement.addBy(c.labels, curatorOf, verdictOf);
       if (c.disagreement) disagreements[c.from === 'disagreement' ? 'open' : 'settled']++;
-      if (c.outcome === 'undecided') continue;
-      const isFp = c.outcome === 'false_positive';
-      const isFn = c.outcome === 'false_negative';
-      fp ||= isFp;
-      fn ||= isFn;
-      const cat = cats.get(category.get(c.spec) as string);
-      const sol = solvers.get(model.get(c.attempt) as string);
-      for (const r of [cat, sol]) {
-        if (!r) continue;
-        r.decided++;
-        if (isFp) r.falsePositives++;
-        if (isFn) r.falseNegatives++;
+      if (c.outcome !== 'undecided') {
+        const isFp = c.outcome === 'false_positive';
+        const isFn = c.outcome === 'false_negative';
+        const cat = catOf[i % nSpecs] as Rate;
+        const sol = solverOf[Math.floor(i / nSpecs)] as Solver;
+        cat.decided++;
+        sol.decided++;
+        if (isFp) {
+          fp = attemptFp = true;
+          cat.falsePositives++;
+          sol.falsePositives++;
+        }
+        if (isFn) {
+          fn = attemptFn = true;
+          cat.falseNegatives++;
+          sol.falseNegatives++;
+        }
       }
-      const d = attemptDefects.get(c.attempt);
-      if (d) {
-        d.fp ||= isFp;
-        d.fn ||= isFn;
+      if (i % nSpecs === nSpecs - 1) {
+        const sol = solverOf[Math.floor(i / nSpecs)] as Solver;
+        if (attemptFp) sol.attemptsWithFalsePositive++;
+        if (attemptFn) sol.attemptsWithFalseNegative++;
+        attemptFp = attemptFn = false;
       }
     }
     for (const s of a.suggestions) {
@@ -137,12 +154,6 @@ export function curationStats(input: StatsInput): CurationStats {
         fp ||= FP_FLAG_KINDS.includes(s.kind);
         fn ||= FN_FLAG_KINDS.includes(s.kind);
       } else suggestions.dismissed++;
-    }
-    for (const [id, d] of attemptDefects) {
-      const sol = solvers.get(model.get(id) as string);
-      if (!sol) continue;
-      if (d.fp) sol.attemptsWithFalsePositive++;
-      if (d.fn) sol.attemptsWithFalseNegative++;
     }
     disagreements.open += a.scores.open.length;
     disagreements.settled += a.scores.disagreements.length - a.scores.open.length;
@@ -161,50 +172,48 @@ export function curationStats(input: StatsInput): CurationStats {
       else breakdown.none++;
     }
 
-    // Agreement: current labels on cells the task still has; scores per task.
-    for (const [curator, labels] of st.labels) {
-      for (const l of labels.values()) {
-        if (l.stale || !model.has(l.attempt) || !category.has(l.spec)) continue;
-        const unit = `${task.id}\u0000${cellKey(l.attempt, l.spec)}`;
-        let u = verdictRatings.get(unit);
-        if (!u) verdictRatings.set(unit, (u = new Map()));
-        u.set(curator, l.verdict);
-      }
-    }
-    for (const [curator, s] of st.scores) {
-      for (const f of SEVERITY_FIELDS) put(scoreRatings.get(f), task.id, curator, s.score[f]);
-      if (s.score.difficulty) put(scoreRatings.get('difficulty'), task.id, curator, DIFFICULTIES.indexOf(s.score.difficulty));
+    if (st.scores.size > 0) {
+      const scores = [...st.scores.values()];
+      SEVERITY_FIELDS.forEach((f, i) => severityAgreement[i]?.add(scores.map((x) => [x.curator, x.score[f]] as const)));
+      difficultyAgreement.add(scores.filter((x) => x.score.difficulty).map((x) => [x.curator, DIFFICULTIES.indexOf(x.score.difficulty as (typeof DIFFICULTIES)[number])] as const));
     }
   }
 
-  const agreement: AgreementFigure[] = [
-    agreementFigure('verdict', 'nominal', verdictRatings),
-    ...SEVERITY_FIELDS.map((f) => agreementFigure(f, 'ordinal', scoreRatings.get(f) as Map<string, Map<string, number>>, true)),
-    agreementFigure('difficulty', 'ordinal', scoreRatings.get('difficulty') as Map<string, Map<string, number>>),
-  ];
+  const agreement: AgreementFigure[] = [verdictAgreement.result(), ...severityAgreement.map((a) => a.result()), difficultyAgreement.result()];
 
-  const perDay = new Map<string, number>();
-  const perCurator = new Map<string, { events: number; labels: number; tasks: Set<string> }>();
+  const perDay = new Map<string, Map<string, number>>();
+  const perCurator = new Map<string, { events: number; labels: number; tasks: number }>();
   let undone = 0;
   let issues = input.state.issues.length;
   for (const st of input.state.tasks.values()) {
     undone += st.undone.size;
     issues += st.issues.length;
-  }
-  for (const e of input.state.events) {
-    const key = `${e.curator}\u0000${e.time.slice(0, 10)}`;
-    perDay.set(key, (perDay.get(key) ?? 0) + 1);
-    let c = perCurator.get(e.curator);
-    if (!c) perCurator.set(e.curator, (c = { events: 0, labels: 0, tasks: new Set() }));
-    c.events++;
-    if (e.kind === 'label') c.labels++;
-    c.tasks.add(e.task);
+    const seen: string[] = [];
+    let day = '';
+    let curator = '';
+    let days: Map<string, number> | undefined;
+    let who: { events: number; labels: number; tasks: number } | undefined;
+    for (const e of st.events) {
+      if (e.curator !== curator || !days || !who) {
+        curator = e.curator;
+        days = perDay.get(curator);
+        if (!days) perDay.set(curator, (days = new Map()));
+        who = perCurator.get(curator);
+        if (!who) perCurator.set(curator, (who = { events: 0, labels: 0, tasks: 0 }));
+      }
+      if (!seen.includes(curator)) {
+        seen.push(curator);
+        who.tasks++;
+      }
+      who.events++;
+      if (e.kind === 'label') who.labels++;
+      // Events come in time order: the day string changes rarely, so slice only then.
+      if (day === '' || !e.time.startsWith(day)) day = e.time.slice(0, 10);
+      days.set(day, (days.get(day) ?? 0) + 1);
+    }
   }
   const throughput = [...perDay]
-    .map(([k, events]) => {
-      const [curator, day] = k.split('\u0000') as [string, string];
-      return { curator, day, events };
-    })
+    .flatMap(([curator, days]) => [...days].map(([day, events]) => ({ curator, day, events })))
     .sort((x, y) => (x.curator !== y.curator ? (x.curator < y.curator ? -1 : 1) : x.day < y.day ? -1 : x.day > y.day ? 1 : 0));
 
   const reviewed = breakdown.reviewed;
@@ -232,7 +241,7 @@ export function curationStats(input: StatsInput): CurationStats {
     agreement,
     throughput,
     curators: [...perCurator]
-      .map(([curator, c]) => ({ curator, events: c.events, labels: c.labels, tasks: c.tasks.size }))
+      .map(([curator, c]) => ({ curator, events: c.events, labels: c.labels, tasks: c.tasks }))
       .sort((a, b) => (a.curator < b.curator ? -1 : 1)),
     disagreements,
     suggestions,
@@ -241,9 +250,3 @@ export function curationStats(input: StatsInput): CurationStats {
   };
 }
 
-function put(m: Map<string, Map<string, number>> | undefined, unit: string, curator: string, v: number): void {
-  if (!m) return;
-  let u = m.get(unit);
-  if (!u) m.set(unit, (u = new Map()));
-  u.set(curator, v);
-}

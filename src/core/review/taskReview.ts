@@ -35,6 +35,8 @@ export interface TaskReviewInput extends Visibility {
   policy?: ConsensusPolicy;
   /** Waivers to evaluate the rules with (an approval being prepared); the current approval's otherwise. */
   waivers?: readonly Waiver[];
+  /** Evaluate the approval rules (default true; statistics do not need them). */
+  rules?: boolean;
 }
 
 export interface CellAssessment {
@@ -90,50 +92,59 @@ export function assessTask(input: TaskReviewInput): TaskAssessment {
   const verifier = withRecordedFallback(task, input.verifier);
   const visible = visibleTo(st, input);
 
-  // Labels by cell, visible only.
-  const byCell = new Map<string, { current: LabelRecord[]; stale: LabelRecord[] }>();
+  // Each visible curator's labels, looked up per cell (no intermediate index: this runs for every task in stats).
   const curators = [...st.labels.keys()].filter(visible).sort();
-  for (const c of curators) {
-    for (const [key, l] of st.labels.get(c) as Map<string, LabelRecord>) {
-      let e = byCell.get(key);
-      if (!e) byCell.set(key, (e = { current: [], stale: [] }));
-      (l.stale ? e.stale : e.current).push(l);
-    }
-  }
+  const maps = curators.map((c) => st.labels.get(c) as Map<string, LabelRecord>);
+  let labelCount = 0;
+  for (const m of maps) labelCount += m.size;
   const cells: CellAssessment[] = [];
-  const known = new Set<string>();
+  const none: LabelRecord[] = [];
+  let found = 0;
   for (const a of task.attempts) {
     const v = verifier.attempts[a.id];
     for (const s of task.specs) {
       const key = cellKey(a.id, s.id);
-      known.add(key);
-      const labels = byCell.get(key);
-      const adjRec = st.adjudications.get(key);
+      let current = none;
+      let stale = none;
+      for (const m of maps) {
+        const l = m.get(key);
+        if (!l) continue;
+        found++;
+        if (l.stale) (stale === none ? (stale = []) : stale).push(l);
+        else (current === none ? (current = []) : current).push(l);
+      }
+      const adjRec = st.adjudications.size > 0 ? st.adjudications.get(key) : undefined;
       const adjudication = adjRec && visible(adjRec.curator) ? adjRec : undefined;
       const verdict: SpecVerdict = v?.specs[s.id] ?? 'unknown';
-      const c = verdictConsensus(labels?.current ?? [], adjudication, verdict, policy);
-      cells.push({
+      const c = verdictConsensus(current, adjudication, verdict, policy);
+      // Built field by field: this runs for every cell of every task when computing statistics.
+      const cell: CellAssessment = {
         attempt: a.id,
         spec: s.id,
         verifier: verdict,
-        ...(v ? { verifierRun: v.runId } : {}),
         verifierStale: v?.stale === true,
-        labels: labels?.current ?? [],
-        staleLabels: labels?.stale ?? [],
-        ...(c.final !== undefined ? { final: c.final } : {}),
+        labels: current,
+        staleLabels: stale,
         from: c.from,
         disagreement: c.disagreement,
         outcome: deriveOutcome(c.final, verdict),
-        ...(adjudication ? { adjudication } : {}),
-      });
+      };
+      if (v) cell.verifierRun = v.runId;
+      if (c.final !== undefined) cell.final = c.final;
+      if (adjudication) cell.adjudication = adjudication;
+      cells.push(cell);
     }
   }
   const orphanLabels: LabelRecord[] = [];
-  for (const [key, e] of byCell) if (!known.has(key)) orphanLabels.push(...e.current, ...e.stale);
+  if (found < labelCount) {
+    const attempts = new Set(task.attempts.map((a) => a.id));
+    const specs = new Set(task.specs.map((x) => x.id));
+    for (const m of maps) for (const l of m.values()) if (!attempts.has(l.attempt) || !specs.has(l.spec)) orphanLabels.push(l);
+  }
 
   const scores = scoreConsensus(
     [...st.scores.values()].filter((s) => visible(s.curator)).sort((a, b) => (a.curator < b.curator ? -1 : 1)),
-    new Map([...st.adjudications].filter(([, a]) => visible(a.curator))),
+    st.adjudications.size === 0 ? st.adjudications : new Map([...st.adjudications].filter(([, a]) => visible(a.curator))),
     policy,
   );
   const suggestions: SuggestionReview[] = verifier.flags.map((f) => {
@@ -142,7 +153,7 @@ export function assessTask(input: TaskReviewInput): TaskAssessment {
   });
   const confirmedFlags = suggestions.filter((s) => s.decision?.decision === 'confirmed');
   const waivers = input.waivers ?? st.approval?.waivers ?? [];
-  const rules = evaluateRules({ task, cells, verifier, confirmedFlags }, waivers);
+  const rules = input.rules === false ? [] : evaluateRules({ task, cells, verifier, confirmedFlags }, waivers);
   return { task, state: st, verifier, policy, cells, scores, suggestions, rules, blockers: blockingRules(rules), orphanLabels };
 }
 

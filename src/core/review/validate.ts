@@ -50,23 +50,30 @@ export const arrayOf =
   };
 
 /** An object with required and optional fields; unknown fields are allowed so newer writers stay readable. */
-export const obj =
-  (required: Record<string, Check>, optional: Record<string, Check> = {}): Check =>
-  (v, field) => {
+export const obj = (required: Record<string, Check>, optional: Record<string, Check> = {}): Check => {
+  // Entries once, not a for-in per call: this runs on every line of a 100,000-event log. Children are checked
+  // under the parent's field name and the child's key is put into the path only on failure, so the success path
+  // builds no strings.
+  const at = (e: FieldError, field: string, k: string): FieldError => ({ ...e, field: `${field}.${k}${e.field.slice(field.length)}` });
+  const req = Object.entries(required);
+  const opt = Object.entries(optional);
+  return (v, field) => {
     if (!isRecord(v)) return { field, message: 'expected an object' };
-    for (const k in required) {
-      const f = `${field}.${k}`;
-      if (!(k in v) || v[k] === undefined) return { field: f, message: 'is required' };
-      const e = (required[k] as Check)(v[k], f);
-      if (e) return e;
+    for (const [k, check] of req) {
+      const x = v[k];
+      if (x === undefined) return { field: `${field}.${k}`, message: 'is required' };
+      const e = check(x, field);
+      if (e) return at(e, field, k);
     }
-    for (const k in optional) {
-      if (v[k] === undefined) continue;
-      const e = (optional[k] as Check)(v[k], `${field}.${k}`);
-      if (e) return e;
+    for (const [k, check] of opt) {
+      const x = v[k];
+      if (x === undefined) continue;
+      const e = check(x, field);
+      if (e) return at(e, field, k);
     }
     return undefined;
   };
+};
 
 /** The first check that the value's discriminant selects. */
 export const tagged =

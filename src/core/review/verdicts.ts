@@ -116,6 +116,7 @@ export function recordedVerifierResult(task: CandidateTask, attempt: Attempt): A
 
 /** Fills in recorded results for attempts that have no run of ours. */
 export function withRecordedFallback(task: CandidateTask, results: TaskVerifierResults | undefined): TaskVerifierResults {
+  if (results && task.attempts.every((a) => results.attempts[a.id] !== undefined)) return results;
   const attempts: Record<string, AttemptVerifierResult> = { ...(results?.attempts ?? {}) };
   for (const a of task.attempts) {
     if (attempts[a.id]) continue;
