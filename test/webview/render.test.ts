@@ -163,6 +163,25 @@ test('themes: light and high contrast take their colours from the VS Code variab
   }
 });
 
+test('an update of the same task re-renders in place; an update to another task starts afresh', async () => {
+  await tid('specs-tab-matrix').click();
+  await probe(page, (g) => g.__fakeHost.update({ title: 'Renamed by the host', notices: [] }));
+  await tid('task-title').filter({ hasText: /^Renamed by the host$/ }).waitFor();
+  assert.equal(await tid('notice').count(), 0);
+  assert.match((await tid('task-id').textContent()) ?? '', /rev 4/);
+  assert.equal(await page.locator('vscode-tab-header[data-testid="specs-tab-matrix"]').getAttribute('active'), '', 'the open tab stays open');
+  assert.match((await page.locator('[data-testid="column-a2"]').getAttribute('class')) ?? '', /active/, 'the active column stays');
+
+  const before = (await probe(page, (g) => g.__fakeHost.log)).filter((l) => l.method === 'getSteps').length;
+  await probe(page, (g) => g.__fakeHost.update({ taskId: 'other__task-9', title: 'Another task' }));
+  await tid('task-title').filter({ hasText: /^Another task$/ }).waitFor();
+  await page.locator('[data-testid="step-row"][data-step="0"]').waitFor();
+  assert.match((await page.locator('[data-testid="column-a1"]').getAttribute('class')) ?? '', /active/, 'positions do not carry over to another task');
+  const after = (await probe(page, (g) => g.__fakeHost.log)).filter((l) => l.method === 'getSteps').length;
+  assert.ok(after > before, 'steps are fetched again for the other task');
+  await waitUntil(page, (g) => g.__fakeHost.uiStates.at(-1)?.taskId === 'other__task-9');
+});
+
 test('no CSP violation, no invalid message, no page error, and a small DOM', async () => {
   const r = await probe(page, (g) => ({ v: g.__fakeHost.violations, i: g.__fakeHost.invalid, n: g.__fakeHost.countElements() }));
   assert.deepEqual(r.v, []);

@@ -5,7 +5,7 @@ import type { Actions, Ctx } from './context';
 import { clear, el } from './dom';
 import { HostConnection } from './host';
 import { actionForKey, CommandDedupe } from './keys';
-import { reconcile, restoreState, toPersisted, toWebviewState, type UiState } from './state';
+import { reconcile, restoreState, savedWebviewState, toPersisted, toWebviewState, type UiState } from './state';
 import { oneLine } from './text';
 import { split } from './ui/split';
 import { tabs, type Tabs } from './ui/tabs';
@@ -61,9 +61,9 @@ export class App {
     window.addEventListener('message', (e: MessageEvent<unknown>) => this.onMessage(e.data));
     document.addEventListener('keydown', (e) => this.onKey(e));
     root.append(el('p', { class: 'muted loading', testid: 'loading', text: 'Loading the task\u2026' }));
-    const saved = api.getState();
     const ready: { type: 'ready'; protocol: number; state?: WebviewState } = { type: 'ready', protocol: PROTOCOL_VERSION };
-    if (isRecord(saved) && saved.v === 1 && typeof saved.taskId === 'string') ready.state = toWebviewState(saved as unknown as UiState);
+    const saved = savedWebviewState(api.getState());
+    if (saved) ready.state = saved;
     api.postMessage(ready);
   }
 
@@ -101,8 +101,10 @@ export class App {
     this.model = model;
     if (!sameTask) {
       this.state = restoreState(model, this.state ? toPersisted(this.state) : this.api.getState(), hostState);
+      // Another task: nothing of the old trajectories, hits or selection may leak into the new one.
+      this.trajectory?.dispose();
+      this.trajectory = undefined;
       this.buildAll();
-      if (this.state.search !== '') void this.trajectory?.runSearch();
     } else {
       this.state = reconcile(this.state!, model);
       const trajectoriesChanged = JSON.stringify(previous!.columns.map((c) => c.trajectory)) !== JSON.stringify(model.columns.map((c) => c.trajectory));
@@ -133,9 +135,11 @@ export class App {
     this.guard('attempts', () => (this.columns!.render(), this.columns!.element));
     const attempts = el('section', { class: 'region', testid: 'region-attempts' }, el('div', { class: 'region-title', text: 'Attempts' }), el('div', { class: 'region-body' }, this.columns.element));
 
+    const fresh = !this.trajectory;
     if (!this.trajectory) this.trajectory = new TrajectoryView(ctx);
     else if (trajectoriesChanged) this.trajectory.invalidate();
     this.guard('trajectory', () => (this.trajectory!.render(), this.trajectory!.element));
+    if (fresh && this.state!.search !== '') void this.trajectory.runSearch();
     const traj = el('section', { class: 'region', testid: 'region-trajectory' }, this.trajectory.element);
 
     const splits = this.state!.splits;

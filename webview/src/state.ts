@@ -117,6 +117,21 @@ export function reconcile(s: UiState, model: TaskViewModel): UiState {
   return out;
 }
 
+/** The host's part of a saved state, cleaned so that a stale or damaged one cannot get `ready` refused. */
+export function savedWebviewState(saved: unknown): WebviewState | undefined {
+  if (!isObj(saved) || saved.v !== 1) return undefined;
+  const taskId = str(saved.taskId, 256);
+  if (taskId === undefined) return undefined;
+  const w: WebviewState = { taskId, regex: saved.regex === true, caseSensitive: saved.caseSensitive === true };
+  const col = str(saved.activeColumn, 256);
+  if (col !== undefined) w.activeColumn = col;
+  const k = kinds(saved.stepKinds);
+  if (k && k.length < STEP_KINDS.length) w.stepKinds = k;
+  const search = str(saved.search, 1000);
+  if (search) w.search = search;
+  return w;
+}
+
 /** The part the host keeps for us. */
 export function toWebviewState(s: UiState): WebviewState {
   const w: WebviewState = { taskId: s.taskId, regex: s.regex, caseSensitive: s.caseSensitive };

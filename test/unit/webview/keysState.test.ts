@@ -79,3 +79,22 @@ test('state: garbage in the saved state is ignored', () => {
   assert.equal(s.activeColumn, 'a1');
   assert.equal(restoreState(m, 'junk', undefined).activeColumn, 'a1');
 });
+
+test('state: what `ready` carries passes the host validation, whatever was saved', async () => {
+  const { validateWebviewMessage } = await import('../../../src/protocol/validate');
+  const { savedWebviewState } = await import('../../../webview/src/state');
+  const saved: unknown[] = [
+    undefined,
+    'x',
+    { v: 1, taskId: 't1', stepKinds: ['<img>', 'action'], search: 'y'.repeat(5000), activeColumn: 5, regex: 'yes' },
+    { v: 1, taskId: 'x'.repeat(300) },
+    { v: 2, taskId: 't1' },
+    toPersisted(restoreState(model([{ id: 'a1', hasTrajectory: true }]), undefined, undefined)),
+  ];
+  for (const s of saved) {
+    const state = savedWebviewState(s);
+    const msg = state ? { type: 'ready', protocol: 1, state } : { type: 'ready', protocol: 1 };
+    assert.ok(validateWebviewMessage(msg).ok, JSON.stringify(msg).slice(0, 200));
+  }
+  assert.deepEqual(savedWebviewState(saved[2]), { taskId: 't1', regex: false, caseSensitive: false, stepKinds: ['action'] });
+});

@@ -14,6 +14,8 @@ import { StepDetail } from './stepDetail';
 import { StepList } from './stepList';
 
 const SEARCH_DEBOUNCE_MS = 250;
+/** Search ids are unique for the page's life, so a view built for another task never takes an old search's hits. */
+let searchSeq = 0;
 
 export class TrajectoryView {
   readonly element = el('div', { class: 'trajectory', testid: 'trajectory' });
@@ -26,7 +28,6 @@ export class TrajectoryView {
   private readonly filters = el('div', { class: 'kind-filters', testid: 'kind-filters' });
   private tabs: Tabs | undefined;
   private checks = new Map<string, Checkbox>();
-  private searchSeq = 0;
   private searchTimer: ReturnType<typeof setTimeout> | undefined;
   private uiFrame = 0;
   private jumpToken = 0;
@@ -112,6 +113,14 @@ export class TrajectoryView {
     if (selected !== undefined && this.detail.shown.column !== col.id) void this.restoreSelection(col.id, selected);
   }
 
+  /** Stops what this view has pending (the panel moved to another task). */
+  dispose(): void {
+    clearTimeout(this.searchTimer);
+    if (this.search.status === 'running') this.ctx.host.request('cancelSearch', { searchId: this.search.searchId }).catch(() => undefined);
+    this.search.clear();
+    this.jumpToken++;
+  }
+
   /** Forgets cached steps (the host's trajectories changed). */
   invalidate(): void {
     this.list.invalidate();
@@ -155,7 +164,7 @@ export class TrajectoryView {
         return;
       }
     }
-    const id = ++this.searchSeq;
+    const id = ++searchSeq;
     this.search.begin(id);
     this.bar.setStatus('Searching\u2026');
     this.updateSearchUi();
