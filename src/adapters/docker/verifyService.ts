@@ -163,6 +163,16 @@ export class VerifierService {
     return { inputs: runInputs({ task: req.task, testPatch, attemptPatch, imageId: image.id, timeoutSec }), image };
   }
 
+  /**
+   * The inputs a run of `req` would have now, without contacting the engine: the image id is '' (not compared by
+   * `staleReasons`), so a stored result can be marked stale from the files alone.
+   */
+  inputsWithoutEngine(req: VerifyRequest): RunInputs {
+    const { testPatch, attemptPatch } = this.readPatches(req);
+    const timeoutSec = req.timeoutSec ?? req.task.environment.timeoutSec;
+    return runInputs({ task: req.task, testPatch, attemptPatch, imageId: '', timeoutSec });
+  }
+
   private imageRequest(task: CandidateTask): { image: string; dockerfile?: string } {
     const df = task.environment.dockerfile;
     return { image: task.environment.image, dockerfile: df ? resolveDatasetPath(this.opts.datasetRoot, `${task.dir}/${df}`) : undefined };

@@ -15,6 +15,7 @@ import { VerifierService } from '../../../src/adapters/docker/verifyService';
 import { loadDataset } from '../../../src/adapters/fs/datasetLoader';
 import { readRunLogBytes } from '../../../src/adapters/fs/runStore';
 import type { CandidateTask } from '../../../src/core/model';
+import { staleReasons } from '../../../src/core/verify/inputs';
 import { taskReport } from '../../../src/core/verify/oracle';
 import { ADD_TEST_FILE, FIXED_CALC, addTask, buildDataset, makeCalcRepo } from '../../fixtures/verify/dataset';
 import type { BuiltDataset } from '../../fixtures/verify/dataset';
@@ -207,6 +208,8 @@ test('a passing and a failing attempt: statuses, per-test and per-spec results, 
   const again = await service.verify({ task: task('calc'), attemptId: 'good' });
   assert.equal(again.reused, true, 'nothing changed: the stored run is reused');
   assert.equal(again.runId, good.runId);
+  assert.deepEqual(staleReasons(good.inputs, service.inputsWithoutEngine({ task: task('calc'), attemptId: 'good' })), []);
+  assert.deepEqual(staleReasons(good.inputs, service.inputsWithoutEngine({ task: task('calc'), attemptId: 'wrong' })), ['attempt patch']);
 });
 
 test('the oracle probes: gold passes, the empty patch fails the FAIL_TO_PASS test, no suspect verdicts', async () => {
