@@ -18,8 +18,8 @@ import type { ReviewState } from '../../core/review/reducer';
 import { addEvents, reduceLog } from '../../core/review/reducer';
 import type { CurationStats } from '../../core/review/stats';
 import { curationStats } from '../../core/review/stats';
-import type { ReviewQueue, TaskReview } from '../../core/review/taskReview';
-import { reviewQueue, reviewTask } from '../../core/review/taskReview';
+import type { ReviewQueue, TaskDisagreement, TaskReview } from '../../core/review/taskReview';
+import { listDisagreements, reviewQueue, reviewTask } from '../../core/review/taskReview';
 import type { TaskVerifierResults, VerifierVerdicts } from '../../core/review/verdicts';
 import { GOLD } from '../../core/review/verdicts';
 import type { LoadOptions } from './datasetLoader';
@@ -43,20 +43,20 @@ export type ActResult = { ok: true; event: ReviewEvent } | { ok: false; refusal:
 
 export class CurationStore {
   readonly root: string;
-  readonly dataset: Dataset;
   readonly log: ReviewLog;
+  private datasetValue: Dataset;
   private policyValue: ConsensusPolicy;
   private reviewState: ReviewState;
   private logProblems: Problem[] = [];
   private readonly verifierCache = new Map<string, TaskVerifierResults>();
-  private readonly tasksById: Map<string, CandidateTask>;
+  private tasksById: Map<string, CandidateTask>;
 
   private constructor(
     dataset: Dataset,
     private readonly opts: CurationStoreOptions,
   ) {
     this.root = dataset.root;
-    this.dataset = dataset;
+    this.datasetValue = dataset;
     this.tasksById = new Map(dataset.tasks.map((t) => [t.id, t]));
     this.policyValue = opts.policy ?? 'adjudicate';
     this.log = ReviewLog.forDataset(this.root, opts.log);
@@ -75,8 +75,20 @@ export class CurationStore {
     return new CurationStore(dataset, opts);
   }
 
+  get dataset(): Dataset {
+    return this.datasetValue;
+  }
+
+  /** The current review state. Live: it changes as events are added; render views from it, do not keep it. */
   get state(): ReviewState {
     return this.reviewState;
+  }
+
+  /** Reads the dataset again (e.g. after repair wrote a new task revision) and forgets cached verifier results. */
+  reloadDataset(): void {
+    this.datasetValue = loadDataset(this.root, this.opts.dataset);
+    this.tasksById = new Map(this.datasetValue.tasks.map((t) => [t.id, t]));
+    this.verifierCache.clear();
   }
 
   get policy(): ConsensusPolicy {
@@ -170,6 +182,13 @@ export class CurationStore {
     if (!task) return undefined;
     const verifier = this.verifier(taskId);
     return reviewTask({ task, state: this.reviewState, ...(verifier ? { verifier } : {}), policy: this.policyValue, ...opts });
+  }
+
+  /** Open disagreements across the dataset (all of them with `all`), for adjudication. */
+  disagreements(opts: { all?: boolean } = {}): TaskDisagreement[] {
+    const verdicts: VerifierVerdicts = {};
+    for (const [id, st] of this.reviewState.tasks) if (st.labels.size + st.scores.size >= 2 && this.tasksById.has(id)) verdicts[id] = this.verifier(id) as TaskVerifierResults;
+    return listDisagreements({ tasks: this.dataset.tasks, state: this.reviewState, verdicts, policy: this.policyValue, ...opts });
   }
 
   queue(viewer: string): ReviewQueue {

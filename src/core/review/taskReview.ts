@@ -426,3 +426,29 @@ export function reviewQueue(input: { tasks: readonly CandidateTask[]; state: Rev
   }
   return { viewer: input.viewer, items, remaining: items.length, done };
 }
+
+// ---- disagreements across tasks ----------------------------------------------------------------------------
+
+export interface TaskDisagreement extends Disagreement {
+  taskId: string;
+}
+
+/** Every disagreement of every task (open ones only unless `all`), for an adjudication view; no blind mode. */
+export function listDisagreements(input: {
+  tasks: readonly CandidateTask[];
+  state: ReviewState;
+  verdicts?: Readonly<Record<string, TaskVerifierResults>>;
+  policy?: ConsensusPolicy;
+  all?: boolean;
+}): TaskDisagreement[] {
+  const out: TaskDisagreement[] = [];
+  for (const task of input.tasks) {
+    const st = input.state.tasks.get(task.id);
+    // Only tasks two or more curators worked on can disagree.
+    if (!st || st.labels.size + st.scores.size < 2) continue;
+    const verifier = input.verdicts?.[task.id];
+    const r = reviewTask({ task, state: st, ...(verifier ? { verifier } : {}), ...(input.policy ? { policy: input.policy } : {}) });
+    for (const d of r.disagreements) if (input.all || d.open) out.push({ taskId: task.id, ...d });
+  }
+  return out;
+}

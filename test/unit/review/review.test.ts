@@ -8,7 +8,7 @@ import type { ReviewIntent } from '../../../src/core/review/intents';
 import { prepareEvent } from '../../../src/core/review/intents';
 import { reduceLog } from '../../../src/core/review/reducer';
 import type { ReviewState } from '../../../src/core/review/reducer';
-import { reviewQueue, reviewTask } from '../../../src/core/review/taskReview';
+import { listDisagreements, reviewQueue, reviewTask } from '../../../src/core/review/taskReview';
 import type { TaskVerifierResults } from '../../../src/core/review/verdicts';
 import { deriveOutcome, recordedVerifierResult } from '../../../src/core/review/verdicts';
 import { ev, label } from './helpers';
@@ -242,6 +242,15 @@ describe('several curators', () => {
     assert.equal(c2?.final, 'violated');
     assert.equal(c2?.from, 'policy');
     assert.equal(c2?.outcome, 'false_positive');
+  });
+
+  it('lists open disagreements across tasks for adjudication, settled ones on request', () => {
+    const s = reduceLog([...both, ev('score', { underspecified: 0, fnSeverity: 0, fpSeverity: 0, envDefects: [] }, { task: 't2' })]);
+    const open = listDisagreements({ tasks: ds.tasks, state: s, verdicts: { t1: t1Verifier() } });
+    assert.deepEqual(open.map((d) => [d.taskId, d.attempt, d.spec, d.values.map((v) => `${v.curator}:${v.value}`).join(' ')]), [['t1', 'a1', 'S2', 'alice:satisfied bob:violated']]);
+    const settled = reduceLog([...both, ev('adjudicate', { target: 'label', attempt: 'a1', spec: 'S2', verdict: 'violated' }, { curator: 'carol' })]);
+    assert.equal(listDisagreements({ tasks: ds.tasks, state: settled }).length, 0);
+    assert.equal(listDisagreements({ tasks: ds.tasks, state: settled, all: true })[0]?.final, 'violated');
   });
 
   it('records the final decision of an adjudication', () => {
