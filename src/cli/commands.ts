@@ -15,6 +15,7 @@ import { listCommand } from './list';
 import { showCommand } from './show';
 import { validateCommand } from './validate';
 import { verifyCommand } from './verify';
+import { repairCommand } from './repair';
 
 export const commands: CliCommand[] = [
   importCommand,
@@ -32,4 +33,5 @@ export const commands: CliCommand[] = [
   statsCommand,
   logCommand,
   exportCommand,
+  repairCommand,
 ];

@@ -66,6 +66,8 @@ export interface ChatResult {
   /** The model the endpoint says answered. */
   model: string;
   responseFormat: ResponseFormatMode;
+  /** The messages exactly as the successful request sent them (with the schema added when not in JSON-schema mode). */
+  sent: ChatMessage[];
   tries: TryRecord[];
   /** From sending the request to the last byte. */
   durationMs: number;
@@ -320,6 +322,7 @@ export class LlmClient {
   /** One request. Throws the SDK's errors (or ours for a cut stream / refusal); `classify` makes sense of them. */
   private async once(req: ChatRequest, format: ResponseFormatMode, mem: ReturnType<EndpointMemory['get']>, n: number, o: CallOptions): Promise<Omit<ChatResult, 'responseFormat' | 'tries' | 'durationMs'>> {
     const body = this.body(req, format, mem);
+    const sent = (body.messages as ChatMessage[]).map((m) => ({ role: m.role, content: m.content }));
     // One controller per try: the caller's cancel and our idle timer both end it.
     const ctl = new AbortController();
     const state = { idle: false };
@@ -334,7 +337,7 @@ export class LlmClient {
         ctl.abort();
       }, timeoutMs);
     };
-    const sent = Date.now();
+    const sentAt = Date.now();
     arm();
     try {
       if (!this.streamReplies) {
@@ -345,7 +348,7 @@ export class LlmClient {
         if (msg?.refusal) throw new LlmError('refusal', `The model declined: ${this.redact(msg.refusal)}`);
         const text = msg?.content ?? '';
         o.onProgress?.({ phase: 'streaming', tokens: r.usage?.completion_tokens ?? estimateTokens(text), tryNumber: n });
-        return { text, finishReason: choice?.finish_reason ?? 'unknown', ...usageOf(r.usage), model: r.model ?? this.settings.model, firstTokenMs: Date.now() - sent };
+        return { text, finishReason: choice?.finish_reason ?? 'unknown', ...usageOf(r.usage), model: r.model ?? this.settings.model, firstTokenMs: Date.now() - sentAt, sent };
       }
       const stream = (await this.sdk.chat.completions.create(body as unknown as OpenAI.Chat.ChatCompletionCreateParamsStreaming, { signal: ctl.signal })) as AsyncIterable<OpenAI.Chat.ChatCompletionChunk>;
       let text = '';
@@ -363,7 +366,7 @@ export class LlmClient {
           for (const c of chunk.choices ?? []) {
             const d = c.delta;
             if (d?.content) {
-              firstTokenMs ??= Date.now() - sent;
+              firstTokenMs ??= Date.now() - sentAt;
               text += d.content;
             }
             if (d?.refusal) refusal += d.refusal;
@@ -388,7 +391,7 @@ export class LlmClient {
         throw new LlmError('stream_cut', `The reply from ${this.settings.baseUrl} ended before the model finished (after ${estimateTokens(text)} tokens, no end-of-reply marker). Nothing was stored; ask again.`);
       }
       o.onProgress?.({ phase: 'streaming', tokens: usage?.completion_tokens ?? estimateTokens(text), tryNumber: n });
-      return { text, finishReason, ...usageOf(usage), model, ...(firstTokenMs !== undefined ? { firstTokenMs } : {}) };
+      return { text, finishReason, ...usageOf(usage), model, sent, ...(firstTokenMs !== undefined ? { firstTokenMs } : {}) };
     } catch (e) {
       this.checkAbort(state, o, 0);
       throw e;

@@ -1,0 +1,228 @@
+// Repair suggestions stored under the dataset, `curation/suggestions/<task>/<id>/`: suggestion.json (what was asked,
+// the prompt sent, the model, tokens, cost, timings, the rationale and evidence), prompt.md (the exact messages),
+// current/ and proposed/ (each changed file before and after; the curator may edit proposed/ before accepting) and,
+// after acceptance, revalidation.json. A suggestion folder appears whole or not at all: it is written under a hidden
+// name and renamed into place.
+import { createHash, randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { ChatMessage, ResponseFormatMode, TryRecord, Usage } from '../llm/client';
+import type { LlmErrorCode } from '../llm/errors';
+import type { RepairMatrix } from '../../core/repair/matrix';
+import type { SectionReport } from '../../core/repair/prompt';
+import type { ProposedFile, ProposedRole } from '../../core/repair/revision';
+import type { RepairTarget, RequestedTarget, SuggestionEvidence } from '../../core/repair/suggestion';
+import { writeFileAtomicSync } from './atomic';
+
+export const SUGGESTIONS_DIR = 'curation/suggestions';
+const SEGMENT_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
+
+export class RepairStoreError extends Error {}
+
+function segment(kind: string, s: string): string {
+  if (!SEGMENT_RE.test(s) || s.includes('..')) throw new RepairStoreError(`${kind} "${s}" cannot name a folder under ${SUGGESTIONS_DIR}/`);
+  return s;
+}
+
+/** A sortable, unique suggestion id: UTC time to the millisecond plus random hex. */
+export function newSuggestionId(now = new Date()): string {
+  return `${now.toISOString().replace(/[-:]/g, '').replace('.', '')}-${randomBytes(3).toString('hex')}`;
+}
+
+export function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+export interface StoredFile {
+  role: ProposedRole;
+  /** request.md, task.json, or the test file's repository path. */
+  path: string;
+  /** Suggestion-relative paths of the two sides. */
+  current: string;
+  proposed: string;
+  currentSha256: string;
+  /** Of the proposed text as the model suggested it (an edit by the curator changes the file, not this). */
+  proposedSha256: string;
+  /** Unified diff from current to proposed, as suggested. */
+  diff: string;
+}
+
+export interface LlmRecord {
+  baseUrl: string;
+  model: string;
+  /** The model name the endpoint answered with. */
+  answeredBy?: string;
+  temperature: number;
+  maxTokens: number;
+  maxReplyTokens: number;
+  timeoutSec: number;
+  responseFormat?: ResponseFormatMode;
+  /** Every HTTP try of every round, in order. */
+  tries: TryRecord[];
+  usage?: Usage;
+  costUsd?: number;
+  costSource: 'endpoint' | 'price-table' | 'unknown';
+  durationMs: number;
+  firstTokenMs?: number;
+}
+
+export interface RoundRecord {
+  /** The messages exactly as sent in this round. */
+  messages: ChatMessage[];
+  reply?: string;
+  finishReason?: string;
+  /** What was wrong with the reply (sent back in the next round). */
+  errors?: string[];
+}
+
+export interface SuggestionRecord {
+  format: 1;
+  id: string;
+  task: string;
+  /** Task revision the suggestion was made against. */
+  revision: number;
+  createdAt: string;
+  curator: string;
+  status: 'ready' | 'refused' | 'failed';
+  requestedTarget: RequestedTarget;
+  note?: string;
+  target?: RepairTarget;
+  summary?: string;
+  rationale?: string;
+  evidence?: SuggestionEvidence[];
+  refusal?: string;
+  error?: { code: LlmErrorCode | 'invalid_reply' | 'io'; message: string };
+  files: StoredFile[];
+  llm: LlmRecord;
+  prompt: { file: string; estimatedTokens: number; budgetTokens: number; sections: SectionReport[]; focus: { attempts: string[]; tests: string[]; specs: string[]; steering: string[] } };
+  rounds: RoundRecord[];
+  /** Hashes of the task's files when the suggestion was made: accepting refuses when they changed since. */
+  taskFingerprint: { taskJson: string; request: string; testPatch: string };
+  timings: { contextMs: number; promptMs: number; totalMs: number };
+}
+
+export function suggestionsFolder(root: string, taskId: string): string {
+  return path.join(root, SUGGESTIONS_DIR, segment('task id', taskId));
+}
+
+export function suggestionFolder(root: string, taskId: string, id: string): string {
+  return path.join(suggestionsFolder(root, taskId), segment('suggestion id', id));
+}
+
+/** Suggestion-relative path of one side of a file. */
+export function sidePath(side: 'current' | 'proposed', role: ProposedRole, p: string): string {
+  if (role === 'test') {
+    const parts = p.split('/').filter((x) => x !== '' && x !== '.');
+    if (parts.some((x) => x === '..') || p.startsWith('/')) throw new RepairStoreError(`test file path "${p}" leaves the repository`);
+    return `${side}/repo/${parts.join('/')}`;
+  }
+  return `${side}/${role === 'request' ? 'request.md' : 'task.json'}`;
+}
+
+export interface SaveInput {
+  record: Omit<SuggestionRecord, 'files'>;
+  files: Array<ProposedFile & { diff: string }>;
+  promptDoc: string;
+  /** Masks secrets in everything written (a last line of defence: nothing here should hold a key). */
+  mask?: (text: string) => string;
+}
+
+/** Writes a suggestion folder whole, then renames it into place. */
+export function saveSuggestion(root: string, inp: SaveInput): SuggestionRecord {
+  const mask = inp.mask ?? ((t: string) => t);
+  const dir = suggestionFolder(root, inp.record.task, inp.record.id);
+  const parent = path.dirname(dir);
+  fs.mkdirSync(parent, { recursive: true });
+  const tmp = path.join(parent, `.${inp.record.id}.tmp-${process.pid}-${randomBytes(3).toString('hex')}`);
+  try {
+    const files: StoredFile[] = inp.files.map((f) => {
+      const cur = sidePath('current', f.role, f.path);
+      const pro = sidePath('proposed', f.role, f.path);
+      writeFileAtomicSync(path.join(tmp, cur), mask(f.current), { fsync: false });
+      writeFileAtomicSync(path.join(tmp, pro), mask(f.proposed), { fsync: false });
+      return { role: f.role, path: f.path, current: cur, proposed: pro, currentSha256: sha256(f.current), proposedSha256: sha256(f.proposed), diff: mask(f.diff) };
+    });
+    writeFileAtomicSync(path.join(tmp, 'prompt.md'), mask(inp.promptDoc), { fsync: false });
+    const record: SuggestionRecord = { ...inp.record, files };
+    writeFileAtomicSync(path.join(tmp, 'suggestion.json'), mask(`${JSON.stringify(record, null, 2)}\n`));
+    fs.renameSync(tmp, dir);
+    return record;
+  } catch (e) {
+    fs.rmSync(tmp, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+export function loadSuggestion(root: string, taskId: string, id: string): SuggestionRecord {
+  const file = path.join(suggestionFolder(root, taskId, id), 'suggestion.json');
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    throw new RepairStoreError(`task ${taskId} has no suggestion "${id}" (no ${path.relative(root, file)})`);
+  }
+  const v = JSON.parse(text) as SuggestionRecord;
+  if (v.format !== 1 || v.id !== id || v.task !== taskId) throw new RepairStoreError(`${path.relative(root, file)} is not a suggestion record of task ${taskId}`);
+  return v;
+}
+
+/** A task's suggestions, newest first; unreadable ones are skipped. */
+export function listSuggestions(root: string, taskId: string): SuggestionRecord[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(suggestionsFolder(root, taskId)).filter((n) => SEGMENT_RE.test(n));
+  } catch {
+    return [];
+  }
+  const out: SuggestionRecord[] = [];
+  for (const n of names.sort().reverse()) {
+    try {
+      out.push(loadSuggestion(root, taskId, n));
+    } catch {
+      // not a suggestion folder
+    }
+  }
+  return out;
+}
+
+/** The proposed files as they are on disk now (the curator may have edited them), with whether they were edited. */
+export function readProposed(root: string, rec: SuggestionRecord): Array<{ role: ProposedRole; path: string; text: string; edited: boolean; abs: string }> {
+  const dir = suggestionFolder(root, rec.task, rec.id);
+  return rec.files.map((f) => {
+    const abs = path.join(dir, f.proposed);
+    let text: string;
+    try {
+      text = fs.readFileSync(abs, 'utf8');
+    } catch (e) {
+      throw new RepairStoreError(`the proposed ${f.path} of suggestion ${rec.id} cannot be read: ${(e as Error).message}`);
+    }
+    return { role: f.role, path: f.path, text, edited: sha256(text) !== f.proposedSha256, abs };
+  });
+}
+
+export interface RevalidationRecord {
+  format: 1;
+  suggestion?: string;
+  task: string;
+  fromRevision: number;
+  toRevision: number;
+  finishedAt: string;
+  runs: Array<{ attempt: string; runId?: string; status: string; error?: string }>;
+  matrix: RepairMatrix;
+}
+
+export function saveRevalidation(root: string, rec: RevalidationRecord): string {
+  const file = rec.suggestion
+    ? path.join(suggestionFolder(root, rec.task, rec.suggestion), 'revalidation.json')
+    : path.join(suggestionsFolder(root, rec.task), `revalidation-r${rec.toRevision}.json`);
+  writeFileAtomicSync(file, `${JSON.stringify(rec, null, 2)}\n`);
+  return file;
+}
+
+export function loadRevalidation(root: string, taskId: string, suggestionId: string): RevalidationRecord | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(suggestionFolder(root, taskId, suggestionId), 'revalidation.json'), 'utf8')) as RevalidationRecord;
+  } catch {
+    return undefined;
+  }
+}
