@@ -254,7 +254,7 @@ test('a fork storm is contained by the process limit and the machine stays respo
   }
   const r = await run;
   assert.equal(r.status, 'timeout', r.reason);
-  assert.ok(worst < 1000, `starting a process on the host took ${worst} ms during the storm`);
+  assert.ok(worst < 2000, `starting a process on the host took ${worst} ms during the storm`);
   assert.ok((r.timings.startToRemovedMs ?? Infinity) <= 6000);
 });
 
