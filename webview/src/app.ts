@@ -73,7 +73,9 @@ export class App {
     try {
       switch (msg.type) {
         case 'init':
+          performance.mark('specweave.init');
           this.load(msg.model, msg.state);
+          performance.mark('specweave.rendered');
           break;
         case 'update':
           this.load(msg.model, undefined);

@@ -31,7 +31,7 @@ interface PageGlobal {
 
 const g = globalThis as unknown as PageGlobal;
 const params = new URLSearchParams(g.location.search);
-const fixture: Fixture = fixtureByName(params.get('fixture') ?? 'standard');
+const fixture: Fixture = fixtureByName(params.get('fixture') ?? 'standard', params);
 const STATE_KEY = 'harness.webviewState';
 const HOST_STATE_KEY = 'harness.hostState';
 

@@ -267,6 +267,27 @@ export function hostileFixture(): Fixture {
   };
 }
 
-export function fixtureByName(name: string): Fixture {
-  return name === 'hostile' ? hostileFixture() : standardFixture();
+/** `attempts` attempts of `steps` steps of about `chars` characters each: the benchmark's task. */
+export function scaleFixture(attempts: number, steps: number, chars: number): Fixture {
+  const base = standardFixture();
+  const filler = 'x'.repeat(Math.max(0, chars - 60));
+  const byKind: Record<string, number> = {};
+  for (let i = 0; i < steps; i++) byKind[kindAt(i)] = (byKind[kindAt(i)] ?? 0) + 1;
+  const columns: ColumnView[] = [base.model.columns[0]!];
+  const trajectories: Fixture['trajectories'] = {};
+  for (let a = 1; a <= attempts; a++) {
+    const id = `a${a}`;
+    columns.push({ id, label: `Attempt ${a}`, files: base.model.columns[1]!.files, hasTrajectory: true, trajectory: { format: 'swe-agent', steps, byKind } });
+    trajectories[id] = { count: steps, step: (i) => ({ kind: kindAt(i), text: `step ${i} of ${id}: ${i % 97 === 0 ? 'Traceback ' : ''}${filler}` }) };
+  }
+  return { model: { ...base.model, taskId: `scale-${attempts}x${steps}`, columns }, trajectories };
+}
+
+export function fixtureByName(name: string, params: URLSearchParams = new URLSearchParams()): Fixture {
+  if (name === 'hostile') return hostileFixture();
+  if (name === 'scale') {
+    const n = (k: string, d: number) => Math.max(1, Math.min(1_000_000, Number(params.get(k)) || d));
+    return scaleFixture(n('attempts', 10), n('steps', 10_000), n('chars', 500));
+  }
+  return standardFixture();
 }

@@ -36,7 +36,7 @@ export interface Harness {
   server: HarnessServer;
   browser: Browser;
   /** Opens a fresh page on a fixture; console errors and page errors are collected in `errors`. */
-  open(o?: { fixture?: 'standard' | 'hostile'; theme?: 'dark' | 'light' | 'hc'; width?: number; height?: number }): Promise<Page>;
+  open(o?: { fixture?: 'standard' | 'hostile' | 'scale'; query?: string; theme?: 'dark' | 'light' | 'hc'; width?: number; height?: number }): Promise<Page>;
   errors: string[];
   shot(page: Page, name: string): Promise<void>;
   close(): Promise<void>;
@@ -60,7 +60,7 @@ export async function startBrowserHarness(suite: string): Promise<Harness> {
       page.on('console', (m) => {
         if (m.type() === 'error') errors.push(`console: ${m.text()}`);
       });
-      await page.goto(`${server.url}/?fixture=${o.fixture ?? 'standard'}&theme=${o.theme ?? 'dark'}`);
+      await page.goto(`${server.url}/?fixture=${o.fixture ?? 'standard'}&theme=${o.theme ?? 'dark'}${o.query ? `&${o.query}` : ''}`);
       await page.locator('[data-testid="task-title"]').waitFor({ timeout: 15_000 });
       return page;
     },

@@ -40,6 +40,9 @@ interface Row {
   position: number;
 }
 
+/** For the performance mark of the first steps on screen (read by bench/webview.bench.ts). */
+let firstStepsShown = false;
+
 const keyOf = (s: ListSource) => `${s.column}\u0000${s.kinds?.join(',') ?? '*'}`;
 
 export class StepList {
@@ -191,7 +194,13 @@ export class StepList {
     for (let i = 0; i < this.rows.length; i++) {
       const row = this.rows[i]!;
       if (i >= need || !source || !cache) {
-        row.root.hidden = true;
+        if (!row.root.hidden) {
+          // A spare row must not keep claiming to be a step: selectors by step index would find it.
+          row.root.hidden = true;
+          delete row.root.dataset.step;
+          delete row.root.dataset.position;
+          row.position = -1;
+        }
         continue;
       }
       row.root.hidden = false;
@@ -266,6 +275,10 @@ export class StepList {
       setText(row.preview, '\u2026');
       setText(row.meta, '');
       return;
+    }
+    if (!firstStepsShown) {
+      firstStepsShown = true;
+      performance.mark('specweave.firstSteps');
     }
     const hits = this.cb.hitState(source.column, s.index);
     row.root.dataset.step = String(s.index);
