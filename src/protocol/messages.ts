@@ -155,7 +155,7 @@ export interface StepView {
 export interface SearchHit {
   column: string;
   step: number;
-  /** Character offset of the match in the step's text, and its length. */
+  /** Character offset of the match in the step's text (the same text `getStepText` slices), and its length. */
   start: number;
   length: number;
   /** A short excerpt around the match (inert text) and the match's offset in it. */
@@ -176,7 +176,7 @@ export interface RequestMap {
     params: { column: string; step: number; offset: number; length: number };
     result: { text: string; offset: number; total: number };
   };
-  /** The position of a step within the filtered list, to scroll to a hit. */
+  /** The position of a step within the filtered list, to scroll to a hit; -1 when the filter hides it. */
   locateStep: {
     params: { column: string; step: number; kinds?: StepKindView[] };
     result: { position: number };
@@ -228,6 +228,7 @@ export type HostToWebview =
   | { type: 'update'; model: TaskViewModel }
   | { type: 'reply'; id: number; ok: true; result: unknown }
   | { type: 'reply'; id: number; ok: false; error: string }
+  /** `counts`: running totals per column since the search started (not this batch's), including hits not sent. */
   | { type: 'searchHits'; searchId: number; hits: SearchHit[]; counts: Record<string, number> }
   | { type: 'searchDone'; searchId: number; total: number; counts: Record<string, number>; cancelled: boolean; capped: boolean }
   | { type: 'command'; command: ViewCommand };
