@@ -203,7 +203,8 @@ export class LlmClient {
       apiKey: o.apiKey || 'no-key',
       baseURL: this.settings.baseUrl,
       maxRetries: 0,
-      timeout: this.settings.timeoutSec * 1000,
+      // Our own timer (reset by every piece of the reply) decides; the SDK's is only a backstop behind it.
+      timeout: (this.settings.timeoutSec + 30) * 1000,
       logLevel: 'off',
       dangerouslyAllowBrowser: false,
     });
@@ -325,7 +326,7 @@ export class LlmClient {
     const sent = (body.messages as ChatMessage[]).map((m) => ({ role: m.role, content: m.content }));
     // One controller per try: the caller's cancel and our idle timer both end it.
     const ctl = new AbortController();
-    const state = { idle: false };
+    const state = { idle: false, chars: 0 };
     const onAbort = () => ctl.abort();
     o.signal?.addEventListener('abort', onAbort, { once: true });
     const timeoutMs = this.settings.timeoutSec * 1000;
@@ -368,6 +369,7 @@ export class LlmClient {
             if (d?.content) {
               firstTokenMs ??= Date.now() - sentAt;
               text += d.content;
+              state.chars = text.length;
             }
             if (d?.refusal) refusal += d.refusal;
             if (c.finish_reason) finishReason = c.finish_reason;
@@ -380,7 +382,8 @@ export class LlmClient {
         }
       } catch (e) {
         this.checkAbort(state, o, text.length);
-        if (e instanceof APIError || e instanceof LlmError) throw e;
+        // An error the server put in the stream is an API error; a broken connection is a cut stream.
+        if (e instanceof LlmError || (e instanceof APIError && !(e instanceof APIConnectionError))) throw e;
         // The connection broke after the reply had begun.
         throw new LlmError('stream_cut', `The reply from ${this.settings.baseUrl} was cut off after ${estimateTokens(text)} tokens (${errorText(e)}). Nothing was stored; ask again.`);
       }
@@ -393,7 +396,7 @@ export class LlmClient {
       o.onProgress?.({ phase: 'streaming', tokens: usage?.completion_tokens ?? estimateTokens(text), tryNumber: n });
       return { text, finishReason, ...usageOf(usage), model, sent, ...(firstTokenMs !== undefined ? { firstTokenMs } : {}) };
     } catch (e) {
-      this.checkAbort(state, o, 0);
+      this.checkAbort(state, o, state.chars);
       throw e;
     } finally {
       if (timer) clearTimeout(timer);

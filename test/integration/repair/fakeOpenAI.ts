@@ -1,0 +1,162 @@
+// A real HTTP server speaking the OpenAI chat-completions protocol (POST /v1/chat/completions, streaming SSE
+// `data: {...}` chunks ending in `data: [DONE]`, or one JSON completion), scripted per test with the replies it should
+// give, in order. It records every request so tests can see what was sent (and that the key was only in the header).
+import * as http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+export type FakeReply =
+  /** A model answer: streamed when the request asks for a stream, else one JSON completion. */
+  | {
+      kind: 'answer';
+      content: string;
+      /** Characters per SSE chunk (default 40). */
+      chunkChars?: number;
+      /** Pause between chunks. */
+      delayMs?: number;
+      refusal?: string;
+      finishReason?: string;
+      usage?: { prompt_tokens: number; completion_tokens: number };
+      /** Destroy the connection after this many characters of content. */
+      cutAfterChars?: number;
+      /** End the stream cleanly but without a finish reason or [DONE]. */
+      endEarly?: boolean;
+      /** Stop sending after this many characters and keep the connection open (a stalled stream). */
+      stallAfterChars?: number;
+    }
+  /** An HTTP error with a JSON body. */
+  | { kind: 'error'; status: number; message: string; param?: string; headers?: Record<string, string> }
+  /** Accept the request and never answer. */
+  | { kind: 'hang' };
+
+export interface SeenRequest {
+  body: Record<string, unknown>;
+  authorization: string | undefined;
+  at: number;
+}
+
+export class FakeOpenAI {
+  readonly requests: SeenRequest[] = [];
+  private script: FakeReply[] = [];
+  private server: http.Server | undefined;
+  private readonly sockets = new Set<Socket>();
+  /** Answer 400 to JSON-schema mode (and to json_object too when 'json_object'), like endpoints without it. */
+  rejectFormat: 'none' | 'json_schema' | 'json_object' = 'none';
+  /** Echo this key in 401 messages, as OpenAI does (partly masked there; whole here, to test redaction). */
+  baseUrl = '';
+
+  push(...replies: FakeReply[]): this {
+    this.script.push(...replies);
+    return this;
+  }
+
+  get pending(): number {
+    return this.script.length;
+  }
+
+  async start(): Promise<string> {
+    this.server = http.createServer((req, res) => this.handle(req, res));
+    this.server.on('connection', (s) => {
+      this.sockets.add(s);
+      s.on('close', () => this.sockets.delete(s));
+    });
+    await new Promise<void>((r) => (this.server as http.Server).listen(0, '127.0.0.1', r));
+    this.baseUrl = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
+    return this.baseUrl;
+  }
+
+  async stop(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
+  }
+
+  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
+        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
+        return;
+      }
+      let body: Record<string, unknown>;
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+      } catch {
+        res.writeHead(400).end('{"error":{"message":"bad json"}}');
+        return;
+      }
+      this.requests.push({ body, authorization: req.headers.authorization, at: Date.now() });
+      const format = (body.response_format as { type?: string } | undefined)?.type;
+      if (format && (format === this.rejectFormat || (this.rejectFormat === 'json_object' && format === 'json_schema'))) {
+        this.json(res, 400, { error: { message: `response_format ${format} is not supported by this server`, type: 'invalid_request_error', param: 'response_format' } });
+        return;
+      }
+      const reply = this.script.shift();
+      if (!reply) {
+        this.json(res, 500, { error: { message: 'the fake server has no scripted reply left' } });
+        return;
+      }
+      if (reply.kind === 'hang') return;
+      if (reply.kind === 'error') {
+        const msg = reply.message.replace('{KEY}', (req.headers.authorization ?? '').replace(/^Bearer /, ''));
+        this.json(res, reply.status, { error: { message: msg, type: 'error', ...(reply.param ? { param: reply.param } : {}) } }, reply.headers);
+        return;
+      }
+      if (body.stream === true) void this.stream(res, body, reply);
+      else this.complete(res, body, reply);
+    });
+  }
+
+  private json(res: http.ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(value));
+  }
+
+  private complete(res: http.ServerResponse, body: Record<string, unknown>, r: Extract<FakeReply, { kind: 'answer' }>): void {
+    const usage = r.usage ?? { prompt_tokens: 1000, completion_tokens: Math.ceil(r.content.length / 4) };
+    this.json(res, 200, {
+      id: 'chatcmpl-fake',
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model: String(body.model),
+      choices: [{ index: 0, message: { role: 'assistant', content: r.refusal ? null : r.content, refusal: r.refusal ?? null }, finish_reason: r.finishReason ?? 'stop' }],
+      usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+    });
+  }
+
+  private async stream(res: http.ServerResponse, body: Record<string, unknown>, r: Extract<FakeReply, { kind: 'answer' }>): Promise<void> {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    const base = { id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: String(body.model) };
+    const send = (v: unknown) => res.write(`data: ${JSON.stringify(v)}\n\n`);
+    const wait = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
+    send({ ...base, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
+    if (r.refusal) {
+      send({ ...base, choices: [{ index: 0, delta: { refusal: r.refusal }, finish_reason: null }] });
+      send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
+      res.end('data: [DONE]\n\n');
+      return;
+    }
+    const step = r.chunkChars ?? 40;
+    for (let i = 0; i < r.content.length; i += step) {
+      if (r.cutAfterChars !== undefined && i >= r.cutAfterChars) {
+        // Let the client take the response and the first pieces before the connection drops.
+        await wait(100);
+        res.socket?.destroy();
+        return;
+      }
+      if (r.stallAfterChars !== undefined && i >= r.stallAfterChars) return;
+      send({ ...base, choices: [{ index: 0, delta: { content: r.content.slice(i, i + step) }, finish_reason: null }] });
+      if (r.delayMs) await wait(r.delayMs);
+      if (res.destroyed) return;
+    }
+    if (r.endEarly) {
+      res.end();
+      return;
+    }
+    send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: r.finishReason ?? 'stop' }] });
+    const opts = body.stream_options as { include_usage?: boolean } | undefined;
+    if (opts?.include_usage) {
+      const usage = r.usage ?? { prompt_tokens: 1000, completion_tokens: Math.ceil(r.content.length / 4) };
+      send({ ...base, choices: [], usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens } });
+    }
+    res.end('data: [DONE]\n\n');
+  }
+}
