@@ -1,0 +1,241 @@
+// The review workbench clicked in a real workbench, on the packaged .vsix: open the example dataset from the welcome
+// view, open a task, read its request, specs and attempts, open an attempt's diff, search the trajectories and jump
+// to a hit; then a dataset full of HTML, script, escapes and binary bytes, in Restricted Mode, renders as inert text.
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { FrameLocator, Page } from 'playwright-core';
+import { projectRoot } from '../vscode/harness/codeServer';
+import { openActivity, openWorkbench, treeRows, webviewFrame } from './harness';
+import type { Workbench } from './harness';
+
+/** A copy of examples/ (dataset, repository sources and build script) with the repository built in it. */
+function exampleCopy(): string {
+  const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'sw-e2e-ex-')), 'examples');
+  cpSync(path.join(projectRoot, 'examples'), dir, { recursive: true, filter: (src) => !src.includes(`${path.sep}repos${path.sep}`) });
+  execFileSync('sh', [path.join(dir, 'build-repos.sh')], { stdio: 'pipe' });
+  return dir;
+}
+
+/** Adds attempt a2 to the hostile dataset's task: a trajectory with a 10 MB observation (too big to commit). */
+function addHugeAttempt(dataset: string): void {
+  const dir = path.join(dataset, 'tasks/evil/attempts/a2');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'attempt.json'), JSON.stringify({ model: 'huge-model', agent: 'swe-agent', trajectory: 'huge.traj' }));
+  writeFileSync(path.join(dir, 'patch.diff'), 'diff --git a/evil.py b/evil.py\n--- a/evil.py\n+++ b/evil.py\n@@ -1 +1 @@\n-x\n+y\n');
+  const big = `<script>window.__specweavePwned='huge'</script>\u001b[31m${'Z'.repeat(10 * 1024 * 1024)} needle-huge-end`;
+  writeFileSync(path.join(dir, 'huge.traj'), JSON.stringify({ trajectory: [{ thought: 'read a huge file', action: 'cat huge.log', observation: big }], history: [], info: {} }));
+}
+
+async function shot(wb: Workbench, name: string): Promise<void> {
+  await wb.screenshot(name);
+}
+
+function editorTab(page: Page, text: string | RegExp) {
+  return page.locator('.tabs-container .tab', { hasText: text }).first();
+}
+
+/**
+ * Elements and attributes that would mean hostile text became markup, counted through open shadow roots, and the
+ * global the hostile scripts would set. A string, not a function: the test transpiler would add helpers to a function
+ * that do not exist in the page.
+ */
+const MARKUP_PROBE = `(() => {
+  const tags = {};
+  const handlers = [];
+  const walk = (root) => {
+    for (const el of Array.from(root.querySelectorAll('*'))) {
+      const tag = el.tagName.toLowerCase();
+      if (['img', 'script', 'iframe', 'svg', 'object', 'embed', 'a', 'form', 'style', 'link'].includes(tag)) tags[tag] = (tags[tag] || 0) + 1;
+      for (const a of Array.from(el.attributes)) if (/^on/i.test(a.name)) handlers.push(tag + '[' + a.name + ']');
+      if (el.shadowRoot) walk(el.shadowRoot);
+    }
+  };
+  walk(document);
+  const scripts = Array.from(document.scripts).map((x) => (x.src ? 'src:' + x.src.replace(/^.*\\/(dist\\/[^/?#]+).*$/, '$1') : 'inline:' + x.textContent.slice(0, 60)));
+  return { tags, handlers, scripts, pwned: window.__specweavePwned, nodes: document.querySelectorAll('*').length };
+})()`;
+
+interface Probe {
+  tags: Record<string, number>;
+  handlers: string[];
+  /** Each script element: `src:dist/...` for a bundle, else `inline:` and the first characters of its text. */
+  scripts: string[];
+  pwned: unknown;
+  nodes: number;
+}
+
+/** The only scripts are the bundle and the one VS Code itself puts in every webview (acquireVsCodeApi). */
+function assertOnlyOwnScripts(p: Probe): void {
+  const own = p.scripts.filter((sc) => sc === 'src:dist/webview.js' || /^inline:\s*globalThis\.acquireVsCodeApi = /.test(sc));
+  assert.deepEqual(own, p.scripts, 'no script but the bundle and VS Code\'s own');
+  assert.ok(p.scripts.includes('src:dist/webview.js'));
+}
+
+async function markupFound(frame: FrameLocator): Promise<Probe> {
+  const f = await frame.locator('body').elementHandle();
+  const ownerFrame = await f?.ownerFrame();
+  if (!ownerFrame) throw new Error('no webview frame');
+  return (await ownerFrame.evaluate(MARKUP_PROBE)) as Probe;
+}
+
+describe('review workbench on the example dataset', { timeout: 300_000 }, () => {
+  let wb: Workbench | undefined;
+  let examples = '';
+
+  before(async () => {
+    examples = exampleCopy();
+    wb = await openWorkbench({ testName: 'workbench' });
+  });
+
+  after(async () => {
+    await wb?.close();
+    if (examples) rmSync(path.dirname(examples), { recursive: true, force: true });
+  });
+
+  it('opens the example dataset from the welcome view', async () => {
+    assert.ok(wb);
+    const { page } = wb;
+    await openActivity(page, 'SpecWeave');
+    const open = page.locator('.welcome-view-content .monaco-button', { hasText: 'Open Dataset' });
+    await open.waitFor({ timeout: 30_000 });
+    await shot(wb, 'welcome');
+    await open.click();
+    // code-server's own folder picker: a quick input holding a path.
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor();
+    await input.fill(`${path.join(examples, 'dataset')}/`);
+    await page.keyboard.press('Enter');
+    for (const id of ['format-precision', 'fractional-units', 'total-command']) await treeRows(page, id).first().waitFor({ timeout: 30_000 });
+    const row = treeRows(page, 'format-precision').first();
+    assert.match(await row.innerText(), /candidate · \d+ specs · \d+ tests · 3 attempts/);
+    await shot(wb, 'candidates');
+  });
+
+  it('opens a task and shows its request, specs and attempts side by side', async () => {
+    assert.ok(wb);
+    const { page } = wb;
+    await treeRows(page, 'format-precision').first().click();
+    const view = webviewFrame(page, 'panel');
+    const request = view.locator('[data-testid="region-request"]');
+    await request.waitFor({ timeout: 30_000 });
+    await view.getByText('Round formatted durations to a coarser unit', { exact: false }).first().waitFor();
+    assert.match(await request.innerText(), /In our weekly reports/);
+    const specs = view.locator('[data-testid="spec"]');
+    assert.ok((await specs.count()) >= 5, 'specs listed');
+    assert.match(await view.locator('[data-testid="region-specs"]').innerText(), /A1[\s\S]*format_duration\(seconds, precision="m"\)/);
+    for (const c of ['gold', 'sweagent-gpt-4o', 'mini-gpt-5-mini', 'openhands-claude-3-5-sonnet']) {
+      await view.locator(`[data-testid="column-${c}"]`).waitFor();
+    }
+    await shot(wb, 'task-view');
+  });
+
+  it('opens an attempt\'s diff in the native diff editor', async () => {
+    assert.ok(wb);
+    const { page } = wb;
+    const view = webviewFrame(page, 'panel');
+    await view.locator('[data-testid="column-sweagent-gpt-4o"] [data-testid="file-row"]', { hasText: 'format.py' }).first().click();
+    const tab = editorTab(page, /format\.py \(base ↔ sweagent-gpt-4o\)/);
+    await tab.waitFor({ timeout: 20_000 });
+    const diff = page.locator('.monaco-diff-editor').first();
+    await diff.waitFor();
+    await page.locator('.monaco-diff-editor .modified .view-line', { hasText: 'precision' }).first().waitFor({ timeout: 15_000 });
+    await shot(wb, 'attempt-diff');
+  });
+
+  it('searches all trajectories and jumps to a hit', async () => {
+    assert.ok(wb);
+    const { page } = wb;
+    await editorTab(page, 'format-precision').click();
+    const view = webviewFrame(page, 'panel');
+    const box = view.locator('[data-testid="search-box"] input');
+    await box.waitFor({ timeout: 20_000 });
+    await box.fill('pytest');
+    const counter = view.locator('[data-testid="hit-counter"]');
+    await counter.filter({ hasText: /[1-9]/ }).waitFor({ timeout: 30_000 });
+    await shot(wb, 'search-hits');
+    await view.locator('[data-testid="next-hit"]').click();
+    const mark = view.locator('[data-testid="step-detail"] [data-testid="hit-mark"]').first();
+    await mark.waitFor({ timeout: 20_000 });
+    assert.match(await mark.innerText(), /pytest/i);
+    assert.ok((await view.locator('[data-testid="step-row"].selected').count()) === 1, 'the hit\'s step is selected in the list');
+    await shot(wb, 'jumped-to-hit');
+  });
+});
+
+describe('hostile dataset in Restricted Mode renders as text', { timeout: 300_000 }, () => {
+  let wb: Workbench | undefined;
+
+  before(async () => {
+    wb = await openWorkbench({
+      testName: 'workbench-hostile',
+      workspace: path.join(projectRoot, 'test/fixtures/datasets/hostile'),
+      trusted: false,
+      prepareWorkspace: addHugeAttempt,
+    });
+  });
+
+  after(async () => {
+    await wb?.close();
+  });
+
+  it('shows the task with every trick as inert text, and says why running code is off', async () => {
+    assert.ok(wb);
+    const { page } = wb;
+    await openActivity(page, 'SpecWeave');
+    const row = treeRows(page, 'evil').first();
+    await row.waitFor({ timeout: 30_000 });
+    await shot(wb, 'hostile-candidates');
+    await row.click();
+    const view = webviewFrame(page, 'panel');
+    const request = view.locator('[data-testid="region-request"]');
+    await request.waitFor({ timeout: 30_000 });
+    await view.locator('[data-testid="untrusted-banner"]').waitFor();
+    assert.match(await view.locator('[data-testid="untrusted-banner"]').innerText(), /Restricted Mode/);
+    const text = await request.innerText();
+    assert.ok(text.includes("<script>window.__specweavePwned='request'</script>"), 'script shown as text');
+    assert.ok(text.includes(`<img src=x onerror="window.__specweavePwned='img'">`), 'img shown as text');
+    assert.ok(text.includes('<iframe'), 'iframe shown as text');
+    assert.ok(!/\u001b/.test(text));
+    assert.match(await view.locator('[data-testid="task-title"]').innerText(), /Evil <img src=x onerror=/);
+    await view.locator('[data-testid="notice"]', { hasText: 'clone repos/evil is missing' }).waitFor();
+    const found = await markupFound(view);
+    assert.equal(found.pwned, undefined, 'no hostile script ran');
+    assert.deepEqual(found.handlers, [], 'no inline event handler attribute anywhere');
+    assert.equal(found.tags.img ?? 0, 0);
+    assert.equal(found.tags.iframe ?? 0, 0);
+    assertOnlyOwnScripts(found);
+    assert.equal(found.tags.a ?? 0, 0, 'links are never anchors');
+    await shot(wb, 'hostile-task');
+  });
+
+  it('shows hostile trajectory steps, a 10 MB step and a 100,000-character line as text, and finds text in them', async () => {
+    assert.ok(wb);
+    const { page } = wb;
+    const view = webviewFrame(page, 'panel');
+    const box = view.locator('[data-testid="search-box"] input');
+    await box.fill('needle-hostile');
+    await view.locator('[data-testid="hit-counter"]').filter({ hasText: /[1-9]/ }).waitFor({ timeout: 30_000 });
+    await view.locator('[data-testid="next-hit"]').click();
+    const detail = view.locator('[data-testid="step-detail"]');
+    await detail.locator('[data-testid="hit-mark"]').first().waitFor({ timeout: 20_000 });
+    const detailText = await detail.innerText();
+    assert.ok(!/\u001b|\[1;34m/.test(detailText), 'ANSI escapes removed');
+    await shot(wb, 'hostile-hit');
+    await box.fill('needle-huge-end');
+    await view.locator('[data-testid="hit-counter"]').filter({ hasText: /[1-9]/ }).waitFor({ timeout: 30_000 });
+    await view.locator('[data-testid="next-hit"]').click();
+    await view.locator('[data-testid="step-row"].selected').waitFor({ timeout: 20_000 });
+    await shot(wb, 'huge-step');
+    const found = await markupFound(view);
+    assert.equal(found.pwned, undefined);
+    assert.equal(found.tags.img ?? 0, 0);
+    assertOnlyOwnScripts(found);
+    assert.deepEqual(found.handlers, []);
+    assert.ok(found.nodes < 5000, `${found.nodes} DOM nodes`);
+  });
+});
+
