@@ -300,13 +300,15 @@ function dangerous(root: Root, out: string[] = []): string[] {
   return out;
 }
 
-/** The harness page's own <script>, <link> and <meta> elements carry the nonce or sit in <head>. */
+/** The page's own elements (the head, the scripts at the end of the body), as they were when it loaded. */
+const ours = new Set<El>();
+g.document.addEventListener('DOMContentLoaded', () => {
+  const own = g.document.querySelectorAll('head *, body > script');
+  for (let i = 0; i < own.length; i++) ours.add(own[i]!);
+});
+
 function isOurs(e: El): boolean {
-  for (let k = 0; k < e.attributes.length; k++) {
-    const a = e.attributes[k]!;
-    if (a.name === 'data-harness') return true;
-  }
-  return false;
+  return ours.has(e);
 }
 
 g.__fakeHost = {

@@ -1,12 +1,14 @@
-// A tiny static server for the webview harness: the page (a fresh nonce per load, the production CSP), the built
-// dist/webview.js and dist/webview.css, the fake host bundled on start, and the theme variables. It records every
-// path asked for, so a test can see that no data-driven request (an <img src=x>) ever left the page.
-import { randomBytes } from 'node:crypto';
+// A tiny static server for the webview harness: the page the extension itself serves (built by the production
+// buildWebviewHtml: a fresh nonce per load, the production CSP), with two additions a real workbench makes in its
+// own way: VS Code's theme variables and body class, and the stand-in for acquireVsCodeApi (the fake host, bundled on
+// start). It also serves the built dist/webview.js and dist/webview.css, and records every path asked for, so a test
+// can see that no data-driven request (an <img src=x>) ever left the page.
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { build } from 'esbuild';
+import { buildWebviewHtml, makeNonce } from '../../../src/vscode/webviewHtml';
 
 export const projectRoot = path.resolve(__dirname, '../../..');
 const harnessDir = __dirname;
@@ -34,7 +36,6 @@ export async function startHarness(): Promise<HarnessServer> {
     logLevel: 'warning',
   });
   const fakeHostJs = fake.outputFiles[0]!.contents;
-  const template = readFileSync(path.join(harnessDir, 'index.html'), 'utf8');
   const requests: string[] = [];
   let origin = '';
 
@@ -46,11 +47,18 @@ export async function startHarness(): Promise<HarnessServer> {
       res.end(body);
     };
     if (url.pathname === '/') {
-      const nonce = randomBytes(18).toString('base64');
+      const nonce = makeNonce();
       const theme = ['dark', 'light', 'hc'].includes(url.searchParams.get('theme') ?? '') ? url.searchParams.get('theme')! : 'dark';
       const bodyClass = theme === 'light' ? 'vscode-light' : theme === 'hc' ? 'vscode-high-contrast' : 'vscode-dark';
-      const html = template.replaceAll('%NONCE%', nonce).replaceAll('%CSP_SOURCE%', origin).replaceAll('%THEME%', theme).replaceAll('%BODY_CLASS%', bodyClass);
-      send(200, 'text/html; charset=utf-8', html);
+      const html = buildWebviewHtml({
+        cspSource: origin,
+        nonce,
+        scriptUri: '/dist/webview.js',
+        styleUris: [`/harness/theme-${theme}.css`, '/dist/webview.css'],
+        title: 'SpecWeave task view (harness)',
+        taskId: url.searchParams.get('fixture') ?? 'standard',
+      });
+      send(200, 'text/html; charset=utf-8', harnessPage(html, nonce, bodyClass));
       return;
     }
     // Chromium asks for it on its own; it is not something the page's content requested.
@@ -73,4 +81,13 @@ export async function startHarness(): Promise<HarnessServer> {
         server.close(() => resolve());
       }),
   };
+}
+
+/** The production page plus the workbench's part: the body's theme class and the fake host before the app. */
+function harnessPage(html: string, nonce: string, bodyClass: string): string {
+  const app = '<script type="module"';
+  if (!html.includes(app) || !html.includes('<body ')) throw new Error('buildWebviewHtml changed shape: update the harness');
+  return html
+    .replace('<body ', `<body class="${bodyClass}" `)
+    .replace(app, `<script nonce="${nonce}" src="/harness/fakeHost.js"></script>\n  ${app}`);
 }
