@@ -78,6 +78,7 @@ before(async () => {
 
 after(async () => {
   if (engine) await assertNoOwnedContainers(engine);
+  if (root) fs.rmSync(root, { recursive: true, force: true });
 });
 
 test('--json: one object per run with the documented fields; exit 0 whatever the tests said', async () => {

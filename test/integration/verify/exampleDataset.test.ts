@@ -33,13 +33,15 @@ interface Truth {
 let engine: Engine;
 let truth: Truth;
 let results: Map<string, TaskVerification>;
+let tmp: string | undefined;
 
 before(async () => {
   engine = await requireEngine();
   execFileSync('sh', [path.join(EXAMPLES, 'build-repos.sh')], { stdio: 'ignore' });
   truth = JSON.parse(fs.readFileSync(path.join(EXAMPLES, 'ground-truth.json'), 'utf8')) as Truth;
   // A copy, so the runs are not stored in the repository; its tasks point at the example clone.
-  const root = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sw-example-')), 'dataset');
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-example-'));
+  const root = path.join(tmp, 'dataset');
   fs.cpSync(path.join(EXAMPLES, 'dataset'), root, { recursive: true });
   const repo = path.join(EXAMPLES, 'repos', 'durations');
   for (const t of fs.readdirSync(path.join(root, 'tasks'))) {
@@ -61,6 +63,7 @@ before(async () => {
 
 after(async () => {
   if (engine) await assertNoOwnedContainers(engine);
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 
 test('every run fails exactly the tests the ground truth says', () => {

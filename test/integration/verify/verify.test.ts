@@ -186,6 +186,7 @@ before(async () => {
 after(async () => {
   server?.close();
   if (engine) await assertNoOwnedContainers(engine);
+  if (ds) fs.rmSync(ds.root, { recursive: true, force: true });
 });
 
 const task = (id: string) => tasks.get(id) as CandidateTask;
