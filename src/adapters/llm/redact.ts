@@ -8,7 +8,7 @@ const MIN_FRAGMENT = 6;
 const GENERIC: Array<[RegExp, string]> = [
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, `$1 ${MASK}`],
   [/\b(sk|rk|pk)-[A-Za-z0-9_-]{8,}/g, `$1-${MASK}`],
-  [/("?(?:api[_-]?key|authorization|x-api-key)"?\s*[:=]\s*"?)[^"\s,}]{4,}/gi, `$1${MASK}`],
+  [/("?(?:api[_-]?key|authorization|x-api-key)"?\s*[:=]\s*"?)(?!Bearer\b|Basic\b|\[redacted\])[^"\s,}]{4,}/gi, `$1${MASK}`],
 ];
 
 function escapeRe(s: string): string {
