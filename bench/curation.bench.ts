@@ -44,10 +44,17 @@ const median = (xs: number[]) => {
   return s.length % 2 ? (s[(s.length - 1) / 2] as number) : ((s[s.length / 2 - 1] as number) + (s[s.length / 2] as number)) / 2;
 };
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] as number;
+/** CPU time of this process over the same span (with GC helper threads): a view of the cost that load on the
+ * machine from other work does not inflate as much as the wall clock. */
+let lastCpuMs = 0;
 const time = (f: () => void) => {
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   f();
-  return performance.now() - t0;
+  const ms = performance.now() - t0;
+  const c = process.cpuUsage(c0);
+  lastCpuMs = (c.user + c.system) / 1000;
+  return ms;
 };
 
 const CURATORS = ['alice', 'bob', 'carol'];
@@ -116,6 +123,8 @@ function benchReplay(dir: string): Record<string, number | string> {
   const load: number[] = [];
   const reduce: number[] = [];
   const total: number[] = [];
+  const cpu: number[] = [];
+  const floorCpu: number[] = [];
   for (let r = 0; r < RUNS; r++) {
     // Side by side in each round: the floor first, then the replay.
     floor.push(
@@ -126,10 +135,13 @@ function benchReplay(dir: string): Record<string, number | string> {
         if (n === 0) throw new Error('nothing parsed');
       }),
     );
+    floorCpu.push(lastCpuMs);
     let loaded: ReviewEvent[] = [];
     const l = time(() => (loaded = new ReviewLog(file).load().events));
+    const lc = lastCpuMs;
     let tasks = 0;
     const d = time(() => (tasks = reduceLog(loaded).tasks.size));
+    cpu.push(lc + lastCpuMs);
     if (loaded.length !== EVENTS || tasks === 0) throw new Error(`replayed ${loaded.length} events`);
     load.push(l);
     reduce.push(d);
@@ -144,6 +156,8 @@ function benchReplay(dir: string): Record<string, number | string> {
     reduceMs: median(reduce),
     floorMs: median(floor),
     ratio: (median(total) / median(floor)).toFixed(2),
+    replayCpuMs: median(cpu),
+    floorCpuMs: median(floorCpu),
   };
 }
 
@@ -224,10 +238,14 @@ function benchStats(): Record<string, number | string> {
   }
   const state = reduceLog(events);
   const runs: number[] = [];
+  const cpu: number[] = [];
   let reviewed = 0;
-  for (let r = 0; r < RUNS; r++) runs.push(time(() => (reviewed = curationStats({ tasks, state, verdicts, policy: 'highest-severity' }).breakdown.reviewed)));
+  for (let r = 0; r < RUNS; r++) {
+    runs.push(time(() => (reviewed = curationStats({ tasks, state, verdicts, policy: 'highest-severity' }).breakdown.reviewed)));
+    cpu.push(lastCpuMs);
+  }
   if (reviewed !== TASKS) throw new Error(`reviewed ${reviewed}`);
-  return { reviewedTasks: reviewed, labels: events.length, statsMedianMs: median(runs), statsFirstMs: runs[0] as number };
+  return { reviewedTasks: reviewed, events: events.length, statsMedianMs: median(runs), statsFirstMs: runs[0] as number, statsCpuMs: median(cpu) };
 }
 
 async function main(): Promise<void> {

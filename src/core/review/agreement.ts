@@ -31,7 +31,8 @@ export class Coincidences {
   units = 0;
   values = 0;
 
-  private idx(v: string | number): number {
+  /** The index of a value (values get indices in order of first appearance). */
+  idx(v: string | number): number {
     let i = this.index.get(v);
     if (i === undefined) {
       i = this.index.size;
@@ -48,10 +49,28 @@ export class Coincidences {
     this.addBy(unit, (v) => v);
   }
 
+  /** A unit of exactly two values, by index (the common case of two curators): no allocation. */
+  addPair(i: number, j: number): void {
+    const oi = this.o[i] as number[];
+    if (i === j) oi[i] = (oi[i] as number) + 2;
+    else {
+      const oj = this.o[j] as number[];
+      oi[j] = (oi[j] as number) + 1;
+      oj[i] = (oj[i] as number) + 1;
+    }
+    this.units++;
+    this.values += 2;
+  }
+
   /** The same, reading each value through `value` (saves building an array per unit). */
   addBy<T>(unit: readonly T[], value: (item: T) => string | number): void {
     const m = unit.length;
     if (m < 2) return;
+    if (m === 2) {
+      const i = this.idx(value(unit[0] as T));
+      this.addPair(i, this.idx(value(unit[1] as T)));
+      return;
+    }
     const seen: number[] = [];
     for (const item of unit) {
       const i = this.idx(value(item));
@@ -143,18 +162,24 @@ export function cohensKappa(pairs: ReadonlyArray<readonly [string | number, stri
   return { kappa: (observed - expected) / (1 - expected), items: n, observed, expected };
 }
 
-/** Kappa from a contingency table of two raters' values (value of the first -> value of the second -> count). */
-function kappaFromTable(table: ReadonlyMap<string | number, ReadonlyMap<string | number, number>>, n: number): KappaResult {
+/** Two raters' contingency table: `i * 65536 + j` (value indices) to count. */
+interface PairTable {
+  table: Map<number, number>;
+  n: number;
+}
+
+/** Kappa from a contingency table of two raters' values. */
+function kappaFromTable(table: ReadonlyMap<number, number>, n: number): KappaResult {
   if (n === 0) return { items: 0 };
-  const a = new Map<string | number, number>();
-  const b = new Map<string | number, number>();
+  const a = new Map<number, number>();
+  const b = new Map<number, number>();
   let agree = 0;
-  for (const [x, row] of table) {
-    for (const [y, count] of row) {
-      if (x === y) agree += count;
-      a.set(x, (a.get(x) ?? 0) + count);
-      b.set(y, (b.get(y) ?? 0) + count);
-    }
+  for (const [key, count] of table) {
+    const x = Math.floor(key / 65536);
+    const y = key % 65536;
+    if (x === y) agree += count;
+    a.set(x, (a.get(x) ?? 0) + count);
+    b.set(y, (b.get(y) ?? 0) + count);
   }
   const observed = agree / n;
   let expected = 0;
@@ -189,8 +214,12 @@ export interface AgreementFigure {
 export class AgreementAccumulator {
   private readonly coincidences = new Coincidences();
   private readonly raters = new Set<string>();
-  /** Per pair of raters (a < b): their contingency table (value of a -> value of b -> count) and item count. */
-  private readonly pairs = new Map<string, Map<string, { table: Map<string | number, Map<string | number, number>>; n: number }>>();
+  /**
+   * Per pair of raters (a < b): their contingency table over value indices (of the coincidences) and item count.
+   * The last pair is cached: consecutive units usually come from the same curators.
+   */
+  private readonly pairs = new Map<string, Map<string, PairTable>>();
+  private last?: { a: string; b: string; p: PairTable };
 
   constructor(
     readonly kind: string,
@@ -203,25 +232,37 @@ export class AgreementAccumulator {
     this.addBy(unit, (x) => x[0], (x) => x[1]);
   }
 
+  private pair(a: string, b: string): PairTable {
+    const l = this.last;
+    if (l && l.a === a && l.b === b) return l.p;
+    this.raters.add(a);
+    this.raters.add(b);
+    let byB = this.pairs.get(a);
+    if (!byB) this.pairs.set(a, (byB = new Map()));
+    let p = byB.get(b);
+    if (!p) byB.set(b, (p = { table: new Map(), n: 0 }));
+    this.last = { a, b, p };
+    return p;
+  }
+
   /** The same, reading each rater and value through accessors (saves building pairs per unit). */
   addBy<T>(unit: readonly T[], rater: (item: T) => string, value: (item: T) => string | number): void {
-    for (const x of unit) this.raters.add(rater(x));
-    if (unit.length < 2) return;
-    this.coincidences.addBy(unit, value);
+    if (unit.length < 2) {
+      for (const x of unit) this.raters.add(rater(x));
+      return;
+    }
+    if (unit.length > 2) this.coincidences.addBy(unit, value);
     for (let i = 0; i < unit.length; i++) {
       for (let j = i + 1; j < unit.length; j++) {
         let ra = rater(unit[i] as T);
-        let va = value(unit[i] as T);
         let rb = rater(unit[j] as T);
-        let vb = value(unit[j] as T);
+        let va = this.coincidences.idx(value(unit[i] as T));
+        let vb = this.coincidences.idx(value(unit[j] as T));
+        if (unit.length === 2) this.coincidences.addPair(va, vb);
         if (rb < ra) [ra, va, rb, vb] = [rb, vb, ra, va];
-        let byB = this.pairs.get(ra);
-        if (!byB) this.pairs.set(ra, (byB = new Map()));
-        let p = byB.get(rb);
-        if (!p) byB.set(rb, (p = { table: new Map(), n: 0 }));
-        let row = p.table.get(va);
-        if (!row) p.table.set(va, (row = new Map()));
-        row.set(vb, (row.get(vb) ?? 0) + 1);
+        const p = this.pair(ra, rb);
+        const key = va * 65536 + vb;
+        p.table.set(key, (p.table.get(key) ?? 0) + 1);
         p.n++;
       }
     }

@@ -93,8 +93,10 @@ export interface ScoreConsensus {
 
 type FieldValue = number | string | string[];
 
+const SCORE_FIELD_LIST: readonly ScoreField[] = [...SEVERITY_FIELDS, 'difficulty', 'envDefects'];
+
 function fieldValue(r: ScoreRecord, f: ScoreField): FieldValue | undefined {
-  if (f === 'envDefects') return [...r.score.envDefects].sort();
+  if (f === 'envDefects') return r.score.envDefects.length <= 1 ? r.score.envDefects : [...r.score.envDefects].sort();
   if (f === 'difficulty') return r.score.difficulty;
   return r.score[f];
 }
@@ -111,13 +113,23 @@ export function scoreConsensus(
   const from = {} as Record<ScoreField, FinalSource>;
   const disagreements: ScoreField[] = [];
   const open: ScoreField[] = [];
-  const fields: ScoreField[] = [...SEVERITY_FIELDS, 'difficulty', 'envDefects'];
   const set = (f: ScoreField, v: FieldValue | undefined) => {
     if (v === undefined) return;
     if (f === 'envDefects') final.envDefects = v as EnvDefect[];
     else if (f === 'difficulty') final.difficulty = v as Difficulty;
     else final[f as SeverityField] = v as number;
   };
+  const fields = SCORE_FIELD_LIST;
+  if (scores.length <= 1 && adjudications.size === 0) {
+    // One curator or none: nothing to settle (the common case).
+    const only = scores[0];
+    for (const f of fields) {
+      const v = only ? fieldValue(only, f) : undefined;
+      set(f, v);
+      from[f] = v === undefined ? 'none' : 'single';
+    }
+    return { scores: [...scores], final, from, disagreements, open };
+  }
   for (const f of fields) {
     const vals = scores.map((s) => fieldValue(s, f)).filter((v): v is FieldValue => v !== undefined);
     const differ = vals.some((v) => !same(v, vals[0] as FieldValue));

@@ -189,28 +189,34 @@ export function curationStats(input: StatsInput): CurationStats {
     undone += st.undone.size;
     issues += st.issues.length;
     const seen: string[] = [];
+    // Run-length counting: a task's events come in time order, mostly several in a row by one curator on one day.
     let day = '';
     let curator = '';
+    let run = 0;
     let days: Map<string, number> | undefined;
-    let who: { events: number; labels: number; tasks: number } | undefined;
+    const flush = () => {
+      if (run > 0 && days) days.set(day, (days.get(day) ?? 0) + run);
+      run = 0;
+    };
     for (const e of st.events) {
-      if (e.curator !== curator || !days || !who) {
+      if (e.curator !== curator || !e.time.startsWith(day)) {
+        flush();
         curator = e.curator;
+        day = e.time.slice(0, 10);
         days = perDay.get(curator);
         if (!days) perDay.set(curator, (days = new Map()));
-        who = perCurator.get(curator);
-        if (!who) perCurator.set(curator, (who = { events: 0, labels: 0, tasks: 0 }));
       }
+      run++;
+      let who = perCurator.get(curator);
+      if (!who) perCurator.set(curator, (who = { events: 0, labels: 0, tasks: 0 }));
       if (!seen.includes(curator)) {
         seen.push(curator);
         who.tasks++;
       }
       who.events++;
       if (e.kind === 'label') who.labels++;
-      // Events come in time order: the day string changes rarely, so slice only then.
-      if (day === '' || !e.time.startsWith(day)) day = e.time.slice(0, 10);
-      days.set(day, (days.get(day) ?? 0) + 1);
     }
+    flush();
   }
   const throughput = [...perDay]
     .flatMap(([curator, days]) => [...days].map(([day, events]) => ({ curator, day, events })))
