@@ -246,8 +246,8 @@ test('keyboard: host commands and the same keys in the webview; one press acts o
   assert.equal(await counter(), `3 of ${total}`);
   await page.keyboard.press('Shift+F3');
   await waitForCounter(new RegExp(`^2 of ${total}$`));
-  // Later than an echo could be: a command of its own.
-  await page.waitForTimeout(300);
+  // Later than an echo could be (the webview pairs them within 500 ms): a command of its own.
+  await page.waitForTimeout(650);
   await probe(page, (g) => g.__fakeHost.command('previousHit'));
   await waitForCounter(new RegExp(`^1 of ${total}$`));
 

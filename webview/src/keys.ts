@@ -42,7 +42,7 @@ export function actionForKey(k: KeyPress): ViewCommand | undefined {
 export class CommandDedupe {
   private readonly recent: Array<{ action: ViewCommand; at: number }> = [];
 
-  constructor(private readonly windowMs = 250) {}
+  constructor(private readonly windowMs = 500) {}
 
   local(action: ViewCommand, now: number): void {
     this.prune(now);

@@ -267,27 +267,55 @@ export function hostileFixture(): Fixture {
   };
 }
 
-/** `attempts` attempts of `steps` steps of about `chars` characters each: the benchmark's task. */
-export function scaleFixture(attempts: number, steps: number, chars: number): Fixture {
+/**
+ * `attempts` attempts of `steps` steps of about `chars` characters each, and optionally a big task around them
+ * (`files` changed files per attempt, `specs` specs, `tests` tests): the benchmark's and the DOM budget's task.
+ */
+export function scaleFixture(attempts: number, steps: number, chars: number, size: { files?: number; specs?: number; tests?: number } = {}): Fixture {
   const base = standardFixture();
   const filler = 'x'.repeat(Math.max(0, chars - 60));
   const byKind: Record<string, number> = {};
   for (let i = 0; i < steps; i++) byKind[kindAt(i)] = (byKind[kindAt(i)] ?? 0) + 1;
-  const columns: ColumnView[] = [base.model.columns[0]!];
+  const files: ColumnView['files'] = size.files
+    ? Array.from({ length: size.files }, (_, i) => ({ path: `src/pkg/sub${i % 7}/file_${i}.py`, status: 'modified', additions: i % 13, deletions: i % 5 }))
+    : base.model.columns[1]!.files;
+  const columns: ColumnView[] = [{ ...base.model.columns[0]!, files }];
   const trajectories: Fixture['trajectories'] = {};
   for (let a = 1; a <= attempts; a++) {
     const id = `a${a}`;
-    columns.push({ id, label: `Attempt ${a}`, files: base.model.columns[1]!.files, hasTrajectory: true, trajectory: { format: 'swe-agent', steps, byKind } });
+    columns.push({ id, label: `Attempt ${a}`, files, hasTrajectory: true, trajectory: { format: 'swe-agent', steps, byKind } });
     trajectories[id] = { count: steps, step: (i) => ({ kind: kindAt(i), text: `step ${i} of ${id}: ${i % 97 === 0 ? 'Traceback ' : ''}${filler}` }) };
   }
-  return { model: { ...base.model, taskId: `scale-${attempts}x${steps}`, columns }, trajectories };
+  const model: TaskViewModel = { ...base.model, taskId: `scale-${attempts}x${steps}`, columns };
+  if (size.specs || size.tests) {
+    const nSpecs = size.specs ?? 5;
+    const nTests = size.tests ?? 4;
+    const testOf = (s: number) => [`T${s % nTests}`, `T${(s * 7) % nTests}`];
+    model.specs = Array.from({ length: nSpecs }, (_, s) => ({
+      id: `S${s}`, text: `Spec ${s}: ${'the parser keeps what it must keep. '.repeat(3)}`, category: `category-${s % 6}`, dependsOn: [], tests: s % 9 === 0 ? [] : testOf(s), uncovered: s % 9 === 0, stated: true,
+    }));
+    model.tests = Array.from({ length: nTests }, (_, t) => {
+      const specs = model.specs.filter((sp) => sp.tests.includes(`T${t}`)).map((sp) => sp.id);
+      return { id: `T${t}`, name: `tests/test_mod_${t % 11}.py::TestCase${t % 5}::test_case_${t}`, kind: t < 10 ? 'fail_to_pass' : 'pass_to_pass', specs, unmapped: specs.length === 0, source: { file: `tests/test_mod_${t % 11}.py`, patchLine: t * 5, text: `def test_case_${t}():\n    assert parse("[${t},]") == [${t}]\n` } };
+    });
+    const cols = columns.map((c) => c.id);
+    model.results = {
+      columns: cols,
+      tests: Object.fromEntries(model.tests.map((t) => [t.id, Object.fromEntries(cols.map((c, i) => [c, (i + t.id.length) % 3 ? 'PASSED' : 'FAILED']))])),
+      specs: Object.fromEntries(model.specs.map((sp) => [sp.id, Object.fromEntries(cols.map((c) => [c, 'pass']))])),
+      runs: {},
+      flags: [],
+    };
+  }
+  return { model, trajectories };
 }
 
 export function fixtureByName(name: string, params: URLSearchParams = new URLSearchParams()): Fixture {
   if (name === 'hostile') return hostileFixture();
   if (name === 'scale') {
     const n = (k: string, d: number) => Math.max(1, Math.min(1_000_000, Number(params.get(k)) || d));
-    return scaleFixture(n('attempts', 10), n('steps', 10_000), n('chars', 500));
+    const opt = (k: string) => (params.has(k) ? n(k, 1) : undefined);
+    return scaleFixture(n('attempts', 10), n('steps', 10_000), n('chars', 500), { files: opt('files'), specs: opt('specs'), tests: opt('tests') });
   }
   return standardFixture();
 }

@@ -6,7 +6,8 @@ import { clear, el, toggleClass } from '../dom';
 import { formatCost, oneLine } from '../text';
 import { badge, button, select } from '../ui/controls';
 
-const MAX_FILES = 300;
+/** File rows per column before "show all": ten attempts of patches touching hundreds of files stay a small DOM. */
+const FIRST_FILES = 8;
 const STATUS_LETTER: Record<FileChangeView['status'], string> = { modified: 'M', added: 'A', deleted: 'D', renamed: 'R', binary: 'B' };
 
 export class ColumnsView {
@@ -84,8 +85,16 @@ export class ColumnsView {
     if (c.patchError) card.append(el('div', { class: 'error small', testid: 'patch-error', text: oneLine(c.patchError, 500) }));
     const files = el('div', { class: 'files', role: 'list' });
     const selected = this.ctx.state().selectedFile[c.id] ?? c.files[0]?.path;
-    for (const f of c.files.slice(0, MAX_FILES)) files.append(this.fileRow(c, f, compareWith, f.path === selected));
-    if (c.files.length > MAX_FILES) files.append(el('div', { class: 'muted small', text: `${c.files.length - MAX_FILES} more files (open the patch to see them)` }));
+    const showFiles = (n: number) => {
+      clear(files);
+      for (const f of c.files.slice(0, n)) files.append(this.fileRow(c, f, compareWith, f.path === selected));
+      if (c.files.length > n) {
+        const more = el('button', { class: 'link-button', testid: 'files-show-all', text: `Show all ${c.files.length} files` });
+        more.addEventListener('click', () => showFiles(c.files.length));
+        files.append(more);
+      }
+    };
+    showFiles(FIRST_FILES);
     if (c.files.length === 0 && !c.patchError) files.append(el('div', { class: 'muted small', text: 'No changed files.' }));
     card.append(files);
     if (c.trajectoryError) card.append(el('div', { class: 'error small', testid: 'trajectory-error', text: oneLine(c.trajectoryError, 500) }));
@@ -100,14 +109,14 @@ export class ColumnsView {
     const row = el(
       'div',
       {
-        class: `file-row${selected ? ' selected' : ''}`,
+        class: `file-row st-${f.status}${selected ? ' selected' : ''}`,
         testid: 'file-row',
-        data: { column: c.id, path: f.path },
+        // The status letter is drawn by CSS from data-status: one element less per row.
+        data: { column: c.id, path: f.path, status: STATUS_LETTER[f.status] ?? '?' },
         role: 'listitem',
         tabIndex: 0,
         title: `${f.path} (${f.status}): open the diff`,
       },
-      el('span', { class: `file-status st-${f.status}`, text: STATUS_LETTER[f.status] ?? '?' }),
       el('span', { class: 'file-path', text: oneLine(f.path, 300) }),
       el('span', { class: 'adds', text: `+${f.additions}` }),
       el('span', { class: 'dels', text: `\u2212${f.deletions}` }),

@@ -5,8 +5,8 @@ import { el } from '../dom';
 import { oneLine } from '../text';
 import { shortName } from './specs';
 
-/** Columns rendered before asking: a task with hundreds of pass-to-pass tests would make a huge table. */
-const FIRST_TESTS = 60;
+/** Cells rendered before asking: a task with hundreds of pass-to-pass tests would make a huge table. */
+const FIRST_CELLS = 600;
 
 export function renderMatrix(ctx: Ctx, showAll = false): HTMLElement {
   const m = ctx.model();
@@ -17,7 +17,8 @@ export function renderMatrix(ctx: Ctx, showAll = false): HTMLElement {
   }
   // Tests that cover something first, so the interesting part is inside the first columns.
   const ordered = [...m.tests].sort((a, b) => Number(a.unmapped) - Number(b.unmapped));
-  const tests = showAll ? ordered : ordered.slice(0, FIRST_TESTS);
+  const first = Math.max(10, Math.floor(FIRST_CELLS / m.specs.length));
+  const tests = showAll ? ordered : ordered.slice(0, first);
   const covers = new Set<string>();
   for (const s of m.specs) for (const t of s.tests) covers.add(`${s.id}\u0000${t}`);
   for (const t of m.tests) for (const s of t.specs) covers.add(`${s}\u0000${t.id}`);
@@ -44,7 +45,7 @@ export function renderMatrix(ctx: Ctx, showAll = false): HTMLElement {
   }
   table.append(body);
   root.append(el('div', { class: 'table-scroll' }, table));
-  if (!showAll && ordered.length > FIRST_TESTS) {
+  if (!showAll && ordered.length > first) {
     const more = el('button', { class: 'link-button', testid: 'matrix-show-all', text: `Show all ${ordered.length} tests` });
     more.addEventListener('click', () => root.replaceWith(renderMatrix(ctx, true)));
     root.append(more);

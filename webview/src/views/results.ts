@@ -6,7 +6,8 @@ import { el } from '../dom';
 import { oneLine } from '../text';
 import { shortName } from './specs';
 
-const MAX_ROWS = 300;
+/** Cells rendered before "show all" (rows x columns), so ten columns of hundreds of tests stay a small DOM. */
+const FIRST_CELLS = { tests: 300, specs: 200 } as const;
 
 export function renderResults(ctx: Ctx): HTMLElement {
   const m = ctx.model();
@@ -55,26 +56,49 @@ function matrix(
   }
   table.append(el('thead', {}, head));
   const body = el('tbody');
-  const rows = Object.keys(cells);
-  for (const id of rows.slice(0, MAX_ROWS)) {
-    const th = el('th', { text: oneLine(rowLabel(id), 60), title: id });
-    const tr = el('tr', {}, th);
-    for (const c of r.columns) {
-      const v = cells[id]?.[c] ?? '';
-      const td = el('td', { class: `result ${statusClass(v)}`, text: oneLine(v, 20), testid: 'result-cell', data: { row: id, column: c }, tabIndex: 0, role: 'button' });
-      td.addEventListener('click', () => onCell(id, c));
-      td.addEventListener('keydown', (e) => {
-        if (e.key === 'Enter') onCell(id, c);
-      });
-      tr.append(td);
-    }
-    if (kind === 'specs') ctx.links.addSpec(tr, id);
-    body.append(tr);
-  }
-  table.append(body);
+  // Rows where some column disagrees with the first (gold) come first: those are the ones to look at.
+  const rows = Object.keys(cells).sort((a, b) => Number(agrees(cells[a], r.columns)) - Number(agrees(cells[b], r.columns)));
+  const first = Math.max(10, Math.floor(FIRST_CELLS[kind] / Math.max(1, r.columns.length)));
   const wrap = el('div', { class: 'table-scroll' }, table);
-  if (rows.length > MAX_ROWS) wrap.append(el('p', { class: 'muted', text: `${rows.length - MAX_ROWS} more rows not shown.` }));
+  const addRows = (from: number, to: number) => {
+    for (const id of rows.slice(from, to)) {
+      const th = el('th', { text: oneLine(rowLabel(id), 60), title: id });
+      const tr = el('tr', {}, th);
+      for (const c of r.columns) {
+        const v = cells[id]?.[c] ?? '';
+        const td = el('td', { class: `result ${statusClass(v)}`, text: oneLine(v, 20), testid: 'result-cell', data: { row: id, column: c }, tabIndex: 0, role: 'button' });
+        tr.append(td);
+      }
+      if (kind === 'specs') ctx.links.addSpec(tr, id);
+      body.append(tr);
+    }
+  };
+  addRows(0, first);
+  // One listener for all cells.
+  const cellOf = (e: Event) => (e.target instanceof Element ? e.target.closest<HTMLElement>('td.result') : null);
+  body.addEventListener('click', (e) => {
+    const td = cellOf(e);
+    if (td?.dataset.row !== undefined && td.dataset.column !== undefined) onCell(td.dataset.row, td.dataset.column);
+  });
+  body.addEventListener('keydown', (e) => {
+    const td = cellOf(e);
+    if (e.key === 'Enter' && td?.dataset.row !== undefined && td.dataset.column !== undefined) onCell(td.dataset.row, td.dataset.column);
+  });
+  table.append(body);
+  if (rows.length > first) {
+    const more = el('button', { class: 'link-button', testid: `results-${kind}-show-all`, text: `Show all ${rows.length} rows` });
+    more.addEventListener('click', () => {
+      addRows(first, rows.length);
+      more.remove();
+    });
+    wrap.append(more);
+  }
   return wrap;
+}
+
+function agrees(row: Record<string, string> | undefined, columns: readonly string[]): boolean {
+  const first = row?.[columns[0] ?? ''];
+  return columns.every((c) => row?.[c] === first);
 }
 
 function statusClass(v: string): string {

@@ -3,9 +3,10 @@ import type { TestView } from '../../../src/protocol/messages';
 import type { Ctx } from '../context';
 import { el, onActivate } from '../dom';
 import { capText, oneLine } from '../text';
-import { badge, button } from '../ui/controls';
+import { badge } from '../ui/controls';
 
-const CHUNK = 100;
+/** Tests rendered per "show more": a task with hundreds of pass-to-pass tests stays a small DOM. */
+const CHUNK = 50;
 const MAX_SOURCE = 20_000;
 
 export function renderTests(ctx: Ctx, focus?: string): HTMLElement {
@@ -55,7 +56,7 @@ function testItem(ctx: Ctx, t: TestView, open: boolean): HTMLElement {
       el('span', { class: 'test-name', text: oneLine(t.name, 300), title: t.name }),
       badge(t.kind === 'fail_to_pass' ? 'fail→pass' : 'pass→pass', 'test-kind'),
       t.unmapped ? badge('no spec', 'flag-unmapped') : null,
-      button('Open in test patch', () => ctx.actions.openTest(t.id), { secondary: true, testid: 'open-test', title: 'Open the test patch at this test' }),
+      openTest(ctx, t.id),
     ),
     t.specs.length > 0 ? specs : null,
   );
@@ -72,4 +73,13 @@ function testItem(ctx: Ctx, t: TestView, open: boolean): HTMLElement {
     item.append(el('div', { class: 'muted small', text: 'Source not found in the test patch.' }));
   }
   return item;
+}
+
+function openTest(ctx: Ctx, testId: string): HTMLElement {
+  const b = el('button', { class: 'link-button', testid: 'open-test', text: 'Open in test patch', title: 'Open the test patch at this test' });
+  b.addEventListener('click', (e) => {
+    e.stopPropagation();
+    ctx.actions.openTest(testId);
+  });
+  return b;
 }
