@@ -118,6 +118,12 @@ export class App {
   /** (Re)builds every region. The trajectory view survives an update of the same task, with its caches. */
   private buildAll(trajectoriesChanged = true): void {
     const ctx = this.context();
+    // An update rebuilds the regions; where each was scrolled to stays.
+    const scrolled = new Map<string, number>();
+    for (const body of this.root.querySelectorAll<HTMLElement>('section.region > .region-body')) {
+      const id = body.parentElement?.dataset.testid;
+      if (id && body.scrollTop > 0) scrolled.set(id, body.scrollTop);
+    }
     clear(this.root);
     this.links.resetRuns();
     const request = el('section', { class: 'region', testid: 'region-request' }, el('div', { class: 'region-title', text: 'Request' }), el('div', { class: 'region-body' }, this.guard('request', () => renderRequest(ctx.model().request, ctx.model().requestTruncated === true, this.links))));
@@ -134,15 +140,23 @@ export class App {
     this.showSpecsTab(this.state!.specsTab);
 
     this.columns = new ColumnsView(ctx);
-    this.guard('attempts', () => (this.columns!.render(), this.columns!.element));
-    const attempts = el('section', { class: 'region', testid: 'region-attempts' }, el('div', { class: 'region-title', text: 'Attempts' }), el('div', { class: 'region-body' }, this.columns.element));
+    const columns = this.columns;
+    const attemptsBody = this.guard('attempts', () => {
+      columns.render();
+      return columns.element;
+    });
+    const attempts = el('section', { class: 'region', testid: 'region-attempts' }, el('div', { class: 'region-title', text: 'Attempts' }), el('div', { class: 'region-body' }, attemptsBody));
 
     const fresh = !this.trajectory;
     if (!this.trajectory) this.trajectory = new TrajectoryView(ctx);
     else if (trajectoriesChanged) this.trajectory.invalidate();
-    this.guard('trajectory', () => (this.trajectory!.render(), this.trajectory!.element));
-    if (fresh && this.state!.search !== '') void this.trajectory.runSearch();
-    const traj = el('section', { class: 'region', testid: 'region-trajectory' }, this.trajectory.element);
+    const trajectory = this.trajectory;
+    const trajectoryBody = this.guard('trajectory', () => {
+      trajectory.render();
+      return trajectory.element;
+    });
+    if (fresh && this.state!.search !== '') void trajectory.runSearch();
+    const traj = el('section', { class: 'region', testid: 'region-trajectory' }, trajectoryBody);
 
     const splits = this.state!.splits;
     const save = (name: string) => (p: number) => this.setState({ splits: { ...this.state!.splits, [name]: p } });
@@ -150,6 +164,10 @@ export class App {
     const right = split('horizontal', attempts, traj, { testid: 'split-right', position: splits.right ?? 32, minStart: '60px', minEnd: '160px', onResize: save('right') });
     const main = split('vertical', el('div', { class: 'pane' }, left), el('div', { class: 'pane' }, right), { testid: 'split-main', position: splits.main ?? 40, minStart: '200px', minEnd: '280px', onResize: save('main') });
     this.root.append(renderHeader(ctx, this.statusLine), el('main', { class: 'regions', testid: 'regions' }, main));
+    for (const [id, top] of scrolled) {
+      const body = this.root.querySelector<HTMLElement>(`section[data-testid="${id}"] > .region-body`);
+      if (body) body.scrollTop = top;
+    }
   }
 
   private guard(region: string, build: () => HTMLElement): HTMLElement {
