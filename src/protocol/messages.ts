@@ -132,6 +132,35 @@ export interface TaskViewModel {
   notices: string[];
   /** Position of this task in the current list, for next/previous. */
   position?: { index: number; total: number };
+  /** The task's latest repair suggestion and, once revalidated, the before/after matrix (the repair feature). */
+  repair?: RepairView;
+}
+
+/** A repair of the task: the suggestion, what became of it, and the before/after matrix of verdicts. */
+export interface RepairView {
+  suggestion: string;
+  status: 'ready' | 'refused' | 'failed' | 'accepted' | 'rejected' | 'revalidating' | 'revalidated';
+  summary?: string;
+  fromRevision?: number;
+  toRevision?: number;
+  matrix?: RepairMatrixView;
+}
+
+/** Outcomes are true_pass, true_fail, false_positive, false_negative, undecided or absent; verdicts pass, fail, unknown or absent. */
+export interface RepairMatrixView {
+  attempts: string[];
+  specs: string[];
+  cells: Array<{
+    attempt: string;
+    spec: string;
+    before: { verifier: string; outcome: string };
+    after: { verifier: string; outcome: string };
+    /** fp_fixed, fn_fixed, fp_new, fn_new, verdict_changed or same. */
+    change: string;
+  }>;
+  fixed: { falsePositives: Array<{ attempt: string; spec: string }>; falseNegatives: Array<{ attempt: string; spec: string }> };
+  introduced: { falsePositives: Array<{ attempt: string; spec: string }>; falseNegatives: Array<{ attempt: string; spec: string }> };
+  counts: { before: { falsePositives: number; falseNegatives: number }; after: { falsePositives: number; falseNegatives: number } };
 }
 
 export type StepKindView = 'system' | 'user' | 'thought' | 'action' | 'observation' | 'tool_call' | 'tool_result';

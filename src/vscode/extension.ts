@@ -13,6 +13,7 @@ import { CandidateOnlyStatus } from './reviewStatus';
 import { readSettings } from './settings';
 import { TaskPanels } from './taskPanels';
 import { requireTrust } from './trust';
+import { RepairController } from './repair/repairController';
 
 /** What activation returns: the services, for the in-host tests and for later features to build on. */
 export interface SpecWeaveApi {
@@ -22,6 +23,7 @@ export interface SpecWeaveApi {
   diffs: DiffDocuments;
   /** The trust check every feature that runs code calls first. */
   requireTrust: typeof requireTrust;
+  repair: RepairController;
 }
 
 export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
@@ -40,8 +42,10 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
   const contributed = new Set(
     ((context.extension.packageJSON as { contributes?: { commands?: Array<{ command: string }> } }).contributes?.commands ?? []).map((c) => c.command),
   );
-  const panels = store.add(
+  const repair = store.add(new RepairController({ secrets: context.secrets, dataset, panels: () => panels, log }));
+  const panels: TaskPanels = store.add(
     new TaskPanels({
+      extendModel: (taskId, model) => repair.extendModel(taskId, model),
       extensionUri: context.extensionUri,
       dataset,
       tree,
@@ -60,6 +64,7 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
   );
   store.add(vscode.window.registerWebviewPanelSerializer(TASK_PANEL_TYPE, panels));
   registerCommands({ dataset, tree, treeView, panels, diffs, log }, store);
+  repair.register(store);
 
   const setContext = (key: string, value: unknown): void => void vscode.commands.executeCommand('setContext', key, value);
   setContext(CTX.datasetOpen, false);
@@ -83,7 +88,7 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
     })().catch((e: unknown) => log.error(`opening the dataset failed: ${e instanceof Error ? e.message : String(e)}`));
   });
   log.info(`SpecWeave activated (workspace ${vscode.workspace.isTrusted ? 'trusted' : 'in Restricted Mode'}); commands: ${Object.values(CMD).length}`);
-  return { dataset, tree, panels, diffs, requireTrust };
+  return { dataset, tree, panels, diffs, requireTrust, repair };
 }
 
 export function deactivate(): void {}

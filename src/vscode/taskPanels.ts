@@ -46,6 +46,8 @@ export interface TaskPanelDeps {
   log: vscode.LogOutputChannel;
   /** Runs a contributed command the webview asks for (the caller checks trust). */
   runCommand(command: string, args: string[]): Promise<{ ran: boolean; message?: string }>;
+  /** Adds what later features show in the task view (the repair's before/after matrix). */
+  extendModel?: (taskId: string, model: TaskViewModel) => TaskViewModel;
 }
 
 export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscode.Disposable {
@@ -279,7 +281,8 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
     };
     const pos = this.d.tree.position(taskId);
     if (pos) inputs.position = pos;
-    return buildTaskViewModel(inputs);
+    const model = buildTaskViewModel(inputs);
+    return this.d.extendModel ? this.d.extendModel(taskId, model) : model;
   }
 }
 

@@ -142,7 +142,7 @@ describe('repair events', () => {
       const r = parseEventLine(formatEventLine(e));
       assert.ok(r.ok && !('unknownKind' in r.event), JSON.stringify(r));
     }
-    const bad = parseEventLine(formatEventLine({ ...req, payload: { ...req.payload, outcome: 'maybe' } } as typeof req));
+    const bad = parseEventLine(formatEventLine({ ...req, payload: { ...req.payload, outcome: "maybe" } } as unknown as typeof req));
     assert.ok(!bad.ok && /outcome/.test(bad.message));
     const st = reduceTask('t1', [req, acc]);
     assert.equal(st.repairs.get('s1')?.requested?.outcome, 'suggested');

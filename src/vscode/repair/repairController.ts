@@ -1,0 +1,436 @@
+// The repair agent in VS Code: "SpecWeave: Set API Key" (SecretStorage only), "Request Repair Suggestion" with a
+// progress notification (tokens so far, cancel), the review of a suggestion in native diff editors (current side
+// read-only, suggested side a real file the curator may edit), "Show What Was Sent", Accept / Reject with a reason,
+// then revalidation through the verifier and the before/after matrix in the task view and as a document. Every
+// command that calls the model or runs code checks workspace trust first. The work is in the adapters and core.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { EngineUnavailableError } from '../../adapters/docker/engine';
+import { VerifierService, machineConcurrency } from '../../adapters/docker/verifyService';
+import { CurationStore, resolveCurator } from '../../adapters/fs/curationStore';
+import { RepairFlowError, acceptSuggestion, rejectSuggestion, revalidate, serviceRunner } from '../../adapters/fs/repairFlow';
+import type { SuggestionRecord } from '../../adapters/fs/repairStore';
+import { listSuggestions, loadRevalidation, loadSuggestion, suggestionFolder } from '../../adapters/fs/repairStore';
+import type { LlmSettings } from '../../adapters/llm/client';
+import { DEFAULT_SETTINGS, EndpointMemory, LlmClient } from '../../adapters/llm/client';
+import { LlmError, VSCODE_KEY_HINT } from '../../adapters/llm/errors';
+import { Redactor } from '../../adapters/llm/redact';
+import { requestSuggestion } from '../../adapters/llm/repairAgent';
+import type { RepairMatrix } from '../../core/repair/matrix';
+import type { RequestedTarget } from '../../core/repair/suggestion';
+import { REPAIR_TARGETS } from '../../core/repair/suggestion';
+import type { RepairView, TaskViewModel } from '../../protocol/messages';
+import type { DatasetService } from '../datasetService';
+import type { DisposableStore } from '../disposables';
+import { readSettings } from '../settings';
+import type { TaskPanels } from '../taskPanels';
+import { requireTrust } from '../trust';
+import { REPAIR_SCHEME, RepairDocuments, repairUri } from './repairDocuments';
+
+export const REPAIR_CMD = {
+  setApiKey: 'specweave.repair.setApiKey',
+  clearApiKey: 'specweave.repair.clearApiKey',
+  request: 'specweave.repair.request',
+  review: 'specweave.repair.review',
+  accept: 'specweave.repair.accept',
+  reject: 'specweave.repair.reject',
+  showPrompt: 'specweave.repair.showPrompt',
+  showMatrix: 'specweave.repair.showMatrix',
+} as const;
+
+export const API_KEY_SECRET = 'specweave.repair.apiKey';
+
+export function readRepairSettings(): LlmSettings {
+  const c = vscode.workspace.getConfiguration('specweave.repair');
+  const num = (k: string, d: number, min: number, max: number) => {
+    const v = c.get<number>(k, d);
+    return typeof v === 'number' && Number.isFinite(v) ? Math.min(max, Math.max(min, v)) : d;
+  };
+  return {
+    baseUrl: c.get<string>('baseUrl', DEFAULT_SETTINGS.baseUrl).trim() || DEFAULT_SETTINGS.baseUrl,
+    model: c.get<string>('model', DEFAULT_SETTINGS.model).trim() || DEFAULT_SETTINGS.model,
+    temperature: num('temperature', DEFAULT_SETTINGS.temperature, 0, 2),
+    maxTokens: num('maxTokens', DEFAULT_SETTINGS.maxTokens, 2048, 2_000_000),
+    timeoutSec: num('timeoutSec', DEFAULT_SETTINGS.timeoutSec, 1, 3600),
+  };
+}
+
+export interface RepairDeps {
+  secrets: vscode.SecretStorage;
+  dataset: DatasetService;
+  /** The task panels, once built (the matrix goes into the task view). */
+  panels: () => TaskPanels | undefined;
+  log: vscode.LogOutputChannel;
+}
+
+export interface RequestCommandResult {
+  suggestion?: string;
+  status: SuggestionRecord['status'] | 'cancelled' | 'no-task' | 'untrusted';
+  message?: string;
+}
+
+export interface AcceptCommandResult {
+  accepted: boolean;
+  to?: number;
+  matrix?: RepairMatrix;
+  revalidated?: boolean;
+  message?: string;
+}
+
+function taskIdOf(arg: unknown): string | undefined {
+  if (typeof arg === 'string') return arg;
+  if (arg && typeof arg === 'object') {
+    const o = arg as { taskId?: unknown; id?: unknown };
+    if (typeof o.taskId === 'string') return o.taskId;
+  }
+  return undefined;
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+export class RepairController implements vscode.Disposable {
+  readonly documents: RepairDocuments;
+  /** The endpoint fallbacks learnt in this window. */
+  private readonly memory = new EndpointMemory();
+  private readonly redactor = new Redactor();
+  /** What the task view shows per task while a repair is under way. */
+  private readonly live = new Map<string, RepairView>();
+
+  constructor(private readonly d: RepairDeps) {
+    this.documents = new RepairDocuments(() => d.dataset.root);
+  }
+
+  register(store: DisposableStore): void {
+    store.add(vscode.workspace.registerTextDocumentContentProvider(REPAIR_SCHEME, this.documents));
+    store.add(this.documents);
+    const reg = (id: string, fn: (...args: unknown[]) => unknown) =>
+      store.add(
+        vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+          try {
+            return await fn(...args);
+          } catch (e) {
+            const msg = this.redactor.redact(errorText(e));
+            this.d.log.error(`${id}: ${msg}`);
+            void vscode.window.showErrorMessage(`SpecWeave: ${msg}`);
+            return undefined;
+          }
+        }),
+      );
+    reg(REPAIR_CMD.setApiKey, (key) => this.setApiKey(typeof key === 'string' ? key : undefined));
+    reg(REPAIR_CMD.clearApiKey, async () => {
+      await this.d.secrets.delete(API_KEY_SECRET);
+      void vscode.window.showInformationMessage('SpecWeave: the API key is removed.');
+      return true;
+    });
+    reg(REPAIR_CMD.request, (arg, target, note) => this.request(arg, typeof target === 'string' ? target : undefined, typeof note === 'string' ? note : undefined));
+    reg(REPAIR_CMD.review, (task, id) => this.review(String(taskIdOf(task) ?? ''), String(id ?? '')));
+    reg(REPAIR_CMD.accept, (task, id, note) => this.accept(taskIdOf(task), typeof id === 'string' ? id : undefined, typeof note === 'string' ? note : undefined));
+    reg(REPAIR_CMD.reject, (task, id, reason) => this.reject(taskIdOf(task), typeof id === 'string' ? id : undefined, typeof reason === 'string' ? reason : undefined));
+    reg(REPAIR_CMD.showPrompt, (task, id) => this.showDoc('prompt', taskIdOf(task), typeof id === 'string' ? id : undefined));
+    reg(REPAIR_CMD.showMatrix, (task, id) => this.showDoc('matrix', taskIdOf(task), typeof id === 'string' ? id : undefined));
+  }
+
+  dispose(): void {
+    this.live.clear();
+  }
+
+  // ---- the key -------------------------------------------------------------------------------------------------
+
+  private async setApiKey(given?: string): Promise<boolean> {
+    const key =
+      given ??
+      (await vscode.window.showInputBox({
+        title: 'SpecWeave: Set API Key',
+        prompt: 'The API key of the OpenAI-compatible endpoint (specweave.repair.baseUrl). It is kept in VS Code\u2019s secret storage only.',
+        password: true,
+        ignoreFocusOut: true,
+      }));
+    if (key === undefined) return false;
+    if (key.trim() === '') {
+      await this.d.secrets.delete(API_KEY_SECRET);
+      return true;
+    }
+    this.redactor.add(key.trim());
+    await this.d.secrets.store(API_KEY_SECRET, key.trim());
+    void vscode.window.showInformationMessage('SpecWeave: the API key is stored in the secret storage.');
+    return true;
+  }
+
+  private async apiKey(): Promise<string | undefined> {
+    const k = (await this.d.secrets.get(API_KEY_SECRET))?.trim() || undefined;
+    this.redactor.add(k);
+    return k;
+  }
+
+  // ---- helpers -------------------------------------------------------------------------------------------------
+
+  private curator(root: string): string {
+    const r = resolveCurator({ setting: readSettings().curatorName, cwd: root });
+    return r.ok ? r.name : 'curator';
+  }
+
+  private async pickTask(arg: unknown): Promise<string | undefined> {
+    const given = taskIdOf(arg) ?? this.d.panels()?.active?.taskId;
+    if (given) return given;
+    const pick = await vscode.window.showQuickPick(
+      this.d.dataset.tasks.map((t) => ({ label: t.id, description: t.title })),
+      { title: 'Request Repair Suggestion: which task?' },
+    );
+    return pick?.label;
+  }
+
+  private latestSuggestion(taskId: string, id?: string): SuggestionRecord | undefined {
+    const root = this.d.dataset.root;
+    if (!root) return undefined;
+    if (id) return loadSuggestion(root, taskId, id);
+    return listSuggestions(root, taskId).find((s) => s.status === 'ready');
+  }
+
+  private refreshView(taskId: string): void {
+    this.d.panels()?.sessionOf(taskId)?.pushUpdate();
+  }
+
+  /** The task view model with the task's repair (the live one, else the latest stored). */
+  extendModel(taskId: string, model: TaskViewModel): TaskViewModel {
+    const live = this.live.get(taskId);
+    if (live) return { ...model, repair: live };
+    const root = this.d.dataset.root;
+    if (!root) return model;
+    try {
+      const latest = listSuggestions(root, taskId)[0];
+      if (!latest) return model;
+      const reval = loadRevalidation(root, taskId, latest.id);
+      const view: RepairView = {
+        suggestion: latest.id,
+        status: reval ? 'revalidated' : latest.status,
+        ...(latest.summary ? { summary: latest.summary } : {}),
+        ...(reval ? { fromRevision: reval.fromRevision, toRevision: reval.toRevision, matrix: reval.matrix } : {}),
+      };
+      return { ...model, repair: view };
+    } catch {
+      return model;
+    }
+  }
+
+  // ---- request ---------------------------------------------------------------------------------------------------
+
+  async request(arg: unknown, targetArg?: string, noteArg?: string): Promise<RequestCommandResult> {
+    if (!(await requireTrust('Requesting a repair suggestion'))) return { status: 'untrusted', message: 'Restricted Mode' };
+    const root = this.d.dataset.root;
+    if (!root) {
+      void vscode.window.showWarningMessage('SpecWeave: open a dataset first.');
+      return { status: 'no-task' };
+    }
+    const taskId = await this.pickTask(arg);
+    if (!taskId || !this.d.dataset.task(taskId)) return { status: 'no-task' };
+    let target = targetArg as RequestedTarget | undefined;
+    if (target === undefined) {
+      const pick = await vscode.window.showQuickPick(
+        [
+          { label: 'auto', description: 'let the model choose' },
+          ...REPAIR_TARGETS.map((t) => ({ label: t, description: t === 'tests' ? 'the test files (tests.patch)' : t === 'spec_test_map' ? 'which tests cover which specs' : `the ${t}` })),
+        ],
+        { title: `Repair ${taskId}: what should change?` },
+      );
+      if (!pick) return { status: 'cancelled' };
+      target = pick.label as RequestedTarget;
+      if (noteArg === undefined) {
+        const note = await vscode.window.showInputBox({ title: `Repair ${taskId}: a note for the model (optional)`, prompt: 'What you think is wrong; Enter to skip.' });
+        if (note === undefined) return { status: 'cancelled' };
+        noteArg = note;
+      }
+    }
+    if (target !== 'auto' && !(REPAIR_TARGETS as readonly string[]).includes(target)) throw new Error(`unknown repair target "${target}"`);
+    const settings = readRepairSettings();
+    const apiKey = await this.apiKey();
+    if (!apiKey && settings.baseUrl === DEFAULT_SETTINGS.baseUrl) {
+      const set = 'Set API Key';
+      void vscode.window.showErrorMessage(`SpecWeave: no API key for ${settings.baseUrl}. Run "SpecWeave: Set API Key" first.`, set).then((p) => {
+        if (p === set) void vscode.commands.executeCommand(REPAIR_CMD.setApiKey);
+      });
+      return { status: 'failed', message: 'no API key' };
+    }
+    const store = CurationStore.open(root);
+    const client = new LlmClient({ settings, ...(apiKey ? { apiKey } : {}), redactor: this.redactor, keyHint: VSCODE_KEY_HINT, memory: this.memory });
+    const log = this.d.log;
+    log.info(`repair ${taskId}: asking ${settings.model} at ${settings.baseUrl} (target ${target})`);
+    const outcome = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Repair suggestion for ${taskId}`, cancellable: true },
+      async (progress, token) => {
+        const ac = new AbortController();
+        const sub = token.onCancellationRequested(() => ac.abort());
+        try {
+          return await requestSuggestion({
+            store,
+            taskId,
+            target: target as RequestedTarget,
+            curator: this.curator(root),
+            settings,
+            ...(apiKey ? { apiKey } : {}),
+            keyHint: VSCODE_KEY_HINT,
+            ...(noteArg ? { note: noteArg } : {}),
+            signal: ac.signal,
+            client,
+            redactor: this.redactor,
+            onLog: (l) => log.info(`repair ${taskId}: ${l}`),
+            onProgress: (p) => progress.report({ message: `${p.phase}${p.tokens ? ` · ${p.tokens} tokens so far` : ''}${p.message ? ` · ${this.redactor.redact(p.message)}` : ''}` }),
+          });
+        } catch (e) {
+          if (e instanceof LlmError && e.code === 'cancelled') return undefined;
+          throw e;
+        } finally {
+          sub.dispose();
+        }
+      },
+    );
+    if (!outcome) {
+      log.info(`repair ${taskId}: cancelled`);
+      return { status: 'cancelled' };
+    }
+    const r = outcome.record;
+    this.live.set(taskId, { suggestion: r.id, status: r.status, ...(r.summary ? { summary: r.summary } : {}) });
+    this.refreshView(taskId);
+    if (r.status !== 'ready') {
+      const msg = r.status === 'refused' ? `the model declined: ${r.refusal ?? ''}` : (r.error?.message ?? 'failed');
+      const show = 'Show What Was Sent';
+      void vscode.window.showErrorMessage(`SpecWeave: no repair suggestion for ${taskId}: ${this.redactor.redact(msg)}`, show).then((p) => {
+        if (p === show) void this.showDoc('prompt', taskId, r.id);
+      });
+      return { suggestion: r.id, status: r.status, message: this.redactor.redact(msg) };
+    }
+    await this.review(taskId, r.id);
+    const [accept, reject, sent] = ['Accept', 'Reject', 'Show What Was Sent'];
+    void vscode.window.showInformationMessage(`SpecWeave: repair suggestion for ${taskId}: ${r.summary ?? ''} — review the diff, edit the suggested side if needed, then accept or reject.`, accept, reject, sent).then((p) => {
+      if (p === accept) void vscode.commands.executeCommand(REPAIR_CMD.accept, taskId, r.id);
+      else if (p === reject) void vscode.commands.executeCommand(REPAIR_CMD.reject, taskId, r.id);
+      else if (p === sent) void vscode.commands.executeCommand(REPAIR_CMD.showPrompt, taskId, r.id);
+    });
+    return { suggestion: r.id, status: r.status };
+  }
+
+  /** Opens a native diff per changed file: the current text (read-only) against the suggested file (editable). */
+  async review(taskId: string, id: string): Promise<number> {
+    const root = this.d.dataset.root;
+    if (!root) return 0;
+    const r = loadSuggestion(root, taskId, id);
+    const dir = suggestionFolder(root, taskId, id);
+    for (const f of r.files) {
+      const left = repairUri('current', taskId, id, f.current.replace(/^current\//, ''));
+      const right = vscode.Uri.file(path.join(dir, f.proposed));
+      await vscode.commands.executeCommand('vscode.diff', left, right, `${path.basename(f.path)} (current ↔ suggested)`, { preview: false });
+    }
+    return r.files.length;
+  }
+
+  private async showDoc(kind: 'prompt' | 'matrix', taskArg: string | undefined, id: string | undefined): Promise<boolean> {
+    const taskId = taskArg ?? this.d.panels()?.active?.taskId;
+    if (!taskId) return false;
+    const sid = id ?? (kind === 'matrix' ? listSuggestions(this.d.dataset.root ?? '', taskId).find((s) => loadRevalidation(this.d.dataset.root ?? '', taskId, s.id))?.id : listSuggestions(this.d.dataset.root ?? '', taskId)[0]?.id);
+    if (!sid) {
+      void vscode.window.showInformationMessage(`SpecWeave: task ${taskId} has no ${kind === 'matrix' ? 'revalidated repair' : 'repair suggestion'} yet.`);
+      return false;
+    }
+    const uri = repairUri(kind, taskId, sid);
+    this.documents.refresh(uri);
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
+    await vscode.window.showTextDocument(doc, { preview: false });
+    return true;
+  }
+
+  // ---- decide ----------------------------------------------------------------------------------------------------
+
+  private async saveEdits(taskId: string, id: string): Promise<void> {
+    const root = this.d.dataset.root;
+    if (!root) return;
+    const dir = suggestionFolder(root, taskId, id) + path.sep;
+    for (const doc of vscode.workspace.textDocuments) if (doc.isDirty && doc.uri.scheme === 'file' && doc.uri.fsPath.startsWith(dir)) await doc.save();
+  }
+
+  async accept(taskArg: string | undefined, idArg: string | undefined, note?: string): Promise<AcceptCommandResult> {
+    if (!(await requireTrust('Accepting a repair (it revalidates the task in containers)'))) return { accepted: false, message: 'Restricted Mode' };
+    const root = this.d.dataset.root;
+    const taskId = taskArg ?? this.d.panels()?.active?.taskId;
+    if (!root || !taskId) return { accepted: false, message: 'no task' };
+    const rec = this.latestSuggestion(taskId, idArg);
+    if (!rec) {
+      void vscode.window.showWarningMessage(`SpecWeave: task ${taskId} has no repair suggestion to accept.`);
+      return { accepted: false, message: 'no suggestion' };
+    }
+    await this.saveEdits(taskId, rec.id);
+    const curator = this.curator(root);
+    let acc;
+    try {
+      acc = await acceptSuggestion({ root, taskId, suggestionId: rec.id, curator, ...(note ? { note } : {}) });
+    } catch (e) {
+      if (e instanceof RepairFlowError) {
+        void vscode.window.showErrorMessage(`SpecWeave: ${e.message}`);
+        this.d.log.warn(`repair ${taskId}: accept refused: ${e.message}`);
+        return { accepted: false, message: e.message };
+      }
+      throw e;
+    }
+    this.d.log.info(`repair ${taskId}: suggestion ${rec.id} accepted${acc.edited ? ' with edits' : ''}: revision ${acc.from} -> ${acc.to}`);
+    this.live.set(taskId, { suggestion: rec.id, status: 'revalidating', ...(rec.summary ? { summary: rec.summary } : {}), fromRevision: acc.from, toRevision: acc.to });
+    this.refreshView(taskId);
+    // The new files are on disk; the task reloads from them before the runs start.
+    await this.d.dataset.reload();
+    const s = readSettings();
+    const service = new VerifierService({ datasetRoot: root, engine: { host: s.dockerHost || undefined }, concurrency: machineConcurrency(this.d.dataset.task(taskId)?.environment.limits.memoryMb), log: (l) => this.d.log.info(l) });
+    try {
+      await service.checkEngine();
+    } catch (e) {
+      const msg = e instanceof EngineUnavailableError ? e.message : errorText(e);
+      void vscode.window.showErrorMessage(`SpecWeave: revision ${acc.to} of ${taskId} is written, but it cannot be revalidated: ${msg}`);
+      this.live.set(taskId, { suggestion: rec.id, status: 'accepted', fromRevision: acc.from, toRevision: acc.to });
+      this.refreshView(taskId);
+      return { accepted: true, to: acc.to, message: msg };
+    }
+    const result = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Revalidating ${taskId} revision ${acc.to}: gold, empty and every attempt`, cancellable: true },
+      async (progress, token) => {
+        const ac = new AbortController();
+        const sub = token.onCancellationRequested(() => ac.abort());
+        try {
+          return await revalidate({ root, taskId, runner: serviceRunner(service), curator, suggestionId: rec.id, signal: ac.signal });
+        } finally {
+          sub.dispose();
+          progress.report({ message: 'done' });
+        }
+      },
+    );
+    const m = result.record.matrix;
+    this.live.set(taskId, { suggestion: rec.id, status: 'revalidated', ...(rec.summary ? { summary: rec.summary } : {}), fromRevision: acc.from, toRevision: acc.to, matrix: m });
+    this.refreshView(taskId);
+    const line = `false positives ${m.counts.before.falsePositives} -> ${m.counts.after.falsePositives}, false negatives ${m.counts.before.falseNegatives} -> ${m.counts.after.falseNegatives}`;
+    this.d.log.info(`repair ${taskId}: revalidated revision ${acc.to}: ${line}`);
+    await this.showDoc('matrix', taskId, rec.id);
+    void vscode.window.showInformationMessage(`SpecWeave: ${taskId} revision ${acc.to} revalidated: ${line}.`);
+    return { accepted: true, to: acc.to, matrix: m, revalidated: result.revalidated };
+  }
+
+  async reject(taskArg: string | undefined, idArg: string | undefined, reasonArg?: string): Promise<boolean> {
+    const root = this.d.dataset.root;
+    const taskId = taskArg ?? this.d.panels()?.active?.taskId;
+    if (!root || !taskId) return false;
+    const rec = this.latestSuggestion(taskId, idArg);
+    if (!rec) return false;
+    const reason = reasonArg ?? (await vscode.window.showInputBox({ title: `Reject repair suggestion ${rec.id}`, prompt: 'Why? (recorded in the review log)', ignoreFocusOut: true }));
+    if (reason === undefined || reason.trim() === '') return false;
+    try {
+      await rejectSuggestion({ root, taskId, suggestionId: rec.id, curator: this.curator(root), reason });
+    } catch (e) {
+      if (e instanceof RepairFlowError) {
+        void vscode.window.showErrorMessage(`SpecWeave: ${e.message}`);
+        return false;
+      }
+      throw e;
+    }
+    this.live.set(taskId, { suggestion: rec.id, status: 'rejected', ...(rec.summary ? { summary: rec.summary } : {}) });
+    this.refreshView(taskId);
+    void vscode.window.showInformationMessage(`SpecWeave: repair suggestion ${rec.id} rejected.`);
+    return true;
+  }
+}
