@@ -3,7 +3,8 @@
 # layer's pass/fail counts and duration. Logs of each layer go to .test-output/<layer>.log; screenshots of the UI
 # tests to .test-output/e2e/<test>/.
 #
-# Layers: setup, check, build, unit, integration (real Docker), vscode (inside a real extension host),
+# Layers: setup, check, build, unit, webview (the task view in Chromium), integration (real Docker),
+#         vscode (inside a real extension host),
 #         package (.vsix), e2e (the .vsix clicked in a real workbench).
 #
 # Usage: bash scripts/test.sh [--no-setup] [--only LAYER[,LAYER...]] [--keep-going]
@@ -17,7 +18,7 @@ cd "$ROOT"
 OUT="$ROOT/.test-output"
 mkdir -p "$OUT"
 
-ALL_LAYERS=(setup check build unit integration vscode package e2e)
+ALL_LAYERS=(setup check build unit webview integration vscode package e2e)
 ONLY=""
 KEEP_GOING=0
 NO_SETUP=0
@@ -117,6 +118,7 @@ run_layer setup bash scripts/setup.sh
 run_layer check npm run -s check
 run_layer build npm run -s build
 run_node_tests unit test/unit test:unit
+run_node_tests webview test/webview test:webview
 run_node_tests integration test/integration test:integration
 run_layer vscode node --import tsx test/vscode/runTest.ts
 run_layer package npm run -s package
