@@ -59,17 +59,37 @@ export function verdictConsensus(
   verifier: SpecVerdict,
   policy: ConsensusPolicy,
 ): VerdictConsensus {
+  const out: VerdictConsensus = { from: 'none', disagreement: false };
+  settleVerdict(labels, adjudication, verifier, policy, out);
+  if (out.final === undefined) delete out.final;
+  return out;
+}
+
+/** `verdictConsensus` into a caller's object (reused across the cells of a whole dataset by the statistics). */
+export function settleVerdict(
+  labels: readonly LabelRecord[],
+  adjudication: AdjudicationRecord | undefined,
+  verifier: SpecVerdict,
+  policy: ConsensusPolicy,
+  out: VerdictConsensus,
+): void {
   let disagreement = false;
   for (let i = 1; i < labels.length && !disagreement; i++) disagreement = (labels[i] as LabelRecord).verdict !== (labels[0] as LabelRecord).verdict;
-  if (adjudication && adjudication.decision.target === 'label') return { final: adjudication.decision.verdict, from: 'adjudicated', disagreement };
-  if (labels.length === 0) return { from: 'none', disagreement };
-  if (!disagreement) return { final: (labels[0] as LabelRecord).verdict, from: labels.length === 1 ? 'single' : 'agreement', disagreement };
-  if (policy === 'highest-severity') {
+  out.disagreement = disagreement;
+  out.final = undefined;
+  if (adjudication && adjudication.decision.target === 'label') {
+    out.final = adjudication.decision.verdict;
+    out.from = 'adjudicated';
+  } else if (labels.length === 0) out.from = 'none';
+  else if (!disagreement) {
+    out.final = (labels[0] as LabelRecord).verdict;
+    out.from = labels.length === 1 ? 'single' : 'agreement';
+  } else if (policy === 'highest-severity') {
     let best = labels[0] as LabelRecord;
     for (const l of labels) if (severityRank(l.verdict, verifier) > severityRank(best.verdict, verifier)) best = l;
-    return { final: best.verdict, from: 'policy', disagreement };
-  }
-  return { from: 'disagreement', disagreement };
+    out.final = best.verdict;
+    out.from = 'policy';
+  } else out.from = 'disagreement';
 }
 
 export interface FinalScore {

@@ -5,11 +5,12 @@ import { TASK_STATUSES } from '../model';
 import type { AgreementFigure } from './agreement';
 import { AgreementAccumulator } from './agreement';
 import type { ConsensusPolicy } from './consensus';
+import { scoreConsensus } from './consensus';
 import { DIFFICULTIES, SEVERITY_FIELDS } from './events';
 import type { LabelRecord, ReviewState, TaskReviewState } from './reducer';
-import { assessTask } from './taskReview';
+import { scanCells } from './taskReview';
 import type { VerifierVerdicts } from './verdicts';
-import { FN_FLAG_KINDS, FP_FLAG_KINDS } from './verdicts';
+import { FN_FLAG_KINDS, FP_FLAG_KINDS, withRecordedFallback } from './verdicts';
 
 export interface StatsInput {
   tasks: readonly CandidateTask[];
@@ -69,6 +70,7 @@ const rate = (r: DefectRate): DefectRate => ({
   ...(r.decided > 0 ? { fpRate: r.falsePositives / r.decided, fnRate: r.falseNegatives / r.decided } : {}),
 });
 
+const everyone = () => true;
 const curatorOf = (l: LabelRecord) => l.curator;
 const verdictOf = (l: LabelRecord) => l.verdict;
 
@@ -110,23 +112,21 @@ export function curationStats(input: StatsInput): CurationStats {
     });
     if (!st) continue;
 
-    const verifier = input.verdicts?.[task.id];
-    const a = assessTask({ task, state: st, ...(verifier ? { verifier } : {}), policy, rules: false });
+    const verifier = withRecordedFallback(task, input.verdicts?.[task.id]);
     let fp = false;
     let fn = false;
     const nSpecs = task.specs.length;
     let attemptFp = false;
     let attemptFn = false;
-    for (let i = 0; i < a.cells.length; i++) {
-      const c = a.cells[i] as (typeof a.cells)[number];
+    scanCells(task, st, verifier, policy, everyone, (c) => {
       // Agreement units: the current labels on every (attempt, spec) the task has.
-      if (c.labels.length > 0) verdictAgreement.addBy(c.labels, curatorOf, verdictOf);
-      if (c.disagreement) disagreements[c.from === 'disagreement' ? 'open' : 'settled']++;
+      if (c.current.length > 0) verdictAgreement.addBy(c.current, curatorOf, verdictOf);
+      if (c.consensus.disagreement) disagreements[c.consensus.from === 'disagreement' ? 'open' : 'settled']++;
       if (c.outcome !== 'undecided') {
         const isFp = c.outcome === 'false_positive';
         const isFn = c.outcome === 'false_negative';
-        const cat = catOf[i % nSpecs] as Rate;
-        const sol = solverOf[Math.floor(i / nSpecs)] as Solver;
+        const cat = catOf[c.specIndex] as Rate;
+        const sol = solverOf[c.attemptIndex] as Solver;
         cat.decided++;
         sol.decided++;
         if (isFp) {
@@ -140,28 +140,30 @@ export function curationStats(input: StatsInput): CurationStats {
           sol.falseNegatives++;
         }
       }
-      if (i % nSpecs === nSpecs - 1) {
-        const sol = solverOf[Math.floor(i / nSpecs)] as Solver;
+      if (c.specIndex === nSpecs - 1) {
+        const sol = solverOf[c.attemptIndex] as Solver;
         if (attemptFp) sol.attemptsWithFalsePositive++;
         if (attemptFn) sol.attemptsWithFalseNegative++;
         attemptFp = attemptFn = false;
       }
-    }
-    for (const s of a.suggestions) {
-      if (s.open) suggestions.open++;
-      else if (s.decision?.decision === 'confirmed') {
+    });
+    for (const f of verifier.flags) {
+      const d = st.suggestions.get(f.id);
+      if (!d) suggestions.open++;
+      else if (d.decision === 'confirmed') {
         suggestions.confirmed++;
-        fp ||= FP_FLAG_KINDS.includes(s.kind);
-        fn ||= FN_FLAG_KINDS.includes(s.kind);
+        fp ||= FP_FLAG_KINDS.includes(f.kind);
+        fn ||= FN_FLAG_KINDS.includes(f.kind);
       } else suggestions.dismissed++;
     }
-    disagreements.open += a.scores.open.length;
-    disagreements.settled += a.scores.disagreements.length - a.scores.open.length;
+    const sc = scoreConsensus(st.scores.size <= 1 ? [...st.scores.values()] : [...st.scores.values()].sort((x, y) => (x.curator < y.curator ? -1 : 1)), st.adjudications, policy);
+    disagreements.open += sc.open.length;
+    disagreements.settled += sc.disagreements.length - sc.open.length;
     for (const f of SEVERITY_FIELDS) {
-      const v = a.scores.final[f];
+      const v = sc.final[f];
       if (v !== undefined) scores[f][v] = (scores[f][v] ?? 0) + 1;
     }
-    const diff = a.scores.final.difficulty;
+    const diff = sc.final.difficulty;
     if (diff) scores.difficulty[diff] = (scores.difficulty[diff] ?? 0) + 1;
 
     if (isReviewed(st)) {

@@ -2,8 +2,8 @@
 // labels (others' hidden in blind mode until the viewer has submitted), the final verdict and outcome, the scores,
 // the oracle-probe suggestions, the approval rules and what blocks approval, disagreements, and the history.
 import type { CandidateTask, CuratorVerdict, LabelOutcome, SpecVerdict, TaskStatus } from '../model';
-import type { ConsensusPolicy, FinalSource, ScoreConsensus, Visibility } from './consensus';
-import { othersHidden, scoreConsensus, verdictConsensus, visibleTo } from './consensus';
+import type { ConsensusPolicy, FinalSource, ScoreConsensus, VerdictConsensus, Visibility } from './consensus';
+import { othersHidden, scoreConsensus, settleVerdict, visibleTo } from './consensus';
 import { describeEvent } from './describe';
 import type { ReviewEvent, ScoreField, Waiver } from './events';
 import { isUndoable } from './events';
@@ -22,7 +22,7 @@ import type {
 import { cellKey, emptyTaskState } from './reducer';
 import type { RuleResult } from './rules';
 import { blockingRules, evaluateRules } from './rules';
-import type { TaskVerifierResults, VerifierFlag } from './verdicts';
+import type { AttemptVerifierResult, TaskVerifierResults, VerifierFlag } from './verdicts';
 import { deriveOutcome, withRecordedFallback } from './verdicts';
 
 export interface TaskReviewInput extends Visibility {
@@ -85,56 +85,118 @@ function taskStateOf(input: TaskReviewInput): TaskReviewState {
   return s;
 }
 
+/** One cell as `scanCells` sees it. The object and its label arrays are reused from cell to cell: copy what you keep. */
+export interface CellScan {
+  attemptIndex: number;
+  specIndex: number;
+  /** Visible current labels, by curator name. */
+  current: LabelRecord[];
+  /** Visible labels made before the spec changed in a later revision. */
+  stale: LabelRecord[];
+  adjudication?: AdjudicationRecord;
+  verifier?: AttemptVerifierResult;
+  verdict: SpecVerdict;
+  consensus: VerdictConsensus;
+  outcome: LabelOutcome;
+}
+
+/**
+ * Visits every (attempt, spec) of a task, attempt-major, with its visible labels, final verdict and outcome, building
+ * nothing per cell: the one place cells are settled, for the task view and the statistics alike. Returns how many
+ * visible labels matched a cell and how many there are (more means labels on attempts or specs the task lost).
+ */
+export function scanCells(
+  task: CandidateTask,
+  st: TaskReviewState,
+  verifier: TaskVerifierResults,
+  policy: ConsensusPolicy,
+  visible: (curator: string) => boolean,
+  visit: (cell: CellScan) => void,
+): { found: number; labelCount: number; maps: Array<Map<string, LabelRecord>> } {
+  // By curator name, so labels come in a stable order whatever order curators first appeared in the log.
+  const names = [...st.labels.keys()];
+  if (names.length > 1) names.sort();
+  const maps: Array<Map<string, LabelRecord>> = [];
+  for (const c of names) if (visible(c)) maps.push(st.labels.get(c) as Map<string, LabelRecord>);
+  let labelCount = 0;
+  for (const m of maps) labelCount += m.size;
+  const cell: CellScan = { attemptIndex: 0, specIndex: 0, current: [], stale: [], verdict: 'unknown', consensus: { from: 'none', disagreement: false }, outcome: 'undecided' };
+  let found = 0;
+  const adjudicated = st.adjudications.size > 0;
+  const keys = cellKeysOf(task);
+  for (let ai = 0; ai < task.attempts.length; ai++) {
+    const a = task.attempts[ai] as CandidateTask['attempts'][number];
+    const v = verifier.attempts[a.id];
+    for (let si = 0; si < task.specs.length; si++) {
+      const s = task.specs[si] as CandidateTask['specs'][number];
+      cell.current.length = 0;
+      cell.stale.length = 0;
+      let key: string | undefined;
+      if (maps.length > 0 || adjudicated) {
+        key = keys[ai * task.specs.length + si] as string;
+        for (const m of maps) {
+          const l = m.get(key);
+          if (!l) continue;
+          found++;
+          (l.stale ? cell.stale : cell.current).push(l);
+        }
+      }
+      const adjRec = adjudicated ? st.adjudications.get(key as string) : undefined;
+      cell.adjudication = adjRec && visible(adjRec.curator) ? adjRec : undefined;
+      cell.attemptIndex = ai;
+      cell.specIndex = si;
+      cell.verifier = v;
+      cell.verdict = v?.specs[s.id] ?? 'unknown';
+      settleVerdict(cell.current, cell.adjudication, cell.verdict, policy, cell.consensus);
+      cell.outcome = deriveOutcome(cell.consensus.final, cell.verdict);
+      visit(cell);
+    }
+  }
+  return { found, labelCount, maps };
+}
+
+/**
+ * The cell keys of a task, attempt-major, made once per task object: a string made afresh must be hashed again at
+ * every lookup, and statistics look up every cell of every task.
+ */
+const keysByTask = new WeakMap<CandidateTask, string[]>();
+function cellKeysOf(task: CandidateTask): string[] {
+  let keys = keysByTask.get(task);
+  if (!keys || keys.length !== task.attempts.length * task.specs.length) {
+    keys = [];
+    for (const a of task.attempts) for (const s of task.specs) keys.push(cellKey(a.id, s.id));
+    keysByTask.set(task, keys);
+  }
+  return keys;
+}
+
 export function assessTask(input: TaskReviewInput): TaskAssessment {
   const { task } = input;
   const st = taskStateOf(input);
   const policy = input.policy ?? 'adjudicate';
   const verifier = withRecordedFallback(task, input.verifier);
   const visible = visibleTo(st, input);
-
-  // Each visible curator's labels, looked up per cell (no intermediate index: this runs for every task in stats).
-  const curators = [...st.labels.keys()].filter(visible).sort();
-  const maps = curators.map((c) => st.labels.get(c) as Map<string, LabelRecord>);
-  let labelCount = 0;
-  for (const m of maps) labelCount += m.size;
-  const cells: CellAssessment[] = [];
   const none: LabelRecord[] = [];
-  let found = 0;
-  for (const a of task.attempts) {
-    const v = verifier.attempts[a.id];
-    for (const s of task.specs) {
-      const key = cellKey(a.id, s.id);
-      let current = none;
-      let stale = none;
-      for (const m of maps) {
-        const l = m.get(key);
-        if (!l) continue;
-        found++;
-        if (l.stale) (stale === none ? (stale = []) : stale).push(l);
-        else (current === none ? (current = []) : current).push(l);
-      }
-      const adjRec = st.adjudications.size > 0 ? st.adjudications.get(key) : undefined;
-      const adjudication = adjRec && visible(adjRec.curator) ? adjRec : undefined;
-      const verdict: SpecVerdict = v?.specs[s.id] ?? 'unknown';
-      const c = verdictConsensus(current, adjudication, verdict, policy);
-      // Built field by field: this runs for every cell of every task when computing statistics.
-      const cell: CellAssessment = {
-        attempt: a.id,
-        spec: s.id,
-        verifier: verdict,
-        verifierStale: v?.stale === true,
-        labels: current,
-        staleLabels: stale,
-        from: c.from,
-        disagreement: c.disagreement,
-        outcome: deriveOutcome(c.final, verdict),
-      };
-      if (v) cell.verifierRun = v.runId;
-      if (c.final !== undefined) cell.final = c.final;
-      if (adjudication) cell.adjudication = adjudication;
-      cells.push(cell);
-    }
-  }
+  const cells: CellAssessment[] = [];
+  const { found, labelCount, maps } = scanCells(task, st, verifier, policy, visible, (c) => {
+    const a = task.attempts[c.attemptIndex] as CandidateTask['attempts'][number];
+    const s = task.specs[c.specIndex] as CandidateTask['specs'][number];
+    const cell: CellAssessment = {
+      attempt: a.id,
+      spec: s.id,
+      verifier: c.verdict,
+      verifierStale: c.verifier?.stale === true,
+      labels: c.current.length > 0 ? c.current.slice() : none,
+      staleLabels: c.stale.length > 0 ? c.stale.slice() : none,
+      from: c.consensus.from,
+      disagreement: c.consensus.disagreement,
+      outcome: c.outcome,
+    };
+    if (c.verifier) cell.verifierRun = c.verifier.runId;
+    if (c.consensus.final !== undefined) cell.final = c.consensus.final;
+    if (c.adjudication) cell.adjudication = c.adjudication;
+    cells.push(cell);
+  });
   const orphanLabels: LabelRecord[] = [];
   if (found < labelCount) {
     const attempts = new Set(task.attempts.map((a) => a.id));
