@@ -42,7 +42,7 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
   const contributed = new Set(
     ((context.extension.packageJSON as { contributes?: { commands?: Array<{ command: string }> } }).contributes?.commands ?? []).map((c) => c.command),
   );
-  const repair = store.add(new RepairController({ secrets: context.secrets, dataset, panels: () => panels, log }));
+  const repair = store.add(new RepairController({ secrets: context.secrets, dataset, panels: () => panels, log, logUri: context.logUri }));
   const panels: TaskPanels = store.add(
     new TaskPanels({
       extendModel: (taskId, model) => repair.extendModel(taskId, model),

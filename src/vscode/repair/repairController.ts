@@ -61,6 +61,8 @@ export interface RepairDeps {
   /** The task panels, once built (the matrix goes into the task view). */
   panels: () => TaskPanels | undefined;
   log: vscode.LogOutputChannel;
+  /** The extension's log folder (its parent holds the output channels' files): where the key search looks. */
+  logUri?: vscode.Uri;
 }
 
 export interface RequestCommandResult {
@@ -134,6 +136,11 @@ export class RepairController implements vscode.Disposable {
 
   dispose(): void {
     this.live.clear();
+  }
+
+  /** The folder holding the extension host's log files, the SpecWeave output channel's among them. */
+  logFolder(): string | undefined {
+    return this.d.logUri ? path.dirname(this.d.logUri.fsPath) : undefined;
   }
 
   // ---- the key -------------------------------------------------------------------------------------------------
