@@ -26,7 +26,7 @@ import type { LoadOptions } from './datasetLoader';
 import { loadDataset, readDatasetText, readDatasetTextIfExists, resolveDatasetPath } from './datasetLoader';
 import type { LogRead, ReviewLogOptions } from './reviewLog';
 import { ReviewLog } from './reviewLog';
-import { listTaskRuns } from './runStore';
+import { listTaskRuns, RunStoreError } from './runStore';
 
 export interface CurationStoreOptions {
   /** How disagreements settle (default `adjudicate`). */
@@ -143,7 +143,15 @@ export class CurationStore {
     if (!task) return undefined;
     const cached = this.verifierCache.get(taskId);
     if (cached) return cached;
-    const runs = this.opts.runs === false ? new Map() : listTaskRuns(this.root, taskId);
+    let runs: ReturnType<typeof listTaskRuns> = new Map();
+    if (this.opts.runs !== false) {
+      try {
+        runs = listTaskRuns(this.root, taskId);
+      } catch (e) {
+        // A task id that cannot name a runs/ folder has no runs; anything else is a real failure.
+        if (!(e instanceof RunStoreError)) throw e;
+      }
+    }
     const current = runs.size > 0 && this.opts.checkStaleRuns !== false ? this.currentPatches(task) : undefined;
     const r = verifierResultsFromRuns(task, runs, current);
     this.verifierCache.set(taskId, r);

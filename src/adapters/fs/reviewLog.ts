@@ -199,7 +199,13 @@ export class ReviewLog {
       if (!underLock && r.pendingTail) {
         // The last line is incomplete: a writer may be in the middle of it. Look again holding the lock; if it is
         // still incomplete then, its writer died and the line is torn.
-        const token = this.tryLockWithin(Math.min(this.lockTimeoutMs, 2000));
+        let token: string | undefined;
+        try {
+          token = this.tryLockWithin(Math.min(this.lockTimeoutMs, 2000));
+        } catch {
+          // A read-only dataset: nobody can be writing it either, but leave the line for a reader that can lock.
+          token = undefined;
+        }
         if (token) {
           try {
             const again = this.readNew(true);
