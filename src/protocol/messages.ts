@@ -105,8 +105,18 @@ export interface ResultsView {
   /** specId -> columnId -> pass | fail | unknown. */
   specs: Record<string, Record<string, string>>;
   /** columnId -> run summary (status, stale). */
-  runs: Record<string, { runId: string; status: string; stale: boolean; resolved?: boolean }>;
-  flags: Array<{ kind: string; message: string; testId?: string; specId?: string }>;
+  runs: Record<string, {
+    runId: string;
+    status: string;
+    stale: boolean;
+    resolved?: boolean;
+    /** (verifier, additive) `run`: one of our stored runs; `recorded`: an imported result (no log of ours). */
+    source?: 'run' | 'recorded';
+    /** (verifier, additive) What changed since the run (task revision, test patch, attempt patch...). */
+    staleReasons?: string[];
+  }>;
+  /** `column` (verifier, additive): the attempt a flag is about; absent for flags about the task. */
+  flags: Array<{ kind: string; message: string; testId?: string; specId?: string; column?: string }>;
 }
 
 export interface TaskViewModel {
@@ -224,6 +234,11 @@ export interface RequestMap {
   openTest: { params: { testId: string }; result: { opened: boolean; message?: string } };
   /** Opens the column's whole patch as text. */
   openPatch: { params: { column: string }; result: { opened: boolean } };
+  /**
+   * (verifier) Opens the log of the verifier run behind a results column (read-only), at the line where the test's
+   * result appears; without `testId` at the top.
+   */
+  openRunLog: { params: { column: string; testId?: string }; result: { opened: boolean; line?: number; message?: string } };
   /** Runs a command contributed by the extension (e.g. run verifier), when the workspace allows it. */
   runCommand: { params: { command: string; args: string[] }; result: { ran: boolean; message?: string } };
 }

@@ -33,6 +33,7 @@ const paramChecks: Record<RequestMethod, (p: Obj) => string | undefined> = {
   compareColumns: (p) => (isStr(p.left, 256) && isStr(p.right, 256) && isStr(p.path) ? undefined : 'compareColumns needs left, right and path'),
   openTest: (p) => (isStr(p.testId, 256) ? undefined : 'openTest needs testId'),
   openPatch: (p) => (isStr(p.column, 256) ? undefined : 'openPatch needs column'),
+  openRunLog: (p) => (isStr(p.column, 256) && opt(p.testId, (v): v is string => isStr(v, 256)) ? undefined : 'openRunLog needs column, testId?'),
   runCommand: (p) =>
     isStr(p.command, 200) && /^specweave\./.test(p.command) && Array.isArray(p.args) && p.args.length <= 8 && p.args.every((a) => isStr(a, 1024))
       ? undefined

@@ -14,6 +14,7 @@ import { readSettings } from './settings';
 import { TaskPanels } from './taskPanels';
 import { requireTrust } from './trust';
 import { RepairController } from './repair/repairController';
+import { VerifierController } from './verifier/verifierController';
 
 /** What activation returns: the services, for the in-host tests and for later features to build on. */
 export interface SpecWeaveApi {
@@ -24,6 +25,8 @@ export interface SpecWeaveApi {
   /** The trust check every feature that runs code calls first. */
   requireTrust: typeof requireTrust;
   repair: RepairController;
+  /** The one verifier queue of the window, its commands, log, status bar item and the task view's results. */
+  verifier: VerifierController;
 }
 
 export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
@@ -34,7 +37,7 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
   const dataset = store.add(new DatasetService(context.workspaceState, log));
   const statuses = store.add(new CandidateOnlyStatus());
   const tree = store.add(new CandidatesTree(dataset, statuses, context.workspaceState, () => readSettings().persistFilters));
-  const treeView = store.add(vscode.window.createTreeView<CandidateNode>(CANDIDATES_VIEW, { treeDataProvider: tree, showCollapseAll: true }));
+  const treeView = store.add(vscode.window.createTreeView<CandidateNode>(CANDIDATES_VIEW, { treeDataProvider: tree, showCollapseAll: true, canSelectMany: true }));
   tree.attach(treeView);
   const diffs = store.add(new DiffDocuments(dataset, () => readSettings().gitPath, log));
   store.add(vscode.workspace.registerTextDocumentContentProvider(DOC_SCHEME, diffs));
@@ -43,9 +46,11 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
     ((context.extension.packageJSON as { contributes?: { commands?: Array<{ command: string }> } }).contributes?.commands ?? []).map((c) => c.command),
   );
   const repair = store.add(new RepairController({ secrets: context.secrets, dataset, panels: () => panels, log, logUri: context.logUri }));
+  const verifier = store.add(new VerifierController({ dataset, treeView: () => treeView, panels: () => panels, log }));
   const panels: TaskPanels = store.add(
     new TaskPanels({
-      extendModel: (taskId, model) => repair.extendModel(taskId, model),
+      extendModel: (taskId, model) => repair.extendModel(taskId, verifier.extendModel(taskId, model)),
+      openRunLog: (taskId, column, testId) => verifier.openRunLog(taskId, column, testId),
       extensionUri: context.extensionUri,
       dataset,
       tree,
@@ -65,6 +70,7 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
   store.add(vscode.window.registerWebviewPanelSerializer(TASK_PANEL_TYPE, panels));
   registerCommands({ dataset, tree, treeView, panels, diffs, log }, store);
   repair.register(store);
+  verifier.register(store);
 
   const setContext = (key: string, value: unknown): void => void vscode.commands.executeCommand('setContext', key, value);
   setContext(CTX.datasetOpen, false);
@@ -88,7 +94,7 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
     })().catch((e: unknown) => log.error(`opening the dataset failed: ${e instanceof Error ? e.message : String(e)}`));
   });
   log.info(`SpecWeave activated (workspace ${vscode.workspace.isTrusted ? 'trusted' : 'in Restricted Mode'}); commands: ${Object.values(CMD).length}`);
-  return { dataset, tree, panels, diffs, requireTrust, repair };
+  return { dataset, tree, panels, diffs, requireTrust, repair, verifier };
 }
 
 export function deactivate(): void {}

@@ -48,6 +48,8 @@ export interface TaskPanelDeps {
   runCommand(command: string, args: string[]): Promise<{ ran: boolean; message?: string }>;
   /** Adds what later features show in the task view (the repair's before/after matrix). */
   extendModel?: (taskId: string, model: TaskViewModel) => TaskViewModel;
+  /** Opens the log of a verifier run from a results cell (the verifier feature). */
+  openRunLog?: (taskId: string, column: string, testId?: string) => Promise<{ opened: boolean; line?: number; message?: string }>;
 }
 
 export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscode.Disposable {
@@ -251,6 +253,7 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
       openTest: (testId) => this.d.diffs.openTest(taskId, testId, beside),
       openPatch: (column) => this.d.diffs.openPatchFile(taskId, column, beside),
       runCommand: (command, args) => this.d.runCommand(command, args),
+      ...(this.d.openRunLog ? { openRunLog: (column: string, testId?: string) => this.d.openRunLog!(taskId, column, testId) } : {}),
     };
   }
 

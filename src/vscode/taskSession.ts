@@ -18,6 +18,8 @@ export interface EditorActions {
   openTest(testId: string): Promise<RequestMap['openTest']['result']>;
   openPatch(column: string): Promise<RequestMap['openPatch']['result']>;
   runCommand(command: string, args: string[]): Promise<RequestMap['runCommand']['result']>;
+  /** Opens the log of the verifier run behind a results column (the verifier feature). */
+  openRunLog?(column: string, testId?: string): Promise<RequestMap['openRunLog']['result']>;
 }
 
 export interface TaskSessionOptions {
@@ -216,5 +218,7 @@ export class TaskSession {
     openTest: (p) => this.o.actions.openTest(p.testId),
     openPatch: (p) => this.o.actions.openPatch(p.column),
     runCommand: (p) => this.o.actions.runCommand(p.command, p.args),
+    openRunLog: (p) =>
+      this.o.actions.openRunLog ? this.o.actions.openRunLog(p.column, p.testId) : Promise.resolve({ opened: false, message: 'Run logs are not available in this window.' }),
   };
 }

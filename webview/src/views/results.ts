@@ -1,5 +1,6 @@
 // Verifier results as two matrices, test x column and spec x column, when the host has any. A cell click makes
-// the column active and shows the test or spec.
+// the column active and opens the run's log at that test (a spec cell: at its first failing covering test); a row
+// header shows the test or spec.
 import type { ResultsView } from '../../../src/protocol/messages';
 import type { Ctx } from '../context';
 import { el } from '../dom';
@@ -17,24 +18,41 @@ export function renderResults(ctx: Ctx): HTMLElement {
     root.append(el('p', { class: 'muted', text: 'No verifier results yet.' }));
     return root;
   }
+  const label = (id: string) => m.columns.find((c) => c.id === id)?.label ?? (id === 'empty' ? 'Empty patch' : id === 'gold' ? 'Gold patch' : id);
   if (r.flags.length > 0) {
     const flags = el('ul', { class: 'result-flags', testid: 'result-flags' });
-    for (const f of r.flags.slice(0, 100)) flags.append(el('li', { class: 'flag-line', text: `${oneLine(f.kind, 40)}: ${oneLine(f.message, 300)}` }));
+    for (const f of r.flags.slice(0, 100)) {
+      const who = f.column ? `${oneLine(label(f.column), 40)}: ` : '';
+      flags.append(el('li', { class: 'flag-line', text: `${who}${oneLine(f.kind, 40)}: ${oneLine(f.message, 300)}`, data: { kind: oneLine(f.kind, 40) } }));
+    }
     root.append(flags);
   }
-  const label = (id: string) => m.columns.find((c) => c.id === id)?.label ?? id;
   const testName = (id: string) => shortName(m.tests.find((t) => t.id === id)?.name ?? id);
   root.append(el('div', { class: 'section-title', text: 'Tests' }));
   root.append(matrix(ctx, r, 'tests', r.tests, label, testName, (rowId, col) => {
     ctx.actions.activateColumn(col);
-    ctx.actions.showTest(rowId);
-  }));
+    openLog(ctx, col, rowId);
+  }, (rowId) => ctx.actions.showTest(rowId)));
   root.append(el('div', { class: 'section-title', text: 'Specs' }));
   root.append(matrix(ctx, r, 'specs', r.specs, label, (id) => id, (rowId, col) => {
     ctx.actions.activateColumn(col);
-    ctx.actions.showSpec(rowId);
-  }));
+    openLog(ctx, col, specTest(ctx, r, rowId, col));
+  }, (rowId) => ctx.actions.showSpec(rowId)));
   return root;
+}
+
+/** Asks the host to open the column's run log at the test. */
+function openLog(ctx: Ctx, column: string, testId: string | undefined): void {
+  ctx.host.request('openRunLog', testId !== undefined ? { column, testId } : { column }).then(
+    (res) => ctx.status(res?.message ?? (res?.opened ? 'Opened the run log.' : 'No run log for this column.'), res?.opened === false),
+    (e: unknown) => ctx.status(e instanceof Error ? e.message : String(e), true),
+  );
+}
+
+/** The covering test a spec cell's log opens at: the first that did not pass in that column, else the first. */
+function specTest(ctx: Ctx, r: ResultsView, specId: string, column: string): string | undefined {
+  const tests = ctx.model().specs.find((s) => s.id === specId)?.tests ?? [];
+  return tests.find((t) => statusClass(r.tests[t]?.[column] ?? '') !== 'ok') ?? tests[0];
 }
 
 function matrix(
@@ -45,14 +63,22 @@ function matrix(
   columnLabel: (id: string) => string,
   rowLabel: (id: string) => string,
   onCell: (rowId: string, column: string) => void,
+  onRow: (rowId: string) => void,
 ): HTMLElement {
   const table = el('table', { class: 'results-matrix', testid: `results-${kind}` });
   const head = el('tr', {}, el('th', { class: 'corner', text: kind === 'tests' ? 'test' : 'spec' }));
   for (const c of r.columns) {
     const run = r.runs[c];
-    head.append(
-      el('th', { text: oneLine(columnLabel(c), 30), title: run ? `${run.runId}: ${run.status}${run.stale ? ' (stale: inputs changed since)' : ''}` : 'not run', class: run?.stale ? 'stale' : '' }),
-    );
+    const why = run?.stale ? ` (stale: ${run.staleReasons?.length ? run.staleReasons.join('; ') : 'inputs changed since'})` : '';
+    const th = el('th', {
+      text: oneLine(columnLabel(c), 30),
+      title: run ? `${run.source === 'recorded' ? 'imported result' : `run ${run.runId}`}: ${run.status}${why}` : 'not run',
+      class: run?.stale ? 'stale' : '',
+      data: { column: c },
+    });
+    if (run?.stale) th.append(el('span', { class: 'stale-mark', testid: 'result-stale', text: ' (stale)' }));
+    else if (run?.source === 'recorded') th.append(el('span', { class: 'muted', text: ' (imported)' }));
+    head.append(th);
   }
   table.append(el('thead', {}, head));
   const body = el('tbody');
@@ -62,7 +88,7 @@ function matrix(
   const wrap = el('div', { class: 'table-scroll' }, table);
   const addRows = (from: number, to: number) => {
     for (const id of rows.slice(from, to)) {
-      const th = el('th', { text: oneLine(rowLabel(id), 60), title: id });
+      const th = el('th', { text: oneLine(rowLabel(id), 60), title: id, class: 'row-head', data: { row: id } });
       const tr = el('tr', {}, th);
       for (const c of r.columns) {
         const v = cells[id]?.[c] ?? '';
@@ -79,6 +105,8 @@ function matrix(
   body.addEventListener('click', (e) => {
     const td = cellOf(e);
     if (td?.dataset.row !== undefined && td.dataset.column !== undefined) onCell(td.dataset.row, td.dataset.column);
+    const th = e.target instanceof Element ? e.target.closest<HTMLElement>('th.row-head') : null;
+    if (th?.dataset.row !== undefined) onRow(th.dataset.row);
   });
   body.addEventListener('keydown', (e) => {
     const td = cellOf(e);

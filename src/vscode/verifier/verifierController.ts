@@ -1,0 +1,663 @@
+// The verifier in VS Code: "Run Verifier" on an attempt, the gold or empty patch, a task (every attempt plus the
+// oracle probes) or a selection of tasks, all through ONE VerifierService queue built here; a progress notification
+// per batch (cancel = cancel that batch's runs), a live log in the "SpecWeave Verifier" output channel, a status bar
+// item for the queue, and the task view's result matrices from the stored runs (stale ones marked). The engine is
+// found from the `specweave.docker.host` setting, DOCKER_HOST or the default socket, and nothing contacts it until
+// a run is asked for. Every command that runs code checks workspace trust first.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import * as vscode from 'vscode';
+import { EngineUnavailableError } from '../../adapters/docker/engine';
+import type { VerifyRequest } from '../../adapters/docker/verifyService';
+import { VerifierService, machineConcurrency } from '../../adapters/docker/verifyService';
+import { resolveDatasetPath } from '../../adapters/fs/datasetLoader';
+import { RUNS_DIR, listTaskRuns } from '../../adapters/fs/runStore';
+import type { CandidateTask } from '../../core/model';
+import type { CurrentPatches } from '../../core/review/fromRuns';
+import { pickRun, verifierResultsFromRuns } from '../../core/review/fromRuns';
+import { withRecordedFallback } from '../../core/review/verdicts';
+import { findTestLine, resultsView, runVerdict } from '../../core/view/results';
+import type { JobOutcome, QueueProgress } from '../../core/verify/queue';
+import type { VerifierRunRecord } from '../../core/verify/runResult';
+import { EMPTY_ATTEMPT, GOLD_ATTEMPT } from '../../core/verify/runResult';
+import type { RequestMap, TaskViewModel } from '../../protocol/messages';
+import type { CandidateNode } from '../candidatesTree';
+import type { DatasetService } from '../datasetService';
+import type { DisposableStore } from '../disposables';
+import { readSettings } from '../settings';
+import type { TaskPanels } from '../taskPanels';
+import { UNTRUSTED_REASON, requireTrust } from '../trust';
+import { QueueStatusItem, formatDuration } from './queueStatus';
+import { RUN_LOG_SCHEME, RunLogDocuments, runLogUri } from './runLogDocuments';
+
+export const VERIFIER_CMD = {
+  runAttempt: 'specweave.verifier.runAttempt',
+  runGold: 'specweave.verifier.runGold',
+  runEmpty: 'specweave.verifier.runEmpty',
+  runTask: 'specweave.verifier.runTask',
+  runTasks: 'specweave.verifier.runTasks',
+  cancelAll: 'specweave.verifier.cancelAll',
+  showQueue: 'specweave.verifier.showQueue',
+  showLog: 'specweave.verifier.showLog',
+} as const;
+
+/** Context key: runs are queued or running (shows "Cancel All Verifier Runs"). */
+export const CTX_VERIFIER_BUSY = 'specweave.verifierBusy';
+export const OUTPUT_CHANNEL = 'SpecWeave Verifier';
+
+/** Bytes of one run's output echoed live to the output channel; the whole kept log is stored with the run. */
+const LIVE_BYTES = 256 * 1024;
+const LIVE_LINE_CHARS = 2000;
+
+export interface VerifierDeps {
+  dataset: DatasetService;
+  treeView: () => vscode.TreeView<CandidateNode> | undefined;
+  /** The task panels, once built (results go into the task view; a finished run refreshes it). */
+  panels: () => TaskPanels | undefined;
+  log: vscode.LogOutputChannel;
+}
+
+export interface RunOutcomeSummary {
+  taskId: string;
+  attemptId: string;
+  status: string;
+  resolved: boolean;
+  runId: string;
+  reused: boolean;
+}
+
+export interface VerifierBatchResult {
+  state: 'done' | 'untrusted' | 'no-dataset' | 'no-engine' | 'nothing';
+  message?: string;
+  runs: RunOutcomeSummary[];
+  cancelled: number;
+  errors: Array<{ taskId: string; attemptId: string; error: string }>;
+}
+
+/** What one command asks to verify in one task. */
+interface TaskSelection {
+  taskId: string;
+  /** Attempt ids (`gold` and `empty` allowed), or every attempt. */
+  attempts: 'all' | string[];
+  /** Add the gold and empty probes (they tell a suspect verdict; reused when nothing changed). */
+  probes: boolean;
+}
+
+interface ServiceSlot {
+  service: VerifierService;
+  root: string;
+  host: string;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null;
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
+const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+const hhmmss = (): string => new Date().toTimeString().slice(0, 8);
+
+/** Tree nodes (the clicked one and, with several selected, all of them) or plain ids, as commands receive them. */
+function nodesOf(arg: unknown, all: unknown): Array<{ taskId: string; column?: string }> {
+  const list = Array.isArray(all) && all.length > 0 ? all : [arg];
+  const out: Array<{ taskId: string; column?: string }> = [];
+  for (const n of list) {
+    if (typeof n === 'string') out.push({ taskId: n });
+    else if (isObj(n) && str(n.taskId)) out.push({ taskId: n.taskId as string, ...(str(n.column) ? { column: n.column as string } : {}) });
+  }
+  return out;
+}
+
+function label(attemptId: string): string {
+  return attemptId === GOLD_ATTEMPT ? 'gold patch' : attemptId === EMPTY_ATTEMPT ? 'empty patch' : attemptId;
+}
+
+function counts(r: VerifierRunRecord): string {
+  const n = (l: { success: string[]; failure: string[]; missing: string[]; skipped: string[] }) => l.success.length + l.failure.length + l.missing.length + l.skipped.length;
+  return `F2P ${r.grade.failToPass.success.length}/${n(r.grade.failToPass)}  P2P ${r.grade.passToPass.success.length}/${n(r.grade.passToPass)}`;
+}
+
+export class VerifierController implements vscode.Disposable {
+  readonly output: vscode.OutputChannel;
+  readonly documents: RunLogDocuments;
+  readonly statusItem: QueueStatusItem;
+  private slot: ServiceSlot | undefined;
+  private readonly runsCache = new Map<string, Map<string, VerifierRunRecord[]>>();
+  private readonly started = new Set<string>();
+  private readonly live = new Map<VerifyRequest, { bytes: number; capped: boolean; decoders: Record<'stdout' | 'stderr', StringDecoder>; partial: Record<'stdout' | 'stderr', string> }>();
+  private readonly refreshTimers = new Map<string, NodeJS.Timeout>();
+  private runsWatcher: vscode.FileSystemWatcher | undefined;
+  private readonly store: vscode.Disposable[] = [];
+
+  constructor(private readonly d: VerifierDeps) {
+    this.output = vscode.window.createOutputChannel(OUTPUT_CHANNEL);
+    this.documents = new RunLogDocuments(() => d.dataset.root);
+    this.statusItem = new QueueStatusItem(VERIFIER_CMD.showQueue);
+    this.store.push(
+      d.dataset.onDidChange((c) => {
+        if (c.kind === 'opened' || c.kind === 'closed') this.datasetChanged();
+      }),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('specweave.verifier.concurrency') && this.slot) this.slot.service.queue.setConcurrency(this.concurrency());
+      }),
+    );
+    if (d.dataset.root) this.watchRuns(d.dataset.root);
+  }
+
+  register(store: DisposableStore): void {
+    store.add(vscode.workspace.registerTextDocumentContentProvider(RUN_LOG_SCHEME, this.documents));
+    const reg = (id: string, fn: (...args: unknown[]) => unknown) =>
+      store.add(
+        vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+          try {
+            return await fn(...args);
+          } catch (e) {
+            const msg = errorText(e);
+            this.d.log.error(`${id}: ${msg}`);
+            void vscode.window.showErrorMessage(`SpecWeave: ${msg}`);
+            return undefined;
+          }
+        }),
+      );
+    reg(VERIFIER_CMD.runAttempt, (arg, all, attemptArg) => this.runAttemptCommand(arg, all, attemptArg));
+    reg(VERIFIER_CMD.runGold, (arg, all) => this.runProbeCommand(GOLD_ATTEMPT, arg, all));
+    reg(VERIFIER_CMD.runEmpty, (arg, all) => this.runProbeCommand(EMPTY_ATTEMPT, arg, all));
+    reg(VERIFIER_CMD.runTask, (arg, all) => this.runTaskCommand(arg, all));
+    reg(VERIFIER_CMD.runTasks, (arg) => this.runTasksCommand(arg));
+    reg(VERIFIER_CMD.cancelAll, () => this.cancelAll());
+    reg(VERIFIER_CMD.showLog, () => {
+      this.output.show(true);
+      return true;
+    });
+    reg(VERIFIER_CMD.showQueue, () => this.showQueue());
+  }
+
+  dispose(): void {
+    // Running containers are killed and removed; what a crash leaves is swept at the next start.
+    this.slot?.service.queue.cancelAll();
+    for (const t of this.refreshTimers.values()) clearTimeout(t);
+    this.runsWatcher?.dispose();
+    for (const s of this.store) s.dispose();
+    this.statusItem.dispose();
+    this.documents.dispose();
+    this.output.dispose();
+  }
+
+  /** The shared service, if one was built (for tests). */
+  get service(): VerifierService | undefined {
+    return this.slot?.service;
+  }
+
+  // ---- the one service --------------------------------------------------------------------------------------------
+
+  private concurrency(): number {
+    const set = vscode.workspace.getConfiguration('specweave.verifier').get<number>('concurrency', 0);
+    if (typeof set === 'number' && Number.isFinite(set) && set >= 1) return Math.floor(set);
+    let mem = 0;
+    for (const t of this.d.dataset.tasks) mem = Math.max(mem, t.environment.limits.memoryMb);
+    return machineConcurrency(mem > 0 ? mem : undefined);
+  }
+
+  private busy(): boolean {
+    const p = this.slot?.service.queue.progress();
+    return p !== undefined && p.running + p.queued > 0;
+  }
+
+  /**
+   * The service every command shares, for this dataset and engine setting. A changed engine setting applies once
+   * the queue is idle: runs already queued keep the engine they were queued for.
+   */
+  private serviceFor(root: string): VerifierService {
+    const host = readSettings().dockerHost;
+    const s = this.slot;
+    if (s && s.root === root && (s.host === host || this.busy())) {
+      if (s.host !== host) this.line(`the specweave.docker.host setting changed; it applies once the current runs have finished`);
+      return s.service;
+    }
+    if (s && s.root !== root) s.service.queue.cancelAll();
+    const service: VerifierService = new VerifierService({
+      datasetRoot: root,
+      engine: { host: host || undefined },
+      concurrency: this.concurrency(),
+      log: (l) => this.line(`  ${l}`),
+      onOutput: (req, stream, chunk) => this.onOutput(req, stream, chunk),
+      onProgress: (p) => this.onProgress(service, p),
+      onSettled: (id, req, o) => this.onSettled(service, id, req, o),
+    });
+    this.slot = { service, root, host };
+    return service;
+  }
+
+  private datasetChanged(): void {
+    const root = this.d.dataset.root;
+    this.runsCache.clear();
+    this.documents.clear();
+    if (this.slot && this.slot.root !== root) {
+      if (this.busy()) this.line(`the dataset ${this.slot.root} was ${root ? 'replaced' : 'closed'}: cancelling its runs`);
+      this.slot.service.queue.cancelAll();
+      this.slot = undefined;
+    }
+    this.runsWatcher?.dispose();
+    this.runsWatcher = undefined;
+    if (root) this.watchRuns(root);
+  }
+
+  /** Runs stored by anyone (this window, the CLI, another window) refresh the task views they belong to. */
+  private watchRuns(root: string): void {
+    const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(root), `${RUNS_DIR}/**/*.json`));
+    const on = (uri: vscode.Uri): void => {
+      const rel = path.relative(root, uri.fsPath).split(path.sep);
+      if (rel[0] !== RUNS_DIR || !rel[1]) return;
+      this.runsCache.delete(rel[1]);
+      this.scheduleRefresh(rel[1]);
+    };
+    w.onDidCreate(on);
+    w.onDidChange(on);
+    w.onDidDelete(on);
+    this.runsWatcher = w;
+  }
+
+  // ---- queue events -----------------------------------------------------------------------------------------------
+
+  private line(text: string): void {
+    this.output.appendLine(`[${hhmmss()}] ${text}`);
+  }
+
+  private onProgress(service: VerifierService, p: QueueProgress): void {
+    if (this.slot?.service !== service) return;
+    this.statusItem.update(p);
+    void vscode.commands.executeCommand('setContext', CTX_VERIFIER_BUSY, p.running + p.queued > 0);
+    for (const j of service.queue.jobs()) {
+      if (j.state !== 'running' || this.started.has(j.id)) continue;
+      this.started.add(j.id);
+      this.line(`▶ ${j.job.task.id} ${label(j.job.attemptId)}${(j.job.repeat ?? 1) > 1 ? ` #${j.job.repeat}` : ''}: started`);
+    }
+  }
+
+  private onOutput(req: VerifyRequest, stream: 'stdout' | 'stderr', chunk: Buffer): void {
+    let s = this.live.get(req);
+    if (!s) {
+      s = { bytes: 0, capped: false, decoders: { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') }, partial: { stdout: '', stderr: '' } };
+      this.live.set(req, s);
+    }
+    if (s.capped) return;
+    s.bytes += chunk.length;
+    const text = s.partial[stream] + s.decoders[stream].write(chunk);
+    const lines = text.split('\n');
+    s.partial[stream] = lines.pop() ?? '';
+    if (s.partial[stream].length > LIVE_LINE_CHARS) {
+      lines.push(s.partial[stream]);
+      s.partial[stream] = '';
+    }
+    this.echo(req, stream, lines);
+    if (s.bytes > LIVE_BYTES) {
+      s.capped = true;
+      this.output.appendLine(`  ${req.task.id}/${req.attemptId} | [… more output; the run keeps its first and last MiB: open it from the task view's results]`);
+    }
+  }
+
+  private echo(req: VerifyRequest, stream: 'stdout' | 'stderr', lines: string[]): void {
+    if (lines.length === 0) return;
+    const tag = `  ${req.task.id}/${req.attemptId}${stream === 'stderr' ? ' (stderr)' : ''} | `;
+    // One append per chunk: a flood of short lines must not become a flood of calls.
+    this.output.append(lines.map((l) => `${tag}${l.length > LIVE_LINE_CHARS ? `${l.slice(0, LIVE_LINE_CHARS)}…` : l}\n`).join(''));
+  }
+
+  private onSettled(service: VerifierService, id: string, req: VerifyRequest, o: JobOutcome<VerifierRunRecord>): void {
+    const s = this.live.get(req);
+    if (s) {
+      for (const stream of ['stdout', 'stderr'] as const) {
+        const rest = s.partial[stream] + s.decoders[stream].end();
+        if (rest && !s.capped) this.echo(req, stream, [rest]);
+      }
+      this.live.delete(req);
+    }
+    this.started.delete(id);
+    const who = `${req.task.id} ${label(req.attemptId)}${(req.repeat ?? 1) > 1 ? ` #${req.repeat}` : ''}`;
+    if (o.state === 'done') {
+      const r = o.value;
+      this.line(`■ ${who}: ${r.status.toUpperCase()}  ${counts(r)}  apply=${r.apply.attempt.method}  ${r.reused ? 'reused (nothing changed since)' : `${(r.timings.totalMs / 1000).toFixed(1)}s`}`);
+      this.output.appendLine(`    ${r.reason}`);
+      if (!r.reused && r.stdout.file) this.output.appendLine(`    log: ${r.stdout.file}`);
+    } else if (o.state === 'cancelled') this.line(`■ ${who}: cancelled`);
+    else this.line(`■ ${who}: not run: ${errorText(o.error)}`);
+    if (this.slot?.service === service) {
+      this.runsCache.delete(req.task.id);
+      this.scheduleRefresh(req.task.id);
+    }
+  }
+
+  private scheduleRefresh(taskId: string): void {
+    clearTimeout(this.refreshTimers.get(taskId));
+    this.refreshTimers.set(
+      taskId,
+      setTimeout(() => {
+        this.refreshTimers.delete(taskId);
+        this.d.panels()?.sessionOf(taskId)?.pushUpdate();
+      }, 100),
+    );
+  }
+
+  // ---- commands -------------------------------------------------------------------------------------------------
+
+  private activeTaskId(): string | undefined {
+    return this.d.panels()?.active?.taskId;
+  }
+
+  private async pickTaskIds(many: boolean, title: string): Promise<string[]> {
+    const items = this.d.dataset.tasks.map((t) => ({ label: t.id, description: t.title }));
+    if (many) {
+      const picked = await vscode.window.showQuickPick(items, { title, canPickMany: true, matchOnDescription: true });
+      return picked?.map((p) => p.label) ?? [];
+    }
+    const picked = await vscode.window.showQuickPick(items, { title, matchOnDescription: true });
+    return picked ? [picked.label] : [];
+  }
+
+  private async runAttemptCommand(arg: unknown, all: unknown, attemptArg: unknown): Promise<VerifierBatchResult> {
+    let nodes = nodesOf(arg, all).filter((n) => n.column !== undefined);
+    // (taskId, attemptId) from a test, the webview or another command.
+    if (typeof arg === 'string' && typeof attemptArg === 'string') nodes = [{ taskId: arg, column: attemptArg }];
+    else if (typeof arg === 'string' && typeof all === 'string') nodes = [{ taskId: arg, column: all }];
+    if (nodes.length === 0) {
+      const taskId = typeof arg === 'string' ? arg : (this.activeTaskId() ?? (await this.pickTaskIds(false, 'Run Verifier on an attempt: which task?'))[0]);
+      const task = taskId ? this.d.dataset.task(taskId) : undefined;
+      if (!task) return this.nothing('Pick an attempt in the Candidates tree, or open its task first.');
+      const pick = await vscode.window.showQuickPick(
+        task.attempts.map((a) => ({ label: a.id, description: [a.model, a.agent].filter(Boolean).join(' · ') })),
+        { title: `Run Verifier on an attempt of ${task.id}` },
+      );
+      if (!pick) return this.nothing('No attempt picked.');
+      nodes = [{ taskId: task.id, column: pick.label }];
+    }
+    const byTask = new Map<string, string[]>();
+    for (const n of nodes) byTask.set(n.taskId, [...(byTask.get(n.taskId) ?? []), n.column as string]);
+    const sel = [...byTask].map(([taskId, attempts]) => ({ taskId, attempts, probes: true }));
+    const title = nodes.length === 1 ? `${nodes[0]?.taskId} ${label(nodes[0]?.column ?? '')}` : `${nodes.length} attempts`;
+    return this.run(sel, title);
+  }
+
+  private async runProbeCommand(probe: string, arg: unknown, all: unknown): Promise<VerifierBatchResult> {
+    let ids = [...new Set(nodesOf(arg, all).map((n) => n.taskId))];
+    if (ids.length === 0) {
+      const active = this.activeTaskId();
+      ids = active ? [active] : await this.pickTaskIds(false, `Run Verifier on the ${label(probe)}: which task?`);
+    }
+    if (ids.length === 0) return this.nothing('No task picked.');
+    return this.run(
+      ids.map((taskId) => ({ taskId, attempts: [probe], probes: false })),
+      ids.length === 1 ? `${ids[0]} ${label(probe)}` : `${label(probe)} of ${ids.length} tasks`,
+    );
+  }
+
+  private async runTaskCommand(arg: unknown, all: unknown): Promise<VerifierBatchResult> {
+    let ids = [...new Set(nodesOf(arg, all).map((n) => n.taskId))];
+    if (ids.length === 0) {
+      const active = this.activeTaskId();
+      ids = active ? [active] : await this.pickTaskIds(false, 'Run Verifier on every attempt of a task');
+    }
+    if (ids.length === 0) return this.nothing('No task picked.');
+    return this.run(ids.map((taskId) => ({ taskId, attempts: 'all' as const, probes: true })), ids.length === 1 ? (ids[0] as string) : `${ids.length} tasks`);
+  }
+
+  private async runTasksCommand(arg: unknown): Promise<VerifierBatchResult> {
+    let ids = Array.isArray(arg) ? arg.filter((x): x is string => typeof x === 'string') : [];
+    if (ids.length === 0) {
+      ids = [...new Set((this.d.treeView()?.selection ?? []).flatMap((n) => ('taskId' in n ? [n.taskId] : [])))];
+    }
+    if (ids.length === 0) ids = await this.pickTaskIds(true, 'Run Verifier on tasks (every attempt, gold and empty patches)');
+    if (ids.length === 0) return this.nothing('No task picked.');
+    return this.run(ids.map((taskId) => ({ taskId, attempts: 'all' as const, probes: true })), ids.length === 1 ? (ids[0] as string) : `${ids.length} tasks`);
+  }
+
+  private nothing(message: string): VerifierBatchResult {
+    return { state: 'nothing', message, runs: [], cancelled: 0, errors: [] };
+  }
+
+  /** The requests of a selection: the probes first (their flags tell how far to trust the rest), then the attempts. */
+  private requests(sel: TaskSelection[], notes: string[]): VerifyRequest[] {
+    const force = vscode.workspace.getConfiguration('specweave.verifier').get<boolean>('reuseRuns', true) === false;
+    const out: VerifyRequest[] = [];
+    for (const s of sel) {
+      const task = this.d.dataset.task(s.taskId);
+      if (!task) {
+        notes.push(`Task ${s.taskId} is not in the open dataset.`);
+        continue;
+      }
+      const ids: string[] = [];
+      const wanted = s.attempts === 'all' ? task.attempts.map((a) => a.id) : s.attempts;
+      if (s.probes || wanted.includes(GOLD_ATTEMPT)) {
+        if (task.files.goldPatch) ids.push(GOLD_ATTEMPT);
+        else if (wanted.includes(GOLD_ATTEMPT)) notes.push(`Task ${task.id} has no gold patch.`);
+      }
+      if (s.probes || wanted.includes(EMPTY_ATTEMPT)) ids.push(EMPTY_ATTEMPT);
+      for (const id of wanted) {
+        if (id === GOLD_ATTEMPT || id === EMPTY_ATTEMPT) continue;
+        if (task.attempts.some((a) => a.id === id)) ids.push(id);
+        else notes.push(`Task ${task.id} has no attempt ${id}.`);
+      }
+      for (const attemptId of new Set(ids)) out.push({ task, attemptId, ...(force ? { force: true } : {}) });
+    }
+    return out;
+  }
+
+  /** Runs a selection through the shared queue with a progress notification; resolves when every run settled. */
+  async run(sel: TaskSelection[], title: string): Promise<VerifierBatchResult> {
+    const result: VerifierBatchResult = { state: 'done', runs: [], cancelled: 0, errors: [] };
+    if (!(await requireTrust('Running the verifier'))) return { ...result, state: 'untrusted', message: UNTRUSTED_REASON };
+    const root = this.d.dataset.root;
+    if (!root) {
+      void vscode.window.showWarningMessage('SpecWeave: open a dataset first: the verifier runs its tasks.');
+      return { ...result, state: 'no-dataset', message: 'No dataset is open.' };
+    }
+    const notes: string[] = [];
+    const requests = this.requests(sel, notes);
+    for (const n of notes) this.line(`note: ${n}`);
+    if (requests.length === 0) {
+      const message = notes.join(' ') || 'Nothing to verify.';
+      void vscode.window.showInformationMessage(`SpecWeave: ${message}`);
+      return { ...result, state: 'nothing', message };
+    }
+    const service = this.serviceFor(root);
+    const t0 = Date.now();
+    try {
+      await service.checkEngine();
+    } catch (e) {
+      const message = e instanceof EngineUnavailableError ? e.message : errorText(e);
+      this.line(`cannot run ${title}: ${message} (${Date.now() - t0} ms)`);
+      this.engineProblem(message);
+      return { ...result, state: 'no-engine', message };
+    }
+    const target = service.engine.describe();
+    if (!this.busy()) service.queue.clearSettled();
+    this.line(`${title}: ${requests.length} run(s) queued on ${target.address} (${target.source === 'setting' ? 'specweave.docker.host' : target.source})`);
+    const jobs = requests.map((req) => ({ req, id: service.enqueue(req) }));
+    let engineLost: string | undefined;
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Verifier: ${title}`, cancellable: true },
+      async (progress, token) => {
+        const sub = token.onCancellationRequested(() => {
+          this.line(`${title}: cancelled from the notification`);
+          for (const j of jobs) service.queue.cancel(j.id);
+        });
+        let settled = 0;
+        progress.report({ message: `${requests.length} run(s) queued` });
+        try {
+          await Promise.all(
+            jobs.map(async ({ req, id }) => {
+              const o = await service.queue.result(id);
+              settled++;
+              const base = { taskId: req.task.id, attemptId: req.attemptId };
+              let what: string;
+              if (o.state === 'done') {
+                result.runs.push({ ...base, status: o.value.status, resolved: o.value.resolved, runId: o.value.runId, reused: o.value.reused === true });
+                what = o.value.status;
+              } else if (o.state === 'cancelled') {
+                result.cancelled++;
+                what = 'cancelled';
+              } else {
+                if (o.error instanceof EngineUnavailableError) engineLost = o.error.message;
+                result.errors.push({ ...base, error: errorText(o.error) });
+                what = 'error';
+              }
+              const p = service.queue.progress();
+              const eta = p.etaMs !== undefined && p.running + p.queued > 0 ? ` · ~${formatDuration(p.etaMs)} left` : '';
+              progress.report({ increment: 100 / jobs.length, message: `${settled}/${jobs.length} · ${req.task.id} ${label(req.attemptId)}: ${what}${eta}` });
+            }),
+          );
+        } finally {
+          sub.dispose();
+        }
+      },
+    );
+    if (engineLost) this.engineProblem(engineLost);
+    this.summarize(title, result, sel);
+    return result;
+  }
+
+  private engineProblem(message: string): void {
+    const [settings, log] = ['Open Settings', 'Show Log'];
+    void vscode.window.showErrorMessage(`SpecWeave: the verifier cannot run. ${message}`, settings, log).then((p) => {
+      if (p === settings) void vscode.commands.executeCommand('workbench.action.openSettings', 'specweave.docker.host');
+      else if (p === log) this.output.show(true);
+    });
+  }
+
+  private summarize(title: string, r: VerifierBatchResult, sel: TaskSelection[]): void {
+    const byStatus = new Map<string, number>();
+    for (const x of r.runs) byStatus.set(x.status, (byStatus.get(x.status) ?? 0) + 1);
+    const parts = [...byStatus].map(([s, n]) => `${n} ${s.replace(/_/g, ' ')}`);
+    if (r.cancelled) parts.push(`${r.cancelled} cancelled`);
+    if (r.errors.length) parts.push(`${r.errors.length} not run`);
+    const reused = r.runs.filter((x) => x.reused).length;
+    const text = `Verifier: ${title}: ${parts.join(', ') || 'nothing ran'}${reused ? ` (${reused} reused: nothing changed since)` : ''}.`;
+    this.line(text);
+    const taskIds = [...new Set(sel.map((s) => s.taskId))];
+    const [results, log] = ['Show Results', 'Show Log'];
+    const buttons = taskIds.length === 1 && r.runs.length > 0 ? [results, log] : [log];
+    const show = r.errors.length > 0 ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    void show(`SpecWeave ${text}`, ...buttons).then((p) => {
+      if (p === results && taskIds[0]) void this.showResults(taskIds[0]);
+      else if (p === log) this.output.show(true);
+    });
+  }
+
+  private async showResults(taskId: string): Promise<void> {
+    await vscode.commands.executeCommand('specweave.task.open', taskId);
+  }
+
+  /** Cancels every queued and running run; returns how many there were. */
+  cancelAll(): number {
+    const p = this.slot?.service.queue.progress();
+    const n = p ? p.running + p.queued : 0;
+    if (n === 0) {
+      void vscode.window.showInformationMessage('SpecWeave: no verifier run to cancel.');
+      return 0;
+    }
+    this.line(`cancelling ${n} run(s): queued ones are dropped, running containers are killed and removed`);
+    this.slot?.service.queue.cancelAll();
+    return n;
+  }
+
+  private async showQueue(): Promise<string | undefined> {
+    const p = this.slot?.service.queue.progress();
+    const n = p ? p.running + p.queued : 0;
+    const items = [
+      { label: '$(output) Show Verifier Log', id: 'log' },
+      ...(n > 0 ? [{ label: `$(stop-circle) Cancel All Verifier Runs`, description: `${p?.running} running, ${p?.queued} queued`, id: 'cancel' }] : []),
+    ];
+    const pick = await vscode.window.showQuickPick(items, { title: this.statusItem.state.tooltip || 'SpecWeave verifier' });
+    if (pick?.id === 'log') this.output.show(true);
+    else if (pick?.id === 'cancel') this.cancelAll();
+    return pick?.id;
+  }
+
+  // ---- the task view ----------------------------------------------------------------------------------------------
+
+  private runsOf(root: string, taskId: string): Map<string, VerifierRunRecord[]> {
+    let runs = this.runsCache.get(taskId);
+    if (!runs) {
+      runs = listTaskRuns(root, taskId);
+      this.runsCache.set(taskId, runs);
+    }
+    return runs;
+  }
+
+  private currentPatches(root: string, task: CandidateTask): CurrentPatches {
+    const read = (rel: string | undefined): Buffer | undefined => {
+      if (!rel) return undefined;
+      try {
+        return fs.readFileSync(resolveDatasetPath(root, rel));
+      } catch {
+        return undefined;
+      }
+    };
+    const attempts = new Map<string, Buffer>();
+    const gold = read(task.files.goldPatch);
+    if (gold) attempts.set(GOLD_ATTEMPT, gold);
+    for (const a of task.attempts) {
+      const p = read(a.patchFile);
+      if (p) attempts.set(a.id, p);
+    }
+    return { testPatch: read(task.files.testPatch) ?? Buffer.alloc(0), attempts };
+  }
+
+  /** The task view model with the verifier's results: our stored runs (stale ones marked), else imported results. */
+  extendModel(taskId: string, model: TaskViewModel): TaskViewModel {
+    const task = this.d.dataset.task(taskId);
+    const root = this.d.dataset.root;
+    if (!task || !root) return model;
+    try {
+      const runs = this.runsOf(root, taskId);
+      const results = withRecordedFallback(task, verifierResultsFromRuns(task, runs, runs.size > 0 ? this.currentPatches(root, task) : undefined));
+      const view = resultsView(task, results);
+      if (!view) return model;
+      const columns = model.columns.map((c) => {
+        const v = runVerdict(results.attempts[c.id]);
+        return v ? { ...c, verdict: v } : c;
+      });
+      return { ...model, columns, results: view };
+    } catch (e) {
+      this.d.log.warn(`verifier results of ${taskId} could not be read: ${errorText(e)}`);
+      return model;
+    }
+  }
+
+  /** Opens the log of the run behind a results cell, at the line where the test's result appears. */
+  async openRunLog(taskId: string, column: string, testId?: string): Promise<RequestMap['openRunLog']['result']> {
+    const task = this.d.dataset.task(taskId);
+    const root = this.d.dataset.root;
+    if (!task || !root) return { opened: false, message: `Task ${taskId} is not in the open dataset.` };
+    const run = pickRun(this.runsOf(root, taskId).get(column) ?? []);
+    const test = testId !== undefined ? task.tests.find((t) => t.id === testId || t.name === testId) : undefined;
+    if (!run) {
+      const recorded = task.attempts.find((a) => a.id === column)?.recordedResults.at(-1);
+      if (recorded) {
+        try {
+          const file = resolveDatasetPath(root, recorded.file);
+          await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true, viewColumn: vscode.ViewColumn.Beside });
+          return { opened: true, message: `${label(column)} has no run of ours: opened the imported result ${recorded.file}.` };
+        } catch {
+          return { opened: false, message: `${label(column)} has no run of ours; its result was imported from ${recorded.file}. Run the verifier on it to get a log.` };
+        }
+      }
+      return { opened: false, message: `${label(column)} has no verifier run yet: run the verifier on it first.` };
+    }
+    const uri = runLogUri(taskId, column, run.runId);
+    const composed = this.documents.compose(uri, run);
+    const status = test ? run.grade.tests[test.name] : undefined;
+    const found = test ? findTestLine(composed.text, test.name, { fromLine: composed.stdoutLine, failing: status === 'FAILED' || status === 'ERROR' }) : undefined;
+    const line = found?.line ?? 0;
+    const doc = await vscode.workspace.openTextDocument(uri);
+    if (doc.languageId !== 'log') await vscode.languages.setTextDocumentLanguage(doc, 'log');
+    const range = new vscode.Range(line, 0, line, doc.lineAt(Math.min(line, doc.lineCount - 1)).text.length);
+    const editor = await vscode.window.showTextDocument(doc, { preview: true, viewColumn: vscode.ViewColumn.Beside, selection: range });
+    editor.revealRange(range, vscode.TextEditorRevealType.InCenter);
+    const name = test?.name ?? testId;
+    const message = !name
+      ? `Opened the log of ${label(column)} (run ${run.runId}).`
+      : found
+        ? `Opened the log of ${label(column)} at ${name} (line ${line + 1}).`
+        : `Opened the log of ${label(column)}; ${name} does not appear in it.`;
+    return { opened: true, line: line + 1, message };
+  }
+}
