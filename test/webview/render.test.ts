@@ -137,7 +137,7 @@ test('a file opens the native diff; a patch that does not apply says so; compare
   assert.deepEqual(await lastRequest('openPatch'), { column: 'a2' });
 });
 
-test('verifier results: test x column and spec x column matrices; a cell activates its column and shows the row', async () => {
+test('verifier results: test x column and spec x column matrices; a cell activates its column and opens the run log at the test; a row header shows the row', async () => {
   await tid('specs-tab-results').click();
   await tid('results-tests').waitFor();
   assert.equal(await page.locator('[data-testid="results-tests"] [data-testid="result-cell"]').count(), 9);
@@ -148,9 +148,12 @@ test('verifier results: test x column and spec x column matrices; a cell activat
   assert.match((await failed.getAttribute('class')) ?? '', /bad/);
   await h.shot(page, 'results');
   await failed.click();
-  await page.locator('[data-testid="test"].focused[data-test="T1"]').waitFor();
+  await waitForStatus(page, /Opened the log of a2 at T1/);
+  assert.deepEqual(await lastRequest('openRunLog'), { column: 'a2', testId: 'T1' });
   assert.match((await page.locator('[data-testid="column-a2"]').getAttribute('class')) ?? '', /active/);
   assert.equal(await page.locator('[data-testid="trajectory-tab-a2"]').getAttribute('active'), '');
+  await page.locator('[data-testid="results-tests"] th[data-row="T1"]').click();
+  await page.locator('[data-testid="test"].focused[data-test="T1"]').waitFor();
 });
 
 test('themes: light and high contrast take their colours from the VS Code variables', async () => {

@@ -213,6 +213,8 @@ function answer(msg: Extract<WebviewToHost, { type: 'request' }>): unknown {
       return { opened: true };
     case 'openPatch':
       return { opened: true };
+    case 'openRunLog':
+      return { opened: true, line: 12, message: `Opened the log of ${msg.params.column} at ${msg.params.testId ?? 'the top'} (line 12).` };
     case 'runCommand':
       return { ran: true };
   }
