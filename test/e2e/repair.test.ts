@@ -1,0 +1,127 @@
+// The repair agent clicked in a real workbench, on the packaged .vsix: the example's false negative (verified and
+// labelled beforehand), the key set through "SpecWeave: Set API Key", "Request Repair Suggestion" from the command
+// palette against a fake OpenAI server, the suggestion seen as a native diff, accepted from its notification,
+// revalidated in containers, and the before/after matrix showing the false negative gone. The key is then searched
+// for in the workspace, the workbench's logs and the task view.
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { testFilesAfterPatch } from '../../src/core/repair/revision';
+import { FakeOpenAI } from '../integration/repair/fakeOpenAI';
+import { FN_TASK, TEST_FILE, exampleDataset, goodReply, verifyAndLabel } from '../integration/repair/prepare';
+import { projectRoot } from '../vscode/harness/codeServer';
+import { openActivity, openWorkbench, quickInput, runCommand, treeRows, waitForNotification, webviewFrame } from './harness';
+import type { Workbench } from './harness';
+
+const KEY = 'sk-test-SPECWEAVE-FAKE-KEY-e2e-ui-41d8b6f2c0';
+
+function filesContaining(dir: string, needle: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.isFile() && fs.readFileSync(p).includes(needle)) out.push(p);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+describe('repair in the workbench', { timeout: 600_000 }, () => {
+  let wb: Workbench | undefined;
+  let fake: FakeOpenAI;
+  let top = '';
+  let root = '';
+
+  before(async () => {
+    top = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-e2e-repair-'));
+    root = exampleDataset(projectRoot, top);
+    verifyAndLabel(projectRoot, root);
+    fake = new FakeOpenAI();
+    const base = await fake.start();
+    fake.push({ kind: 'answer', content: goodReply(root, (patch, b) => testFilesAfterPatch(patch, new Map([[TEST_FILE, b]])).files.get(TEST_FILE) ?? ''), chunkChars: 48, delayMs: 5 });
+    // Workspace settings: the endpoint settings are machine-overridable, which a remote window (code-server) takes
+    // from the machine or the workspace, not from user settings.
+    fs.mkdirSync(path.join(path.dirname(root), '.vscode'), { recursive: true });
+    fs.writeFileSync(path.join(path.dirname(root), '.vscode', 'settings.json'), JSON.stringify({ 'specweave.repair.baseUrl': base, 'specweave.repair.model': 'gpt-4o-mini' }, null, 2));
+    wb = await openWorkbench({ testName: 'repair', workspace: path.dirname(root), inPlace: true, settings: { 'specweave.curator': 'alice' } });
+  });
+
+  after(async () => {
+    await wb?.close();
+    await fake?.stop();
+    if (top) fs.rmSync(top, { recursive: true, force: true });
+  });
+
+  it('sets the API key through the command palette', async () => {
+    assert.ok(wb);
+    const { page } = wb;
+    await openActivity(page, 'SpecWeave');
+    await treeRows(page, FN_TASK).first().waitFor({ timeout: 60_000 });
+    await runCommand(page, 'SpecWeave: Set API Key');
+    const input = quickInput(page);
+    await input.waitFor();
+    await input.fill(KEY);
+    await page.keyboard.press('Enter');
+    await waitForNotification(page, /API key is stored/);
+    await wb.screenshot('key-set');
+  });
+
+  it('requests a suggestion on the open task and shows it as a diff', async () => {
+    assert.ok(wb);
+    const { page } = wb;
+    await treeRows(page, FN_TASK).first().click();
+    await webviewFrame(page, 'panel').locator('[data-testid="region-request"]').waitFor({ timeout: 30_000 });
+    await runCommand(page, 'SpecWeave: Request Repair Suggestion');
+    const input = quickInput(page);
+    await input.waitFor();
+    await input.fill('tests');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: /^\s*tests/ }).first().waitFor();
+    await page.keyboard.press('Enter');
+    await input.waitFor();
+    await input.fill('TB3 pins the exact wording');
+    await page.keyboard.press('Enter');
+    const tab = page.locator('.tabs-container .tab', { hasText: 'test_cli.py (current ↔ suggested)' }).first();
+    await tab.waitFor({ timeout: 60_000 });
+    const diff = page.locator('.monaco-diff-editor').first();
+    await diff.waitFor();
+    await page.locator('.monaco-diff-editor .modified .view-lines', { hasText: 're.search' }).first().waitFor({ timeout: 15_000 });
+    await wb.screenshot('suggestion-diff');
+    assert.ok(fake.requests.length >= 1);
+    assert.equal(fake.requests.at(-1)?.authorization, `Bearer ${KEY}`);
+  });
+
+  it('accepts it from the notification and shows the before/after matrix with the false negative gone', async () => {
+    assert.ok(wb);
+    const { page } = wb;
+    const toast = await waitForNotification(page, /repair suggestion for total-command/, 30_000);
+    await toast.locator('.monaco-button', { hasText: 'Accept' }).first().click();
+    const tab = page.locator('.tabs-container .tab', { hasText: 'before-after.md' }).first();
+    await tab.waitFor({ timeout: 240_000 });
+    const text = page.locator('.editor-instance .view-lines').filter({ hasText: 'false negatives' }).first();
+    await text.waitFor({ timeout: 15_000 });
+    assert.match((await text.innerText()).replace(/\s+/g, ' '), /False positives 0 -> 0; false negatives 2 -> 0\. - Gone: false positives: none; false negatives: claude-code-sonnet-4-5 × B4, claude-code-sonnet-4-5 × B5/);
+    await waitForNotification(page, /revision 2 revalidated: false positives 0 -> 0, false negatives 2 -> 0/, 30_000);
+    await wb.screenshot('before-after');
+    const patch = fs.readFileSync(path.join(root, 'tasks', FN_TASK, 'tests.patch'), 'utf8');
+    assert.match(patch, /\+ {4}assert re\.search/);
+  });
+
+  it('leaves the key nowhere: workspace files, workbench logs, the task view', async () => {
+    assert.ok(wb);
+    assert.deepEqual(filesContaining(path.dirname(root), KEY), [], 'workspace (dataset, repository, suggestions, runs)');
+    assert.deepEqual(filesContaining(wb.outDir, KEY), [], 'code-server and browser logs');
+    // The task view (brought back to the front) shows revision 2 and carries no trace of the key.
+    await wb.page.locator('.tabs-container .tab', { hasText: FN_TASK }).first().click();
+    const frame = webviewFrame(wb.page, 'panel');
+    await frame.locator('[data-testid="task-id"]', { hasText: /2/ }).first().waitFor({ timeout: 30_000 });
+    const view = await frame.locator('body').innerText();
+    assert.equal(view.includes(KEY), false);
+    const logs = execFileSync('find', [os.tmpdir(), '-maxdepth', '1', '-name', 'sw-e2e-*', '-newer', root], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+    for (const d of logs) if (fs.existsSync(path.join(d, 'ud', 'logs'))) assert.deepEqual(filesContaining(path.join(d, 'ud', 'logs'), KEY), [], 'the extension host logs (output channels)');
+  });
+});
