@@ -1,0 +1,178 @@
+// The verifier inside a real extension host, against the real engine: the commands, "no engine" within a second, a
+// whole task of the example dataset verified through the shared queue (the false-positive task: gold, empty and every
+// attempt), its results in the task view model, a results cell opening the run's log at the test, a changed patch
+// marking its result stale, unchanged runs reused, and Cancel All leaving no container behind.
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { SpecWeaveApi } from '../../../src/vscode/extension';
+import type { VerifierBatchResult } from '../../../src/vscode/verifier/verifierController';
+import { api, closeAllEditors, extensionId, openDataset, projectRoot, until } from './helpers';
+
+const TASK = 'format-precision';
+const FP_ATTEMPT = 'sweagent-gpt-4o';
+const FAILING_ATTEMPT = 'openhands-claude-3-5-sonnet';
+const COMMANDS = ['runAttempt', 'runGold', 'runEmpty', 'runTask', 'runTasks', 'cancelAll', 'showQueue', 'showLog'].map((c) => `specweave.verifier.${c}`);
+
+/** A copy of examples/ with its repository built; returns the dataset folder. */
+function exampleDataset(): string {
+  const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sw-verifier-inhost-')), 'examples');
+  fs.cpSync(path.join(projectRoot(), 'examples'), dir, {
+    recursive: true,
+    filter: (src) => !/[\\/](repos|runs|curation)([\\/]|$)/.test(path.relative(projectRoot(), src)),
+  });
+  execFileSync('sh', [path.join(dir, 'build-repos.sh')], { stdio: 'pipe' });
+  return path.join(dir, 'dataset');
+}
+
+async function setting(key: string, value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration('specweave').update(key, value, vscode.ConfigurationTarget.Global);
+}
+
+describe('verifier (trusted workspace)', function () {
+  this.timeout(300_000);
+  let a: SpecWeaveApi;
+  let root: string;
+
+  before(async () => {
+    a = await api();
+    root = exampleDataset();
+    await openDataset(a, root);
+  });
+
+  after(async () => {
+    await closeAllEditors();
+    await setting('docker.host', undefined);
+    await setting('verifier.reuseRuns', undefined);
+    fs.rmSync(path.dirname(path.dirname(root)), { recursive: true, force: true });
+  });
+
+  it('registers its commands; those that run code are disabled in Restricted Mode', async () => {
+    const all = await vscode.commands.getCommands(true);
+    for (const c of COMMANDS) assert.ok(all.includes(c), `${c} is registered`);
+    const manifest = vscode.extensions.getExtension(extensionId)?.packageJSON as { contributes: { commands: Array<{ command: string; enablement?: string }> } };
+    for (const c of COMMANDS.filter((x) => /run|cancel/.test(x))) {
+      assert.equal(manifest.contributes.commands.find((x) => x.command === c)?.enablement, 'isWorkspaceTrusted', c);
+    }
+  });
+
+  it('says within a second that there is no engine, and what to do; nothing is stored', async () => {
+    await setting('docker.host', 'unix:///nonexistent/specweave-test/docker.sock');
+    const t0 = Date.now();
+    const r = await vscode.commands.executeCommand<VerifierBatchResult>('specweave.verifier.runGold', TASK);
+    const ms = Date.now() - t0;
+    const t1 = Date.now();
+    await vscode.commands.executeCommand<VerifierBatchResult>('specweave.verifier.runGold', TASK);
+    console.log(`[specweave-suite] no engine: first answer in ${ms} ms, second in ${Date.now() - t1} ms`);
+    await setting('docker.host', undefined);
+    assert.equal(r.state, 'no-engine');
+    assert.ok(ms < 1000, `answered in ${ms} ms`);
+    assert.match(r.message ?? '', /nonexistent\/specweave-test\/docker\.sock.*does not exist/);
+    assert.match(r.message ?? '', /setup-docker\.sh|specweave\.docker\.host/);
+    assert.equal(fs.existsSync(path.join(root, 'runs', TASK)), false);
+  });
+
+  it('verifies every attempt of the false-positive task with the gold and empty probes, and the task view gets the results', async () => {
+    await vscode.commands.executeCommand('specweave.task.open', TASK);
+    const session = await until('the task panel', () => a.panels.sessionOf(TASK));
+    await until('the webview handshake', () => session.largestMessage > 0, 30_000);
+    let pushed = 0;
+    const push = session.pushUpdate.bind(session);
+    session.pushUpdate = () => {
+      pushed++;
+      push();
+    };
+    assert.equal(a.panels.model(TASK, new Map()).results, undefined, 'no results before a run');
+
+    const r = await vscode.commands.executeCommand<VerifierBatchResult>('specweave.verifier.runTask', TASK);
+    assert.equal(r.state, 'done', r.message);
+    assert.deepEqual(r.errors, []);
+    const status = Object.fromEntries(r.runs.map((x) => [x.attemptId, x.status]));
+    assert.deepEqual(status, { gold: 'passed', empty: 'failed', [FP_ATTEMPT]: 'passed', 'mini-gpt-5-mini': 'passed', [FAILING_ATTEMPT]: 'failed' });
+    assert.ok(r.runs.every((x) => !x.reused));
+
+    // The status bar shows the finished queue; the open task view was refreshed.
+    assert.equal(a.verifier.statusItem.state.visible, true);
+    assert.match(a.verifier.statusItem.state.text, /Verifier: 5 done/);
+    await until('the task view to be refreshed', () => pushed > 0, 5000);
+
+    const res = a.panels.model(TASK, new Map()).results;
+    assert.ok(res);
+    assert.deepEqual(res.columns, ['gold', 'empty', ...(a.dataset.task(TASK)?.attempts.map((x) => x.id) ?? [])]);
+    assert.equal(res.columns.length, 5);
+    assert.equal(res.tests.TA1?.empty, 'FAILED');
+    assert.equal(res.tests.TA1?.[FP_ATTEMPT], 'PASSED', 'the false positive passes the rounding test');
+    assert.equal(res.specs.A2?.[FP_ATTEMPT], 'pass', 'and the verifier says A2 is satisfied');
+    assert.equal(res.tests.TA6?.[FAILING_ATTEMPT], 'FAILED');
+    assert.equal(res.tests.TA7?.empty, 'PASSED', 'the weak test passes without any patch');
+    assert.ok(Object.values(res.runs).every((x) => !x.stale && x.source === 'run'));
+    assert.ok(res.flags.some((f) => f.kind === 'empty_passes_fail_to_pass' && f.testId === 'TA7'));
+    assert.ok(res.flags.some((f) => f.kind === 'attempt_suspect_false_positive' && f.column === FP_ATTEMPT));
+    const col = a.panels.model(TASK, new Map()).columns.find((c) => c.id === FP_ATTEMPT);
+    assert.equal(col?.verdict, 'resolved (verifier)');
+  });
+
+  it('opens the log of a run at the test a results cell names', async () => {
+    const session = a.panels.sessionOf(TASK);
+    assert.ok(session);
+    const r = await a.verifier.openRunLog(TASK, FAILING_ATTEMPT, 'TA6');
+    assert.equal(r.opened, true, r.message);
+    const editor = vscode.window.activeTextEditor;
+    assert.ok(editor);
+    assert.equal(editor.document.uri.scheme, 'specweave-run');
+    const line = editor.document.lineAt(editor.selection.active.line).text;
+    // A failing test opens at its failure report, where the traceback is.
+    assert.match(line, /^_+ test_sum_rounds_the_total_not_each_item _+$/);
+    assert.equal(r.line, editor.selection.active.line + 1);
+    assert.match(editor.document.getText(), /^# SpecWeave verifier run .*\n# task format-precision \(revision 1\), attempt openhands-claude-3-5-sonnet/);
+
+    // The same through the task view's request, as a click on a cell sends it.
+    await session.receive({ type: 'request', id: 4242, method: 'openRunLog', params: { column: 'gold', testId: 'TA1' } });
+    const gold = vscode.window.activeTextEditor;
+    assert.ok(gold);
+    assert.match(gold.document.uri.path, /^\/format-precision\/gold\//);
+    assert.equal(gold.document.lineAt(gold.selection.active.line).text, 'PASSED tests/test_format.py::test_precision_rounds_half_up');
+  });
+
+  it('marks a result stale when its patch changes, and reuses runs whose inputs did not change', async () => {
+    const patch = path.join(root, a.dataset.task(TASK)?.attempts.find((x) => x.id === FP_ATTEMPT)?.patchFile ?? 'missing');
+    assert.ok(fs.existsSync(patch), patch);
+    const before = fs.readFileSync(patch);
+    fs.writeFileSync(patch, Buffer.concat([before, Buffer.from('\n')]));
+    try {
+      const res = await until('the stale mark', () => {
+        const x = a.panels.model(TASK, new Map()).results;
+        return x?.runs[FP_ATTEMPT]?.stale ? x : undefined;
+      });
+      assert.deepEqual(res.runs[FP_ATTEMPT]?.staleReasons, ['attempt patch changed']);
+      assert.equal(res.runs.gold?.stale, false);
+      assert.equal(res.runs['mini-gpt-5-mini']?.stale, false);
+    } finally {
+      fs.writeFileSync(patch, before);
+    }
+    const again = await vscode.commands.executeCommand<VerifierBatchResult>('specweave.verifier.runAttempt', TASK, 'mini-gpt-5-mini');
+    assert.equal(again.state, 'done');
+    assert.deepEqual(again.runs.map((x) => x.attemptId).sort(), ['empty', 'gold', 'mini-gpt-5-mini']);
+    assert.ok(again.runs.every((x) => x.reused), 'nothing changed: the stored runs are reused');
+  });
+
+  it('cancels all runs: the batch ends with its runs cancelled and no container of ours is left', async () => {
+    await setting('verifier.reuseRuns', false);
+    const batch = vscode.commands.executeCommand<VerifierBatchResult>('specweave.verifier.runTask', TASK);
+    await until('a run to start', () => (a.verifier.service?.queue.progress().running ?? 0) > 0, 20_000);
+    const n = await vscode.commands.executeCommand<number>('specweave.verifier.cancelAll');
+    assert.ok(n >= 1);
+    const r = await batch;
+    await setting('verifier.reuseRuns', undefined);
+    assert.equal(r.state, 'done');
+    assert.ok(r.cancelled >= 1, `${r.cancelled} cancelled`);
+    assert.match(a.verifier.statusItem.state.text, /cancelled/);
+    const docker = await a.verifier.service?.engine.docker();
+    assert.ok(docker);
+    const left = await docker.listContainers({ all: true, filters: { label: ['specweave.owned=1', `specweave.pid=${process.pid}`] } });
+    assert.deepEqual(left.map((c) => c.Id), []);
+  });
+});
