@@ -196,6 +196,22 @@ export class CandidatesTree implements vscode.TreeDataProvider<CandidateNode>, v
     }
   }
 
+  /** Task tooltips are made when hovered: building 15,000 of them on every refresh would slow the tree down. */
+  resolveTreeItem(item: vscode.TreeItem, node: CandidateNode): vscode.TreeItem {
+    if (node.kind !== 'task') return item;
+    const row = this.row(node.taskId);
+    if (!row) return item;
+    const tip = new vscode.MarkdownString(undefined, false);
+    tip.isTrusted = false;
+    tip.supportHtml = false;
+    tip.appendMarkdown('**').appendText(row.title).appendMarkdown('**\n\n');
+    tip.appendText(`${row.status.replace(/_/g, ' ')} · ${plural(row.specs, 'spec')} · ${plural(row.tests, 'test')} · ${plural(row.attempts, 'attempt')}\n\n`);
+    if (row.categories.length) tip.appendText(`Categories: ${row.categories.join(', ')}\n\n`);
+    if (row.outcomes.length) tip.appendText(`Attempts: ${row.outcomes.map((o) => OUTCOME_LABELS[o]).join(', ')}`);
+    item.tooltip = tip;
+    return item;
+  }
+
   getTreeItem(node: CandidateNode): vscode.TreeItem {
     switch (node.kind) {
       case 'dataset': {
@@ -218,14 +234,6 @@ export class CandidatesTree implements vscode.TreeDataProvider<CandidateNode>, v
         item.id = `task:${node.taskId}`;
         if (!row) return item;
         item.description = `${row.status.replace(/_/g, ' ')} · ${plural(row.specs, 'spec')} · ${plural(row.tests, 'test')} · ${plural(row.attempts, 'attempt')} · ${row.title}`;
-        const tip = new vscode.MarkdownString(undefined, false);
-        tip.isTrusted = false;
-        tip.supportHtml = false;
-        tip.appendMarkdown('**').appendText(row.title).appendMarkdown('**\n\n');
-        tip.appendText(`${row.status.replace(/_/g, ' ')} · ${plural(row.specs, 'spec')} · ${plural(row.tests, 'test')} · ${plural(row.attempts, 'attempt')}\n\n`);
-        if (row.categories.length) tip.appendText(`Categories: ${row.categories.join(', ')}\n\n`);
-        if (row.outcomes.length) tip.appendText(`Attempts: ${row.outcomes.map((o) => OUTCOME_LABELS[o]).join(', ')}`);
-        item.tooltip = tip;
         item.iconPath = new vscode.ThemeIcon(STATUS_ICONS[row.status] ?? 'circle-large-outline');
         item.contextValue = 'task';
         item.command = { command: CMD.openTask, title: 'Open Task', arguments: [node] };

@@ -12,9 +12,19 @@ export type DatasetChange =
   /** Only these tasks changed (ids before and after the change). */
   | { kind: 'tasks'; taskIds: string[] };
 
-/** Tasks loaded per chunk: small first so rows appear at once, then larger. */
-const FIRST_CHUNK = 300;
-const CHUNK = 1500;
+/** Tasks in the first chunk: small, so rows appear at once. */
+const FIRST_CHUNK = 200;
+/**
+ * Each later chunk is sized to take about this long, with a pause between chunks: the extension host must keep
+ * answering the workbench (tree refreshes, commands) while a large dataset loads, and its messages only go out
+ * between chunks.
+ */
+const SLICE_MS = 100;
+const PAUSE_MS = 15;
+/** After the first chunk, time for the tree to fetch and show the first rows before loading goes on. */
+const FIRST_PAUSE_MS = 150;
+/** Tree refreshes while loading, at most one per this many milliseconds. */
+const PROGRESS_MS = 3000;
 /** Quiet time after the last file event before the changed task folders are reloaded. */
 const WATCH_DEBOUNCE_MS = 250;
 
@@ -120,36 +130,35 @@ export class DatasetService implements vscode.Disposable {
     this.expected = names.length;
     let resolveLoaded: () => void = () => undefined;
     this.loadedPromise = new Promise((r) => (resolveLoaded = r));
-    let first = true;
-    let lastProgress = 0;
-    const step = async (from: number): Promise<void> => {
-      const size = from === 0 ? FIRST_CHUNK : CHUNK;
-      const chunk = names.slice(from, from + size);
-      this.loadFolders(abs, chunk, from === 0);
-      if (gen !== this.generation) return;
-      if (first) {
-        first = false;
-        this.timings.firstRowsMs = performance.now() - t0;
-      }
-      const now = performance.now();
-      if (from === 0 || now - lastProgress > 500) {
-        lastProgress = now;
-        this.emitter.fire({ kind: 'progress' });
-      }
-    };
-    await step(0);
-    // The rest loads in the background, yielding between chunks so the host stays responsive.
+    let lastProgress = performance.now();
+    const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+    this.loadFolders(abs, names.slice(0, FIRST_CHUNK), true);
+    this.timings.firstRowsMs = performance.now() - t0;
+    this.emitter.fire({ kind: 'progress' });
+    // The rest loads in the background, in time slices, so the host stays responsive.
     void (async () => {
       try {
-        for (let from = FIRST_CHUNK; from < names.length; from += CHUNK) {
-          await new Promise((r) => setImmediate(r));
+        let size = FIRST_CHUNK;
+        if (names.length > FIRST_CHUNK) await sleep(FIRST_PAUSE_MS);
+        for (let from = FIRST_CHUNK; from < names.length; ) {
           if (gen !== this.generation) return;
-          await step(from);
+          const s0 = performance.now();
+          this.loadFolders(abs, names.slice(from, from + size), false);
+          from += size;
+          const took = performance.now() - s0;
+          size = Math.max(20, Math.min(2000, Math.round((size * SLICE_MS) / Math.max(took, 1))));
+          if (performance.now() - lastProgress > PROGRESS_MS) {
+            lastProgress = performance.now();
+            this.emitter.fire({ kind: 'progress' });
+          }
+          await sleep(PAUSE_MS);
         }
         if (gen !== this.generation) return;
         this.loadingNow = false;
         this.timings.loadedMs = performance.now() - t0;
-        this.log.info(`loaded ${this.byId.size} tasks from ${abs} in ${this.timings.loadedMs.toFixed(0)} ms (${this.problemList.length} problems)`);
+        this.log.info(
+          `loaded ${this.byId.size} tasks from ${abs}: first rows in ${this.timings.firstRowsMs.toFixed(0)} ms, all in ${this.timings.loadedMs.toFixed(0)} ms (${this.problemList.length} problems)`,
+        );
         this.emitter.fire({ kind: 'loaded' });
       } catch (e) {
         this.loadingNow = false;

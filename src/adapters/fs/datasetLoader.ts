@@ -48,13 +48,27 @@ export function loadDataset(root: string, opts: LoadOptions = {}): Dataset {
     };
   }
   const tasksAbs = path.join(abs, TASKS_DIR);
-  let taskDirs: fs.Dirent[];
-  try {
-    taskDirs = fs.readdirSync(tasksAbs, { withFileTypes: true });
-  } catch (e) {
-    if (errCode(e) !== 'ENOENT') throw e;
-    problems.push({ severity: 'warning', file: TASKS_DIR, message: 'no tasks/ folder: the dataset has no tasks yet' });
+  let taskDirs: DirentLike[];
+  if (opts.only) {
+    // A few folders of a large dataset (refresh, or loading in chunks): look at those names, not the whole listing.
     taskDirs = [];
+    for (const name of new Set(opts.only)) {
+      if (name === '' || name === '.' || name === '..' || name.includes('/') || name.includes(path.sep)) continue;
+      try {
+        const st = fs.lstatSync(path.join(tasksAbs, name));
+        taskDirs.push({ name, isDirectory: () => st.isDirectory(), isFile: () => st.isFile(), isSymbolicLink: () => st.isSymbolicLink() });
+      } catch (e) {
+        if (errCode(e) !== 'ENOENT' && errCode(e) !== 'ENOTDIR') throw e;
+      }
+    }
+  } else {
+    try {
+      taskDirs = fs.readdirSync(tasksAbs, { withFileTypes: true });
+    } catch (e) {
+      if (errCode(e) !== 'ENOENT') throw e;
+      problems.push({ severity: 'warning', file: TASKS_DIR, message: 'no tasks/ folder: the dataset has no tasks yet' });
+      taskDirs = [];
+    }
   }
   const only = opts.only ? new Set(opts.only) : undefined;
   const tasks: CandidateTask[] = [];
@@ -125,7 +139,9 @@ function listDir(dirAbs: string, realRoot: string): DirEntry[] {
   });
 }
 
-function direntKind(d: fs.Dirent): DirEntry['kind'] {
+type DirentLike = Pick<fs.Dirent, 'name' | 'isDirectory' | 'isFile' | 'isSymbolicLink'>;
+
+function direntKind(d: DirentLike): DirEntry['kind'] {
   if (d.isDirectory()) return 'dir';
   if (d.isFile()) return 'file';
   if (d.isSymbolicLink()) return 'symlink';
