@@ -1,5 +1,6 @@
-// Read-only virtual documents of stored verifier runs: `specweave-run:/<taskId>/<attemptId>/<runId>.log` shows the
-// run's header, the driver's report, stdout and stderr as stored under the dataset's runs/ folder.
+// Read-only virtual documents of stored verifier runs: `specweave-run:/<taskId>/<runId>/<attemptId>.log` (so the
+// editor tab reads `<attemptId>.log`) shows the run's header, the driver's report, stdout and stderr as stored under
+// the dataset's runs/ folder.
 import * as vscode from 'vscode';
 import { listRuns, readRunLog } from '../../adapters/fs/runStore';
 import type { RunLogDocument } from '../../core/view/results';
@@ -9,12 +10,12 @@ import type { VerifierRunRecord } from '../../core/verify/runResult';
 export const RUN_LOG_SCHEME = 'specweave-run';
 
 export function runLogUri(taskId: string, attemptId: string, runId: string): vscode.Uri {
-  return vscode.Uri.from({ scheme: RUN_LOG_SCHEME, path: `/${taskId}/${attemptId}/${runId}.log` });
+  return vscode.Uri.from({ scheme: RUN_LOG_SCHEME, path: `/${taskId}/${runId}/${attemptId}.log` });
 }
 
 function parse(uri: vscode.Uri): { taskId: string; attemptId: string; runId: string } | undefined {
   const m = /^\/([^/]+)\/([^/]+)\/([^/]+)\.log$/.exec(uri.path);
-  return m ? { taskId: m[1] as string, attemptId: m[2] as string, runId: m[3] as string } : undefined;
+  return m ? { taskId: m[1] as string, runId: m[2] as string, attemptId: m[3] as string } : undefined;
 }
 
 export class RunLogDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {

@@ -133,7 +133,7 @@ describe('verifier (trusted workspace)', function () {
     await session.receive({ type: 'request', id: 4242, method: 'openRunLog', params: { column: 'gold', testId: 'TA1' } });
     const gold = vscode.window.activeTextEditor;
     assert.ok(gold);
-    assert.match(gold.document.uri.path, /^\/format-precision\/gold\//);
+    assert.match(gold.document.uri.path, /^\/format-precision\/[\w-]+\/gold\.log$/);
     assert.equal(gold.document.lineAt(gold.selection.active.line).text, 'PASSED tests/test_format.py::test_precision_rounds_half_up');
   });
 
