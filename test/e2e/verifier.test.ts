@@ -140,4 +140,23 @@ describe('verifier in the workbench', { timeout: 600_000 }, () => {
     assert.match(top, new RegExp(`${TASK}/(gold|empty) \\| `), "the tests' output as it arrives");
     await wb.screenshot('verifier-log');
   });
+
+  it('cancels the runs of a batch from its progress notification', async () => {
+    assert.ok(wb);
+    const { page } = wb;
+    // Fresh runs this time (the stored ones would be reused at once): a workspace setting, as a user would set it.
+    fs.mkdirSync(path.join(examples, '.vscode'), { recursive: true });
+    fs.writeFileSync(path.join(examples, '.vscode', 'settings.json'), JSON.stringify({ 'specweave.verifier.reuseRuns': false }, null, 2));
+    await page.waitForTimeout(1500);
+    await page.locator('.tabs-container .tab', { hasText: TASK }).first().click();
+    await runCommand(page, 'SpecWeave: Run Verifier on All Attempts');
+    const toast = notifications(page, `Verifier: ${TASK}`).first();
+    await toast.waitFor({ timeout: 15_000 });
+    await statusItem(page).filter({ hasText: /running/ }).waitFor({ timeout: 20_000 });
+    await wb.screenshot('before-cancel');
+    await toast.locator('.monaco-button', { hasText: 'Cancel' }).click();
+    await statusItem(page).filter({ hasText: /cancelled/ }).waitFor({ timeout: 30_000 });
+    await notifications(page, /Verifier: format-precision: .*cancelled/).first().waitFor({ timeout: 30_000 });
+    await wb.screenshot('cancelled');
+  });
 });
