@@ -4,11 +4,13 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as nodeFs from 'node:fs';
+import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CurationStore } from '../../../src/adapters/fs/curationStore';
 import { RepairFlowError, acceptSuggestion, rejectSuggestion } from '../../../src/adapters/fs/repairFlow';
 import { loadSuggestion, readProposed, suggestionFolder } from '../../../src/adapters/fs/repairStore';
+import type { LogFs } from '../../../src/adapters/fs/reviewLog';
 import type { RevisionFs } from '../../../src/adapters/fs/taskRevision';
 import { readRevision } from '../../../src/adapters/fs/taskRevision';
 import { EndpointMemory, LlmClient } from '../../../src/adapters/llm/client';
@@ -264,6 +266,60 @@ describe('repair flow on the example dataset (fake model)', () => {
     }
     const acc = await acceptSuggestion({ root, taskId: FN_TASK, suggestionId: r.record.id, curator: 'alice' });
     assert.equal(acc.to, 2);
+  });
+});
+
+describe('repair flow faults around the review log and the CLI', () => {
+  it('a review log that cannot take the new revision (disk full) takes the revision back', async () => {
+    const root = copyExample();
+    fake.push({ kind: 'answer', content: goodReplyWhole(root) });
+    const r = await ask(root);
+    const beforeFiles = taskFiles(root);
+    const full: LogFs = {
+      ...nodeFs,
+      writeSync: (() => {
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      }) as LogFs['writeSync'],
+    } as LogFs;
+    const store = CurationStore.open(root, { log: { fs: full } });
+    await assert.rejects(acceptSuggestion({ root, taskId: FN_TASK, suggestionId: r.record.id, curator: 'alice', store }), (e: unknown) => e instanceof RepairFlowError && e.code === 'log_failed' && /taken back/.test(e.message));
+    assert.deepEqual(taskFiles(root), beforeFiles);
+    noLeftovers(root);
+    const acc = await acceptSuggestion({ root, taskId: FN_TASK, suggestionId: r.record.id, curator: 'alice' });
+    assert.equal(acc.to, 2);
+  });
+
+  it('the CLI prints a failure clearly, as JSON too, and never the key', async () => {
+    const root = copyExample();
+    // Asynchronous: the fake server answers from this process.
+    const cli = (args: string[]) =>
+      new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+        const p = spawn(process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../../../src/cli/main.ts'), ...args], {
+          env: { ...process.env, OPENAI_API_KEY: KEY, OPENAI_BASE_URL: base, SPECWEAVE_MODEL: 'gpt-4o-mini' },
+        });
+        let stdout = '';
+        let stderr = '';
+        p.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+        p.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+        p.on('close', (status) => resolve({ status, stdout, stderr }));
+      });
+    fake.push({ kind: 'error', status: 401, message: 'Incorrect API key provided: {KEY}' });
+    const human = await cli(['repair', root, FN_TASK, '--curator', 'alice']);
+    assert.equal(human.status, 1);
+    assert.match(human.stderr, /refused the API key \(401.*set OPENAI_API_KEY/);
+    fake.push({ kind: 'error', status: 401, message: 'Incorrect API key provided: {KEY}' });
+    const json = await cli(['repair', root, FN_TASK, '--json', '--curator', 'alice']);
+    assert.equal(json.status, 1);
+    const out = JSON.parse(json.stdout) as { ok: boolean; suggestion: { status: string; error: { code: string } } };
+    assert.deepEqual([out.ok, out.suggestion.status, out.suggestion.error.code], [false, 'failed', 'auth']);
+    const bad = await cli(['repair', root, FN_TASK, '--target', 'everything']);
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /--target must be auto or one of request, specs, tests, spec_test_map/);
+    const none = await cli(['repair', 'accept', root, FN_TASK, 'nope', '--json']);
+    assert.equal(none.status, 1);
+    assert.equal((JSON.parse(none.stdout) as { error: { code: string } }).error.code, 'unknown_suggestion');
+    for (const o of [human, json, bad, none]) assert.ok(!o.stdout.includes(KEY) && !o.stderr.includes(KEY));
+    assert.deepEqual(filesContaining(root, KEY), []);
   });
 });
 
