@@ -47,7 +47,7 @@ const contexts = [
     minify: production,
     sourcesContent: false,
     logLevel: 'warning',
-    entryPoints: { webview: 'webview/src/main.ts' },
+    entryPoints: { webview: 'webview/src/main.ts', stats: 'webview/src/statsMain.ts' },
     outdir: 'dist',
     plugins: watch ? [problemMatcher] : [],
   },

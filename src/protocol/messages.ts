@@ -143,7 +143,8 @@ export interface TaskViewModel {
   /** Position of this task in the current list, for next/previous. */
   position?: { index: number; total: number };
   /** The task's latest repair suggestion and, once revalidated, the before/after matrix (the repair feature). */
-  repair?: RepairView;
+  repair?: RepairView;  /** The curation of the task: labels, scores, suggestions, life cycle and approval (the curation feature). */
+  review?: ReviewView;
 }
 
 /** A repair of the task: the suggestion, what became of it, and the before/after matrix of verdicts. */
@@ -172,6 +173,189 @@ export interface RepairMatrixView {
   introduced: { falsePositives: Array<{ attempt: string; spec: string }>; falseNegatives: Array<{ attempt: string; spec: string }> };
   counts: { before: { falsePositives: number; falseNegatives: number }; after: { falsePositives: number; falseNegatives: number } };
 }
+
+// ---- curation (the review part of the task view) ---------------------------------------------------------------
+
+export type CuratorVerdictView = 'satisfied' | 'violated' | 'unsure';
+export const CURATOR_VERDICT_VIEWS: readonly CuratorVerdictView[] = ['satisfied', 'violated', 'unsure'];
+/** The curator's final verdict set against the verifier's. */
+export type OutcomeView = 'true_pass' | 'true_fail' | 'false_positive' | 'false_negative' | 'undecided';
+
+/** A place a label points at; following it opens that place (see docs/curation.md, "Evidence links"). */
+export type EvidenceLinkView =
+  | { kind: 'trajectory_step'; attempt: string; step: number }
+  | { kind: 'test'; test: string }
+  | { kind: 'log_line'; run: string; line: number; stream?: 'stdout' | 'stderr' }
+  | { kind: 'diff_hunk'; patch: 'attempt' | 'gold' | 'tests'; attempt?: string; file: string; hunk: number }
+  | { kind: 'spec'; spec: string };
+
+export interface LabelView {
+  curator: string;
+  verdict: CuratorVerdictView;
+  /** At most MAX_NOTE_VIEW characters (`noteCut` when longer in the log). */
+  note?: string;
+  noteCut?: boolean;
+  evidence: EvidenceLinkView[];
+  event: string;
+  time: string;
+  /** Made before the spec changed in a later revision: shown, no longer counted. */
+  stale?: boolean;
+}
+
+/** One (attempt, spec) pair: the verifier's verdict, the curators' labels, the final verdict and the outcome. */
+export interface ReviewCellView {
+  attempt: string;
+  spec: string;
+  verifier: 'pass' | 'fail' | 'unknown';
+  verifierStale: boolean;
+  /** The viewer's own current label. */
+  mine?: LabelView;
+  /** Other curators' current labels (none while blind mode hides them). */
+  others: LabelView[];
+  /** Labels made on an older revision of the spec. */
+  stale: LabelView[];
+  final?: CuratorVerdictView;
+  /** none, single, agreement, adjudicated, policy or disagreement. */
+  from: string;
+  disagreement: boolean;
+  outcome: OutcomeView;
+}
+
+export interface ReviewAttemptView {
+  id: string;
+  model: string;
+  agent: string;
+  /** What the verifier said about the attempt as a whole, and where it came from. */
+  verifier?: { source: 'run' | 'recorded'; runId: string; status: string; resolved?: boolean; stale: boolean; staleReasons?: string[] };
+  judged: number;
+  falsePositives: number;
+  falseNegatives: number;
+}
+
+export interface ScoresView {
+  underspecified?: number;
+  fnSeverity?: number;
+  fpSeverity?: number;
+  envDefects?: string[];
+  otherIssues?: string;
+  difficulty?: string;
+  note?: string;
+}
+
+/** An oracle-probe flag from the verifier: a suggestion the curator confirms or dismisses, never a label. */
+export interface SuggestionView {
+  id: string;
+  kind: string;
+  message: string;
+  test?: string;
+  spec?: string;
+  attempt?: string;
+  /** What confirming it means for approval and statistics. */
+  suspect?: 'false_positive' | 'false_negative';
+  open: boolean;
+  decision?: { decision: 'confirmed' | 'dismissed'; curator: string; time: string; event: string; note?: string };
+}
+
+/** An approval rule and whether it holds; `waiver` when an approval waived it. */
+export interface RuleView {
+  id: string;
+  title: string;
+  ok: boolean;
+  message?: string;
+  items: string[];
+  waiver?: { rule: string; reason: string };
+}
+
+export interface ReviewHistoryView {
+  event: string;
+  time: string;
+  curator: string;
+  kind: string;
+  summary: string;
+  undone: boolean;
+}
+
+/** The keyboard review queue, while review mode is on. */
+export interface ReviewQueueView {
+  /** Tasks the viewer still has to review (this one included when it is unsubmitted). */
+  remaining: number;
+  /** Tasks submitted by the viewer or decided. */
+  done: number;
+  /** Position of this task in the queue, when it is in it. */
+  index?: number;
+}
+
+export interface ReviewView {
+  /** The curator the view is for; absent when no valid name is set (`curatorProblem` says why). */
+  viewer?: string;
+  curatorProblem?: string;
+  /** Where the name came from: setting, git or env. */
+  curatorSource?: string;
+  policy: string;
+  blind: boolean;
+  /** Blind mode is hiding other curators' labels and scores right now (until the viewer submits). */
+  othersHidden: boolean;
+  viewerSubmitted: boolean;
+  submittedBy: string[];
+  status: string;
+  /** Statuses a plain transition may set now (approve and reject have their own actions). */
+  nextStatuses: string[];
+  attempts: ReviewAttemptView[];
+  /** Spec ids in task order (their texts are in `TaskViewModel.specs`). */
+  specs: string[];
+  /** Attempt-major, specs in task order. */
+  cells: ReviewCellView[];
+  scores: {
+    mine?: ScoresView & { event: string; time: string };
+    /** Other curators' scores (none while blind mode hides them). */
+    others: Array<ScoresView & { curator: string; event: string }>;
+    final: ScoresView;
+    /** Per field: where the final value came from. */
+    from: Record<string, string>;
+    open: string[];
+  };
+  suggestions: SuggestionView[];
+  rules: RuleView[];
+  /** Ids of the rules that block approval now (failing, not waived). */
+  blockers: string[];
+  approval?: { curator: string; time: string; waivers: Array<{ rule: string; reason: string }>; note?: string };
+  rejection?: { curator: string; time: string; reason: string };
+  counts: {
+    cells: number;
+    judged: number;
+    mine: number;
+    falsePositives: number;
+    falseNegatives: number;
+    undecided: number;
+    openDisagreements: number;
+    openSuggestions: number;
+    staleLabels: number;
+  };
+  /** The viewer's latest event on this task an undo can withdraw. */
+  lastUndoable?: { event: string; kind: string; summary: string };
+  /** The latest events (newest last), at most MAX_HISTORY_VIEW; `historyTotal` counts them all. */
+  history: ReviewHistoryView[];
+  historyTotal: number;
+  /** Set while review mode is on. */
+  queue?: ReviewQueueView;
+  /** Why recording is not possible right now (no dataset store, a read-only log...), when it is not. */
+  readOnly?: string;
+}
+
+/** Longest note sent per label in a view model; the log keeps the whole note. */
+export const MAX_NOTE_VIEW = 4000;
+export const MAX_HISTORY_VIEW = 50;
+/** Longest note, reason or free text a curator may type (the review log's limit). */
+export const MAX_REVIEW_TEXT = 20_000;
+
+/**
+ * What a recording request answers. `ok: false` with a `code` from the log's refusal codes (unknown_attempt, rule,
+ * transition, decided...) when the act was refused, or disk_full / io / locked / unavailable when nothing could be
+ * recorded; the message says which.
+ */
+export type ReviewActResult =
+  | { ok: true; event: string; summary: string; taskId?: string }
+  | { ok: false; code: string; message: string; rules?: string[] };
 
 export type StepKindView = 'system' | 'user' | 'thought' | 'action' | 'observation' | 'tool_call' | 'tool_result';
 
@@ -240,7 +424,32 @@ export interface RequestMap {
    */
   openRunLog: { params: { column: string; testId?: string }; result: { opened: boolean; line?: number; message?: string } };
   /** Runs a command contributed by the extension (e.g. run verifier), when the workspace allows it. */
-  runCommand: { params: { command: string; args: string[] }; result: { ran: boolean; message?: string } };
+  runCommand: { params: { command: string; args: string[] }; result: { ran: boolean; message?: string } };  // Curation: each recording request answers once the event is on disk (append + fsync), or says why not.
+  /** The viewer's verdict on one (attempt, spec), with its note and evidence links. */
+  label: {
+    params: { attempt: string; spec: string; verdict: CuratorVerdictView; note?: string; evidence?: EvidenceLinkView[] };
+    result: ReviewActResult;
+  };
+  /** The viewer's scores of the task. */
+  score: {
+    params: { underspecified: number; fnSeverity: number; fpSeverity: number; envDefects: string[]; otherIssues?: string; difficulty?: string; note?: string };
+    result: ReviewActResult;
+  };
+  /** The viewer has finished their review of the task (ends their blindness on it). */
+  submit: { params: { note?: string }; result: ReviewActResult };
+  /** A checked life-cycle transition (not to approved or rejected: those are `approve` and `reject`). */
+  transition: { params: { to: string; note?: string }; result: ReviewActResult };
+  /** Approval; each failing rule must be fixed or waived with a reason. */
+  approve: { params: { waivers: Array<{ rule: string; reason: string }>; note?: string }; result: ReviewActResult };
+  reject: { params: { reason: string }; result: ReviewActResult };
+  /** Withdraws an event (a new undo event); without `event`, the viewer's latest undoable one (in review mode, on the task reviewed before when this one has none). */
+  undo: { params: { event?: string }; result: ReviewActResult };
+  /** Confirms or dismisses an oracle-probe suggestion. */
+  decideSuggestion: { params: { suggestion: string; decision: 'confirmed' | 'dismissed'; note?: string }; result: ReviewActResult };
+  /** Opens the place an evidence link points at that the webview cannot show itself (a log line, a diff hunk). */
+  openEvidence: { params: { link: EvidenceLinkView }; result: { opened: boolean; message?: string } };
+  /** Review mode: go to the next task of the queue (`submit` first records a submit of this one), skip it, or stop. */
+  reviewQueue: { params: { action: 'next' | 'skip' | 'stop'; submit?: boolean }; result: { taskId?: string; remaining: number; message?: string } };
 }
 
 export type RequestMethod = keyof RequestMap;
@@ -276,3 +485,106 @@ export type HostToWebview =
   | { type: 'searchHits'; searchId: number; hits: SearchHit[]; counts: Record<string, number> }
   | { type: 'searchDone'; searchId: number; total: number; counts: Record<string, number>; cancelled: boolean; capped: boolean }
   | { type: 'command'; command: ViewCommand };
+
+// ---- the statistics and adjudication panels -------------------------------------------------------------------
+//
+// Two more webview panels (dist/stats.js): the statistics view and the adjudication view. Same handshake: `ready`,
+// then `init` with the model; `update` whenever the review log changes; requests with ids, one reply each.
+
+export interface StatsViewModel {
+  protocol: number;
+  dataset: string;
+  policy: string;
+  funnel: { imported: number; reviewed: number; approved: number; rejected: number };
+  byStatus: Record<string, number>;
+  breakdown: {
+    reviewed: number;
+    falsePositivesOnly: number;
+    falseNegativesOnly: number;
+    both: number;
+    none: number;
+  };
+  byCategory: Array<{ category: string; specs: number; decided: number; falsePositives: number; falseNegatives: number; fpRate?: number; fnRate?: number }>;
+  bySolver: Array<{
+    model: string;
+    attempts: number;
+    decided: number;
+    falsePositives: number;
+    falseNegatives: number;
+    fpRate?: number;
+    fnRate?: number;
+    attemptsWithFalsePositive: number;
+    attemptsWithFalseNegative: number;
+  }>;
+  /** One figure per label kind: alpha over all curators, kappa when exactly two rated it, with the items behind each. */
+  agreement: Array<{ kind: string; metric: string; curators: number; alpha?: number; items: number; values: number; kappa?: number; kappaItems?: number }>;
+  throughput: Array<{ curator: string; day: string; events: number }>;
+  curators: Array<{ curator: string; events: number; labels: number; tasks: number }>;
+  disagreements: { open: number; settled: number };
+  suggestions: { open: number; confirmed: number; dismissed: number };
+  log: { events: number; undone: number; issues: number };
+  /** When the figures were computed (ISO time) and how long it took, in milliseconds. */
+  computedAt: string;
+  computeMs: number;
+  /** A problem computing them (the dataset or log could not be read). */
+  error?: string;
+}
+
+/** One disagreement between curators, side by side, for adjudication. */
+export interface DisagreementView {
+  /** Stable key for the row: task + target. */
+  key: string;
+  taskId: string;
+  taskTitle: string;
+  target: 'label' | 'score';
+  attempt?: string;
+  spec?: string;
+  specText?: string;
+  field?: string;
+  verifier?: string;
+  values: Array<{ curator: string; value: string | number | string[]; event: string }>;
+  open: boolean;
+  final?: string | number | string[];
+  from: string;
+  /** The values an adjudication may choose from (verdicts, 0-3, difficulty buckets, defect sets). */
+  choices: Array<string | number | string[]>;
+}
+
+export interface AdjudicationViewModel {
+  protocol: number;
+  dataset: string;
+  policy: string;
+  viewer?: string;
+  curatorProblem?: string;
+  items: DisagreementView[];
+  /** Open ones first, then settled ones when `showSettled`. */
+  showSettled: boolean;
+  total: { open: number; settled: number };
+  error?: string;
+}
+
+export type CurationPanelModel = { view: 'stats'; stats: StatsViewModel } | { view: 'adjudication'; adjudication: AdjudicationViewModel };
+
+export interface CurationRequestMap {
+  /** Records the final decision on a disagreement (an adjudicate event). */
+  adjudicate: {
+    params: { taskId: string; target: 'label'; attempt: string; spec: string; verdict: CuratorVerdictView; note?: string } | { taskId: string; target: 'score'; field: string; value: number | string | string[]; note?: string };
+    result: ReviewActResult;
+  };
+  /** Opens a task in the task view. */
+  openTask: { params: { taskId: string }; result: { opened: boolean } };
+  /** Shows settled disagreements too (adjudication view). */
+  showSettled: { params: { show: boolean }; result: { shown: boolean } };
+}
+
+export type CurationRequestMethod = keyof CurationRequestMap;
+
+export type CurationWebviewToHost =
+  | { type: 'ready'; protocol: number }
+  | { [M in CurationRequestMethod]: { type: 'request'; id: number; method: M; params: CurationRequestMap[M]['params'] } }[CurationRequestMethod];
+
+export type HostToCurationWebview =
+  | { type: 'init'; model: CurationPanelModel }
+  | { type: 'update'; model: CurationPanelModel }
+  | { type: 'reply'; id: number; ok: true; result: unknown }
+  | { type: 'reply'; id: number; ok: false; error: string };

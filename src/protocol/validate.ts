@@ -1,6 +1,7 @@
 // Validation of every message that arrives on the host from a webview: the webview renders hostile text, so the
 // host trusts nothing it sends.
-import type { RequestMethod, StepKindView, WebviewState, WebviewToHost } from './messages';
+import type { CurationRequestMethod, CurationWebviewToHost, RequestMethod, StepKindView, WebviewState, WebviewToHost } from './messages';
+import { CURATOR_VERDICT_VIEWS, MAX_REVIEW_TEXT } from './messages';
 
 export type Validated = { ok: true; message: WebviewToHost } | { ok: false; error: string };
 
@@ -38,7 +39,62 @@ const paramChecks: Record<RequestMethod, (p: Obj) => string | undefined> = {
     isStr(p.command, 200) && /^specweave\./.test(p.command) && Array.isArray(p.args) && p.args.length <= 8 && p.args.every((a) => isStr(a, 1024))
       ? undefined
       : 'runCommand needs a specweave.* command and at most 8 string args',
+  label: (p) =>
+    isId(p.attempt) && isId(p.spec) && isVerdict(p.verdict) && opt(p.note, isText) && opt(p.evidence, isEvidenceList)
+      ? undefined
+      : 'label needs attempt, spec, verdict (satisfied, violated or unsure), note? (text), evidence? (at most 200 links)',
+  score: (p) =>
+    isInt(p.underspecified, 0, 3) &&
+    isInt(p.fnSeverity, 0, 3) &&
+    isInt(p.fpSeverity, 0, 3) &&
+    Array.isArray(p.envDefects) &&
+    p.envDefects.length <= 10 &&
+    p.envDefects.every((d) => isStr(d, 100)) &&
+    opt(p.otherIssues, isText) &&
+    opt(p.difficulty, (v): v is string => isStr(v, 20)) &&
+    opt(p.note, isText)
+      ? undefined
+      : 'score needs underspecified, fnSeverity, fpSeverity (0-3), envDefects (list), otherIssues?, difficulty?, note?',
+  submit: (p) => (opt(p.note, isText) ? undefined : 'submit takes note? (text)'),
+  transition: (p) => (isStr(p.to, 40) && opt(p.note, isText) ? undefined : 'transition needs to (a status) and note?'),
+  approve: (p) =>
+    Array.isArray(p.waivers) && p.waivers.length <= 50 && p.waivers.every((w) => isObj(w) && isStr(w.rule, 100) && isText(w.reason)) && opt(p.note, isText)
+      ? undefined
+      : 'approve needs waivers ([{rule, reason}], at most 50) and note?',
+  reject: (p) => (isText(p.reason) ? undefined : 'reject needs reason (text)'),
+  undo: (p) => (opt(p.event, isId) ? undefined : 'undo takes event? (an event id)'),
+  decideSuggestion: (p) =>
+    isId(p.suggestion) && (p.decision === 'confirmed' || p.decision === 'dismissed') && opt(p.note, isText)
+      ? undefined
+      : 'decideSuggestion needs suggestion, decision (confirmed or dismissed), note?',
+  openEvidence: (p) => (isEvidence(p.link) ? undefined : 'openEvidence needs link (an evidence link)'),
+  reviewQueue: (p) =>
+    (p.action === 'next' || p.action === 'skip' || p.action === 'stop') && opt(p.submit, isBool) ? undefined : 'reviewQueue needs action (next, skip or stop) and submit?',
 };
+
+const isId = (v: unknown): v is string => isStr(v, 300) && v.length > 0;
+const isText = (v: unknown): v is string => isStr(v, MAX_REVIEW_TEXT) && !v.includes('\0');
+const isVerdict = (v: unknown): boolean => CURATOR_VERDICT_VIEWS.some((x) => x === v);
+
+/** An evidence link's shape (the log checks it against the task: attempts, tests and specs that exist). */
+function isEvidence(v: unknown): boolean {
+  if (!isObj(v)) return false;
+  switch (v.kind) {
+    case 'trajectory_step':
+      return isId(v.attempt) && isInt(v.step, 0, 10_000_000);
+    case 'test':
+      return isId(v.test);
+    case 'log_line':
+      return isId(v.run) && isInt(v.line, 1, 1_000_000_000) && (v.stream === undefined || v.stream === 'stdout' || v.stream === 'stderr');
+    case 'diff_hunk':
+      return (v.patch === 'attempt' || v.patch === 'gold' || v.patch === 'tests') && opt(v.attempt, isId) && isStr(v.file) && v.file.length > 0 && isInt(v.hunk, 0, 1_000_000);
+    case 'spec':
+      return isId(v.spec);
+    default:
+      return false;
+  }
+}
+const isEvidenceList = (v: unknown): v is unknown[] => Array.isArray(v) && v.length <= 200 && v.every(isEvidence);
 
 function validState(s: unknown): s is WebviewState {
   return (
@@ -75,4 +131,36 @@ export function validateWebviewMessage(raw: unknown): Validated {
     default:
       return { ok: false, error: `unknown message type ${JSON.stringify(String(raw.type)).slice(0, 80)}` };
   }
+}
+
+// ---- the statistics and adjudication panels -------------------------------------------------------------------
+
+export type ValidatedCuration = { ok: true; message: CurationWebviewToHost } | { ok: false; error: string };
+
+const scoreValue = (v: unknown): boolean => isInt(v, 0, 3) || isStr(v, 20) || (Array.isArray(v) && v.length <= 10 && v.every((x) => isStr(x, 100)));
+
+const curationChecks: Record<CurationRequestMethod, (p: Obj) => string | undefined> = {
+  adjudicate: (p) => {
+    if (!isId(p.taskId) || !opt(p.note, isText)) return 'adjudicate needs taskId and note?';
+    if (p.target === 'label') return isId(p.attempt) && isId(p.spec) && isVerdict(p.verdict) ? undefined : 'adjudicate of a label needs attempt, spec and verdict';
+    if (p.target === 'score') return isStr(p.field, 40) && scoreValue(p.value) ? undefined : 'adjudicate of a score needs field and value';
+    return 'adjudicate needs target label or score';
+  },
+  openTask: (p) => (isId(p.taskId) ? undefined : 'openTask needs taskId'),
+  showSettled: (p) => (isBool(p.show) ? undefined : 'showSettled needs show'),
+};
+
+/** Checks a message from the statistics or adjudication webview; never throws. */
+export function validateCurationMessage(raw: unknown): ValidatedCuration {
+  if (!isObj(raw)) return { ok: false, error: 'message is not an object' };
+  if (raw.type === 'ready') return isInt(raw.protocol) ? { ok: true, message: raw as CurationWebviewToHost } : { ok: false, error: 'ready needs a protocol version' };
+  if (raw.type !== 'request') return { ok: false, error: `unknown message type ${JSON.stringify(String(raw.type)).slice(0, 80)}` };
+  if (!isInt(raw.id, 1)) return { ok: false, error: 'request needs a positive integer id' };
+  const method = raw.method;
+  if (typeof method !== 'string' || !Object.prototype.hasOwnProperty.call(curationChecks, method)) {
+    return { ok: false, error: `unknown request method ${JSON.stringify(String(method)).slice(0, 80)}` };
+  }
+  if (!isObj(raw.params)) return { ok: false, error: `${method} needs params` };
+  const err = curationChecks[method as CurationRequestMethod](raw.params);
+  return err ? { ok: false, error: err } : { ok: true, message: raw as CurationWebviewToHost };
 }

@@ -9,12 +9,13 @@ import { registerCommands } from './commands';
 import { DatasetService } from './datasetService';
 import { DiffDocuments } from './diffDocuments';
 import { DisposableStore } from './disposables';
-import { CandidateOnlyStatus } from './reviewStatus';
+import { CurationStatus } from './reviewStatus';
 import { readSettings } from './settings';
 import { TaskPanels } from './taskPanels';
 import { requireTrust } from './trust';
 import { RepairController } from './repair/repairController';
 import { VerifierController } from './verifier/verifierController';
+import { CurationController } from './curation/curationController';
 
 /** What activation returns: the services, for the in-host tests and for later features to build on. */
 export interface SpecWeaveApi {
@@ -27,6 +28,8 @@ export interface SpecWeaveApi {
   repair: RepairController;
   /** The one verifier queue of the window, its commands, log, status bar item and the task view's results. */
   verifier: VerifierController;
+  /** The curation store of the open dataset, review mode, the statistics and adjudication panels, export. */
+  curation: CurationController;
 }
 
 export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
@@ -35,12 +38,14 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
 
   const log = store.add(vscode.window.createOutputChannel('SpecWeave', { log: true }));
   const dataset = store.add(new DatasetService(context.workspaceState, log));
-  const statuses = store.add(new CandidateOnlyStatus());
+  // Statuses come from the review log, once the curation store (built below) has read it.
+  const statuses = store.add(new CurationStatus(() => curation.store?.state));
   const tree = store.add(new CandidatesTree(dataset, statuses, context.workspaceState, () => readSettings().persistFilters));
   const treeView = store.add(vscode.window.createTreeView<CandidateNode>(CANDIDATES_VIEW, { treeDataProvider: tree, showCollapseAll: true, canSelectMany: true }));
   tree.attach(treeView);
   const diffs = store.add(new DiffDocuments(dataset, () => readSettings().gitPath, log));
   store.add(vscode.workspace.registerTextDocumentContentProvider(DOC_SCHEME, diffs));
+  const curation: CurationController = store.add(new CurationController({ extensionUri: context.extensionUri, dataset, panels: () => panels, diffs, statuses, log }));
 
   const contributed = new Set(
     ((context.extension.packageJSON as { contributes?: { commands?: Array<{ command: string }> } }).contributes?.commands ?? []).map((c) => c.command),
@@ -49,7 +54,8 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
   const verifier = store.add(new VerifierController({ dataset, treeView: () => treeView, panels: () => panels, log }));
   const panels: TaskPanels = store.add(
     new TaskPanels({
-      extendModel: (taskId, model) => repair.extendModel(taskId, verifier.extendModel(taskId, model)),
+      extendModel: (taskId, model) => curation.extendModel(taskId, repair.extendModel(taskId, verifier.extendModel(taskId, model))),
+      review: (taskId) => curation.requests(taskId),
       openRunLog: (taskId, column, testId) => verifier.openRunLog(taskId, column, testId),
       extensionUri: context.extensionUri,
       dataset,
@@ -71,6 +77,7 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
   registerCommands({ dataset, tree, treeView, panels, diffs, log }, store);
   repair.register(store);
   verifier.register(store);
+  curation.register(store);
 
   const setContext = (key: string, value: unknown): void => void vscode.commands.executeCommand('setContext', key, value);
   setContext(CTX.datasetOpen, false);
@@ -94,7 +101,7 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
     })().catch((e: unknown) => log.error(`opening the dataset failed: ${e instanceof Error ? e.message : String(e)}`));
   });
   log.info(`SpecWeave activated (workspace ${vscode.workspace.isTrusted ? 'trusted' : 'in Restricted Mode'}); commands: ${Object.values(CMD).length}`);
-  return { dataset, tree, panels, diffs, requireTrust, repair, verifier };
+  return { dataset, tree, panels, diffs, requireTrust, repair, verifier, curation };
 }
 
 export function deactivate(): void {}

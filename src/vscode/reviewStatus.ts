@@ -1,7 +1,8 @@
-// Where the tree and the task panel get a task's review status and its attempts' own verifier outcomes. Until the
-// curation and verifier features plug their sources in, every task is a `candidate` and only imported results count.
+// Where the tree and the task panel get a task's review status and its attempts' own verifier outcomes. The status
+// comes from the curation store (the review log, `CurationStatus`); the verifier feature may plug in `outcomeOf`.
 import * as vscode from 'vscode';
 import type { TaskStatus } from '../core/model';
+import type { ReviewState } from '../core/review/reducer';
 import type { AttemptOutcome } from '../core/view/candidates';
 
 export interface ReviewStatusSource {
@@ -19,6 +20,31 @@ export class CandidateOnlyStatus implements ReviewStatusSource {
 
   statusOf(): TaskStatus {
     return 'candidate';
+  }
+
+  dispose(): void {
+    this.emitter.dispose();
+  }
+}
+
+/**
+ * Statuses from the review log: a task with no events is a candidate. The curation controller fires `changed` with
+ * the tasks whose events changed (appended here, by another window or by the CLI), or undefined for all.
+ */
+export class CurationStatus implements ReviewStatusSource {
+  private readonly emitter = new vscode.EventEmitter<string[] | undefined>();
+  readonly onDidChange = this.emitter.event;
+  /** The verifier feature's per-attempt outcomes, when it provides them. */
+  outcomeOf?: (taskId: string, attemptId: string) => AttemptOutcome | undefined;
+
+  constructor(private readonly state: () => ReviewState | undefined) {}
+
+  statusOf(taskId: string): TaskStatus {
+    return this.state()?.tasks.get(taskId)?.status ?? 'candidate';
+  }
+
+  changed(taskIds: string[] | undefined): void {
+    this.emitter.fire(taskIds);
   }
 
   dispose(): void {

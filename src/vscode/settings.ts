@@ -14,7 +14,7 @@ export function readSettings(): Settings {
   const c = vscode.workspace.getConfiguration('specweave');
   return {
     datasetPath: c.get<string>('dataset.path', '').trim(),
-    curatorName: c.get<string>('curator', '').trim(),
+    curatorName: c.get<string>('curator.name', ''),
     dockerHost: c.get<string>('docker.host', '').trim(),
     gitPath: c.get<string>('git.path', '').trim() || 'git',
     persistFilters: c.get<boolean>('candidates.persistFilters', true),

@@ -18,7 +18,7 @@ import type { DiffDocuments } from './diffDocuments';
 import { DisposableStore } from './disposables';
 import type { ReviewStatusSource } from './reviewStatus';
 import { TaskSession } from './taskSession';
-import type { EditorActions } from './taskSession';
+import type { EditorActions, ReviewRequests } from './taskSession';
 import { UNTRUSTED_REASON } from './trust';
 import { buildWebviewHtml, localResourceRootPaths, makeNonce } from './webviewHtml';
 
@@ -46,6 +46,8 @@ export interface TaskPanelDeps {
   log: vscode.LogOutputChannel;
   /** Runs a contributed command the webview asks for (the caller checks trust). */
   runCommand(command: string, args: string[]): Promise<{ ran: boolean; message?: string }>;
+  /** Answers a task view's review requests (the curation feature). */
+  review?: (taskId: string) => ReviewRequests;
   /** Adds what later features show in the task view (the repair's before/after matrix). */
   extendModel?: (taskId: string, model: TaskViewModel) => TaskViewModel;
   /** Opens the log of a verifier run from a results cell (the verifier feature). */
@@ -208,6 +210,7 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
       cache,
       trajectoryColumns: task?.attempts.filter((a) => a.trajectoryFile).map((a) => a.id) ?? [],
       actions,
+      ...(this.d.review ? { review: this.d.review(taskId) } : {}),
       ...(states[taskId] ? { initialState: states[taskId] } : {}),
       onState: (s) => {
         const all = { ...(this.d.memento.get<Record<string, WebviewState>>(UI_STATE_KEY) ?? {}) };

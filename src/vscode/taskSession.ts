@@ -22,6 +22,11 @@ export interface EditorActions {
   openRunLog?(column: string, testId?: string): Promise<RequestMap['openRunLog']['result']>;
 }
 
+/** The requests the curation feature answers (labels, scores, life cycle, review mode). */
+export const REVIEW_METHODS = ['label', 'score', 'submit', 'transition', 'approve', 'reject', 'undo', 'decideSuggestion', 'openEvidence', 'reviewQueue'] as const;
+export type ReviewMethod = (typeof REVIEW_METHODS)[number];
+export type ReviewRequests = { [M in ReviewMethod]: (params: RequestMap[M]['params']) => Promise<RequestMap[M]['result']> };
+
 export interface TaskSessionOptions {
   taskId: string;
   post(message: HostToWebview): void;
@@ -31,6 +36,8 @@ export interface TaskSessionOptions {
   /** Ids of the columns that have a trajectory, in display order. */
   trajectoryColumns: readonly string[];
   actions: EditorActions;
+  /** Answers the review requests for this task; without it they fail saying curation is unavailable. */
+  review?: ReviewRequests;
   /** The last UI state the webview reported, to restore it. */
   initialState?: WebviewState;
   onState?(state: WebviewState): void;
@@ -220,5 +227,18 @@ export class TaskSession {
     runCommand: (p) => this.o.actions.runCommand(p.command, p.args),
     openRunLog: (p) =>
       this.o.actions.openRunLog ? this.o.actions.openRunLog(p.column, p.testId) : Promise.resolve({ opened: false, message: 'Run logs are not available in this window.' }),
+    ...reviewHandlers(() => this.o.review),
   };
+}
+
+function reviewHandlers(review: () => ReviewRequests | undefined): { [M in ReviewMethod]: Handler<M> } {
+  const out = {} as Record<ReviewMethod, Handler<ReviewMethod>>;
+  for (const m of REVIEW_METHODS) {
+    out[m] = (params) => {
+      const r = review();
+      if (!r) return Promise.reject(new Error('curation is not available in this window (no review log is open)'));
+      return (r[m] as Handler<ReviewMethod>)(params);
+    };
+  }
+  return out as { [M in ReviewMethod]: Handler<M> };
 }

@@ -14,6 +14,7 @@ import { renderHeader } from './views/header';
 import { renderMatrix } from './views/matrix';
 import { renderRequest } from './views/request';
 import { renderResults } from './views/results';
+import { DECISION_TAB, REVIEW_TAB, reviewController } from './views/reviewController';
 import { SpecLinks } from './views/specLinks';
 import { renderSpecs } from './views/specs';
 import { renderTests } from './views/tests';
@@ -35,6 +36,8 @@ const SPECS_TABS: readonly SpecsTab[] = [
   { id: 'matrix', label: 'Matrix', when: () => true, render: (ctx) => renderMatrix(ctx) },
   { id: 'tests', label: 'Tests', when: () => true, render: (ctx, focus) => renderTests(ctx, focus) },
   { id: 'results', label: 'Results', when: (m) => m.results !== undefined, render: (ctx) => renderResults(ctx) },
+  { id: REVIEW_TAB, label: 'Review', when: (m) => m.review !== undefined, render: (ctx) => reviewController.renderLabels(ctx) },
+  { id: DECISION_TAB, label: 'Decision', when: (m) => m.review !== undefined, render: (ctx) => reviewController.renderDecision(ctx) },
 ];
 
 export class App {
@@ -101,8 +104,11 @@ export class App {
     const sameTask = this.model !== undefined && this.model.taskId === model.taskId;
     const previous = this.model;
     this.model = model;
+    reviewController.onModel(model);
     if (!sameTask) {
       this.state = restoreState(model, this.state ? toPersisted(this.state) : this.api.getState(), hostState);
+      const reviewTab = reviewController.initialTab(model);
+      if (reviewTab) this.state.specsTab = reviewTab;
       // Another task: nothing of the old trajectories, hits or selection may leak into the new one.
       this.trajectory?.dispose();
       this.trajectory = undefined;
@@ -163,7 +169,7 @@ export class App {
     const left = split('horizontal', request, specsArea, { testid: 'split-left', position: splits.left ?? 45, minStart: '60px', minEnd: '80px', onResize: save('left') });
     const right = split('horizontal', attempts, traj, { testid: 'split-right', position: splits.right ?? 32, minStart: '60px', minEnd: '160px', onResize: save('right') });
     const main = split('vertical', el('div', { class: 'pane' }, left), el('div', { class: 'pane' }, right), { testid: 'split-main', position: splits.main ?? 40, minStart: '200px', minEnd: '280px', onResize: save('main') });
-    this.root.append(renderHeader(ctx, this.statusLine), el('main', { class: 'regions', testid: 'regions' }, main));
+    this.root.append(renderHeader(ctx, this.statusLine), this.guard('review bar', () => reviewController.renderBar(ctx) ?? el('div')), el('main', { class: 'regions', testid: 'regions' }, main));
     for (const [id, top] of scrolled) {
       const body = this.root.querySelector<HTMLElement>(`section[data-testid="${id}"] > .region-body`);
       if (body) body.scrollTop = top;
@@ -216,7 +222,7 @@ export class App {
         this.columns?.setSelectedFile(column, path);
       },
     };
-    this.ctx = {
+    const ctx: Ctx = {
       host: this.host,
       model: () => this.model!,
       state: () => this.state!,
@@ -225,6 +231,18 @@ export class App {
       actions,
       status: (message, error) => this.status(message, error),
     };
+    this.ctx = ctx;
+    reviewController.attach(ctx, {
+      showTab: (id) => {
+        this.showSpecsTab(id);
+        reviewController.rerender();
+      },
+      showStep: (column, step) => {
+        this.context().actions.activateColumn(column);
+        this.trajectory?.showStep(column, step);
+      },
+      currentTab: () => this.state?.specsTab ?? 'specs',
+    });
     return this.ctx;
   }
 
@@ -270,6 +288,7 @@ export class App {
     if (!this.model) return;
     const target = e.composedPath()[0];
     const inTextField = target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+    if (!e.defaultPrevented && reviewController.onKey(e, inTextField || e.composedPath().some((n) => n instanceof HTMLElement && /^VSCODE-(SINGLE-SELECT|TEXTFIELD|TEXTAREA)$/.test(n.tagName)))) return;
     const action = actionForKey({
       key: e.key,
       ctrlKey: e.ctrlKey,

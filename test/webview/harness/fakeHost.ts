@@ -8,6 +8,7 @@ import { MAX_STEP_PAGE, MAX_TEXT_SLICE, STEP_PREVIEW_CHARS } from '../../../src/
 import type { HostToWebview, SearchHit, StepKindView, StepView, ViewCommand, WebviewState, WebviewToHost } from '../../../src/protocol/messages';
 import { validateWebviewMessage } from '../../../src/protocol/validate';
 import { fixtureByName, type Fixture, type FullStep } from './fixtures';
+import { FakeReview } from './reviewHost';
 
 interface El {
   tagName: string;
@@ -32,6 +33,12 @@ interface PageGlobal {
 const g = globalThis as unknown as PageGlobal;
 const params = new URLSearchParams(g.location.search);
 const fixture: Fixture = fixtureByName(params.get('fixture') ?? 'standard', params);
+// `review=1` (or `review=hostile`) adds the review part, answered by a small stand-in for the curation store;
+// `blind=1` hides the other curator until submit; `queue=1` starts in review mode.
+const review = params.get('review')
+  ? new FakeReview(fixture.model, { blind: params.get('blind') === '1', hostile: params.get('review') === 'hostile', queue: params.get('queue') === '1' })
+  : undefined;
+if (review) fixture.model = { ...fixture.model, review: review.model() };
 const STATE_KEY = 'harness.webviewState';
 const HOST_STATE_KEY = 'harness.hostState';
 
@@ -217,6 +224,14 @@ function answer(msg: Extract<WebviewToHost, { type: 'request' }>): unknown {
       return { opened: true, line: 12, message: `Opened the log of ${msg.params.column} at ${msg.params.testId ?? 'the top'} (line 12).` };
     case 'runCommand':
       return { ran: true };
+    default: {
+      const r = review?.answer(msg, () => {
+        fixture.model = { ...fixture.model, review: review.model() };
+        send({ type: 'update', model: fixture.model });
+      });
+      if (r === undefined) throw new Error(`${msg.method} is not answered by this fixture`);
+      return r;
+    }
   }
 }
 
@@ -335,6 +350,8 @@ g.__fakeHost = {
   stepKind: (column: string, i: number) => fixture.trajectories[column]?.step(i).kind,
   countElements: () => countElements(g.document),
   dangerous: () => dangerous(g.document),
+  review: review?.sim,
+  reviewModel: () => fixture.model.review,
   resetState: () => {
     g.sessionStorage.removeItem(STATE_KEY);
     g.sessionStorage.removeItem(HOST_STATE_KEY);

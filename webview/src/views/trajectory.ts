@@ -121,6 +121,31 @@ export class TrajectoryView {
     this.jumpToken++;
   }
 
+  /** Selects and shows one step of a column in full (an evidence link on a label points at it). */
+  showStep(column: string, step: number): void {
+    const token = ++this.jumpToken;
+    this.selectSeq++;
+    if (this.ctx.state().activeColumn !== column) this.ctx.actions.activateColumn(column);
+    const kinds = kindsParam(this.ctx.state());
+    this.ctx.host.request('locateStep', { column, step, ...(kinds ? { kinds } : {}) }).then(
+      async ({ position }) => {
+        if (token !== this.jumpToken) return;
+        if (!Number.isInteger(position) || position < 0) {
+          this.ctx.status(`Step ${step} is not listed (hidden by the step-kind filter, or not in the trajectory).`, true);
+          return;
+        }
+        this.list.scrollToPosition(position, 'center');
+        this.list.select(step, position);
+        this.rememberStep(column, step);
+        const s = await this.list.stepAt(position);
+        if (token === this.jumpToken && s) this.detail.show(column, s);
+      },
+      (e: unknown) => {
+        if (token === this.jumpToken) this.ctx.status(`Could not show step ${step}: ${e instanceof Error ? e.message : String(e)}`, true);
+      },
+    );
+  }
+
   /** Forgets cached steps (the host's trajectories changed). */
   invalidate(): void {
     this.list.invalidate();

@@ -1,0 +1,285 @@
+// The curation part of the task view model, and the models of the statistics and adjudication panels: plain data
+// made from the core's review of a task, its statistics and its disagreements, with long texts cut for display.
+import type { CandidateTask } from '../model';
+import type { AgreementFigure } from '../review/agreement';
+import { CURATOR_VERDICTS, DIFFICULTIES, ENV_DEFECTS, SEVERITY_FIELDS } from '../review/events';
+import type { ScorePayload } from '../review/events';
+import type { LabelRecord } from '../review/reducer';
+import type { CurationStats } from '../review/stats';
+import type { TaskDisagreement, TaskReview } from '../review/taskReview';
+import { FN_FLAG_KINDS, FP_FLAG_KINDS } from '../review/verdicts';
+import type {
+  DisagreementView,
+  LabelView,
+  ReviewCellView,
+  ReviewQueueView,
+  ReviewView,
+  ScoresView,
+  StatsViewModel,
+  SuggestionView,
+} from '../../protocol/messages';
+import { MAX_HISTORY_VIEW, MAX_NOTE_VIEW, PROTOCOL_VERSION } from '../../protocol/messages';
+
+export interface ReviewViewExtras {
+  /** Why no curator name is available (then `review.viewer` is unset and recording is off). */
+  curatorProblem?: string;
+  curatorSource?: string;
+  queue?: ReviewQueueView;
+  readOnly?: string;
+}
+
+function cutNote(note: string | undefined): { note?: string; noteCut?: boolean } {
+  if (note === undefined) return {};
+  return note.length > MAX_NOTE_VIEW ? { note: note.slice(0, MAX_NOTE_VIEW), noteCut: true } : { note };
+}
+
+export function labelView(l: LabelRecord): LabelView {
+  return {
+    curator: l.curator,
+    verdict: l.verdict,
+    ...cutNote(l.note),
+    evidence: l.evidence,
+    event: l.event,
+    time: l.time,
+    ...(l.stale ? { stale: true } : {}),
+  };
+}
+
+function scoresView(s: Partial<ScorePayload>): ScoresView {
+  return {
+    ...(s.underspecified !== undefined ? { underspecified: s.underspecified } : {}),
+    ...(s.fnSeverity !== undefined ? { fnSeverity: s.fnSeverity } : {}),
+    ...(s.fpSeverity !== undefined ? { fpSeverity: s.fpSeverity } : {}),
+    ...(s.envDefects !== undefined ? { envDefects: [...s.envDefects] } : {}),
+    ...(s.otherIssues !== undefined ? { otherIssues: cutNote(s.otherIssues).note ?? '' } : {}),
+    ...(s.difficulty !== undefined ? { difficulty: s.difficulty } : {}),
+    ...(s.note !== undefined ? { note: cutNote(s.note).note ?? '' } : {}),
+  };
+}
+
+function suspectOf(kind: string): SuggestionView['suspect'] {
+  if (FP_FLAG_KINDS.includes(kind)) return 'false_positive';
+  if (FN_FLAG_KINDS.includes(kind)) return 'false_negative';
+  return undefined;
+}
+
+/** The `review` part of a task's view model, from the core's review of the task. */
+export function buildReviewView(r: TaskReview, policy: string, extras: ReviewViewExtras = {}): ReviewView {
+  const cells: ReviewCellView[] = r.cells.map((c) => ({
+    attempt: c.attempt,
+    spec: c.spec,
+    verifier: c.verifier,
+    verifierStale: c.verifierStale,
+    ...(c.mine ? { mine: labelView(c.mine) } : {}),
+    others: c.others.map(labelView),
+    stale: c.staleLabels.map(labelView),
+    ...(c.final !== undefined ? { final: c.final } : {}),
+    from: c.from,
+    disagreement: c.disagreement,
+    outcome: c.outcome,
+  }));
+  const suggestions: SuggestionView[] = r.suggestions.map((s) => {
+    const suspect = suspectOf(s.kind);
+    return {
+      id: s.id,
+      kind: s.kind,
+      message: s.message,
+      ...(s.test !== undefined ? { test: s.test } : {}),
+      ...(s.spec !== undefined ? { spec: s.spec } : {}),
+      ...(s.attempt !== undefined ? { attempt: s.attempt } : {}),
+      ...(suspect ? { suspect } : {}),
+      open: s.open,
+      ...(s.decision
+        ? {
+            decision: {
+              decision: s.decision.decision,
+              curator: s.decision.curator,
+              time: s.decision.time,
+              event: s.decision.event,
+              ...(s.decision.note !== undefined ? { note: cutNote(s.decision.note).note ?? '' } : {}),
+            },
+          }
+        : {}),
+    };
+  });
+  const mine = r.scores.mine;
+  const history = r.history.slice(-MAX_HISTORY_VIEW).map((h) => ({
+    event: h.event.id,
+    time: h.event.time,
+    curator: h.event.curator,
+    kind: h.event.kind,
+    summary: h.summary,
+    undone: h.undone,
+  }));
+  return {
+    ...(r.viewer !== undefined ? { viewer: r.viewer } : {}),
+    ...(extras.curatorProblem !== undefined ? { curatorProblem: extras.curatorProblem } : {}),
+    ...(extras.curatorSource !== undefined ? { curatorSource: extras.curatorSource } : {}),
+    policy,
+    blind: r.blind,
+    othersHidden: r.othersHidden,
+    viewerSubmitted: r.viewerSubmitted,
+    submittedBy: r.submittedBy,
+    status: r.status,
+    nextStatuses: [...r.nextStatuses],
+    attempts: r.attempts.map((a) => ({
+      id: a.id,
+      model: a.model,
+      agent: a.agent,
+      ...(a.verifier ? { verifier: { ...a.verifier } } : {}),
+      judged: a.judged,
+      falsePositives: a.falsePositives,
+      falseNegatives: a.falseNegatives,
+    })),
+    specs: r.specs.map((s) => s.id),
+    cells,
+    scores: {
+      ...(mine ? { mine: { ...scoresView(mine.score), event: mine.event, time: mine.time } } : {}),
+      others: r.scores.scores.filter((s) => s.curator !== r.viewer).map((s) => ({ ...scoresView(s.score), curator: s.curator, event: s.event })),
+      final: scoresView(r.scores.final),
+      from: { ...r.scores.from },
+      open: [...r.scores.open],
+    },
+    suggestions,
+    rules: r.rules.map((x) => ({
+      id: x.id,
+      title: x.title,
+      ok: x.ok,
+      ...(x.message !== undefined ? { message: x.message } : {}),
+      items: x.items.slice(0, 50),
+      ...(x.waiver ? { waiver: { rule: x.waiver.rule, reason: x.waiver.reason } } : {}),
+    })),
+    blockers: r.blockers.map((b) => b.id),
+    ...(r.approval
+      ? {
+          approval: {
+            curator: r.approval.curator,
+            time: r.approval.time,
+            waivers: r.approval.waivers.map((w) => ({ rule: w.rule, reason: w.reason })),
+            ...(r.approval.note !== undefined ? { note: r.approval.note } : {}),
+          },
+        }
+      : {}),
+    ...(r.rejection ? { rejection: { curator: r.rejection.curator, time: r.rejection.time, reason: r.rejection.reason } } : {}),
+    counts: { ...r.counts },
+    ...(r.lastUndoable ? { lastUndoable: { event: r.lastUndoable.event, kind: r.lastUndoable.kind, summary: r.lastUndoable.summary } } : {}),
+    history,
+    historyTotal: r.history.length,
+    ...(extras.queue ? { queue: extras.queue } : {}),
+    ...(extras.readOnly !== undefined ? { readOnly: extras.readOnly } : {}),
+  };
+}
+
+/**
+ * The task review mode goes to after `current`: the first queue item after it in dataset order, wrapping around;
+ * undefined when nothing else is left. `order` is the dataset's task ids in order.
+ */
+export function nextQueueTask(queue: readonly string[], order: readonly string[], current: string | undefined): string | undefined {
+  const others = queue.filter((t) => t !== current);
+  if (others.length === 0) return undefined;
+  if (current === undefined) return others[0];
+  const pos = new Map(order.map((id, i) => [id, i]));
+  const at = pos.get(current) ?? -1;
+  return others.find((t) => (pos.get(t) ?? -1) > at) ?? others[0];
+}
+
+// ---- the statistics panel ---------------------------------------------------------------------------------------
+
+function agreementRow(a: AgreementFigure): StatsViewModel['agreement'][number] {
+  return {
+    kind: a.kind,
+    metric: a.metric,
+    curators: a.curators,
+    ...(a.alpha !== undefined && Number.isFinite(a.alpha) ? { alpha: a.alpha } : {}),
+    items: a.items,
+    values: a.values,
+    ...(a.kappa !== undefined && Number.isFinite(a.kappa) ? { kappa: a.kappa } : {}),
+    ...(a.kappaItems !== undefined ? { kappaItems: a.kappaItems } : {}),
+  };
+}
+
+/** The statistics panel's model. Throughput keeps the latest 60 days per curator (the chart shows a window). */
+export function buildStatsView(s: CurationStats, o: { dataset: string; computedAt: string; computeMs: number }): StatsViewModel {
+  const days = [...new Set(s.throughput.map((t) => t.day))].sort().slice(-60);
+  const keep = new Set(days);
+  return {
+    protocol: PROTOCOL_VERSION,
+    dataset: o.dataset,
+    policy: s.policy,
+    funnel: { ...s.funnel },
+    byStatus: { ...s.byStatus },
+    breakdown: {
+      reviewed: s.breakdown.reviewed,
+      falsePositivesOnly: s.breakdown.falsePositivesOnly,
+      falseNegativesOnly: s.breakdown.falseNegativesOnly,
+      both: s.breakdown.both,
+      none: s.breakdown.none,
+    },
+    byCategory: s.byCategory.map((c) => ({ ...c })),
+    bySolver: s.bySolver.map((m) => ({ ...m })),
+    agreement: s.agreement.map(agreementRow),
+    throughput: s.throughput.filter((t) => keep.has(t.day)),
+    curators: s.curators.map((c) => ({ ...c })),
+    disagreements: { ...s.disagreements },
+    suggestions: { ...s.suggestions },
+    log: { ...s.log },
+    computedAt: o.computedAt,
+    computeMs: Math.round(o.computeMs),
+  };
+}
+
+// ---- the adjudication panel -------------------------------------------------------------------------------------
+
+const SEVERITY_CHOICES = [0, 1, 2, 3];
+
+/** What an adjudication of `field` may choose from. */
+export function adjudicationChoices(target: 'label' | 'score', field?: string, values: ReadonlyArray<string | number | string[]> = []): Array<string | number | string[]> {
+  if (target === 'label') return [...CURATOR_VERDICTS];
+  if (field === 'difficulty') return [...DIFFICULTIES];
+  if (field === 'envDefects') {
+    // The sets the curators gave, their union and none: the usual answers; anything else via the CLI.
+    const seen = new Map<string, string[]>();
+    const add = (v: string[]) => seen.set([...v].sort().join('+'), [...v].sort());
+    add([]);
+    const union = new Set<string>();
+    for (const v of values) {
+      if (!Array.isArray(v)) continue;
+      add(v.filter((x) => (ENV_DEFECTS as readonly string[]).includes(x)));
+      for (const x of v) union.add(x);
+    }
+    add([...union]);
+    return [...seen.values()];
+  }
+  if ((SEVERITY_FIELDS as readonly string[]).includes(field ?? '')) return SEVERITY_CHOICES;
+  return [];
+}
+
+export function disagreementKey(d: { taskId: string; target: string; attempt?: string; spec?: string; field?: string }): string {
+  return d.target === 'label' ? `${d.taskId}\u0000label\u0000${d.attempt ?? ''}\u0000${d.spec ?? ''}` : `${d.taskId}\u0000score\u0000${d.field ?? ''}`;
+}
+
+/** Disagreements side by side, open ones first, in task order within each group. */
+export function buildDisagreementViews(list: readonly TaskDisagreement[], tasks: ReadonlyMap<string, CandidateTask>): DisagreementView[] {
+  const rows = list.map((d): DisagreementView => {
+    const task = tasks.get(d.taskId);
+    const spec = d.spec !== undefined ? task?.specs.find((s) => s.id === d.spec) : undefined;
+    return {
+      key: disagreementKey(d),
+      taskId: d.taskId,
+      taskTitle: task?.title ?? d.taskId,
+      target: d.target,
+      ...(d.attempt !== undefined ? { attempt: d.attempt } : {}),
+      ...(d.spec !== undefined ? { spec: d.spec } : {}),
+      ...(spec ? { specText: spec.text.length > 2000 ? `${spec.text.slice(0, 2000)}…` : spec.text } : {}),
+      ...(d.field !== undefined ? { field: d.field } : {}),
+      ...(d.verifier !== undefined ? { verifier: d.verifier } : {}),
+      values: d.values.map((v) => ({ curator: v.curator, value: v.value, event: v.event })),
+      open: d.open,
+      ...(d.final !== undefined ? { final: d.final } : {}),
+      from: d.from,
+      choices: adjudicationChoices(d.target, d.field, d.values.map((v) => v.value)),
+    };
+  });
+  // Stable: open first, the core's order (task order) within each.
+  return [...rows.filter((r) => r.open), ...rows.filter((r) => !r.open)];
+}

@@ -1,0 +1,251 @@
+// The statistics panel and the adjudication panel: two webview panels on one bundle (dist/stats.js) with the same
+// strict CSP and nonce as the task view. Each is built from the curation store and refreshed (coalesced) whenever the
+// review log changes; the adjudication panel records final decisions through the store.
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import type { CurationStore } from '../../adapters/fs/curationStore';
+import type { AdjudicatePayload, Difficulty, EnvDefect, ScoreField } from '../../core/review/events';
+import { buildDisagreementViews, buildStatsView } from '../../core/view/reviewView';
+import { jsonBytes } from '../../core/view/text';
+import type { CurationPanelModel, CurationRequestMap, CurationRequestMethod, CurationWebviewToHost, HostToCurationWebview, ReviewActResult, StatsViewModel } from '../../protocol/messages';
+import { PROTOCOL_VERSION } from '../../protocol/messages';
+import { validateCurationMessage } from '../../protocol/validate';
+import { DisposableStore } from '../disposables';
+import { buildWebviewHtml, localResourceRootPaths, makeNonce } from '../webviewHtml';
+import type { CuratorName } from './reviewActions';
+
+export const STATS_PANEL_TYPE = 'specweave.stats';
+export const ADJUDICATION_PANEL_TYPE = 'specweave.adjudication';
+type Kind = 'stats' | 'adjudication';
+
+/** No message over this many bytes of JSON; the adjudication list is cut to fit. */
+const MAX_MESSAGE_BYTES = 1_000_000;
+const MAX_ROWS = 500;
+
+export interface CurationPanelsDeps {
+  extensionUri: vscode.Uri;
+  store(): CurationStore | undefined;
+  curator(): CuratorName;
+  log: vscode.LogOutputChannel;
+  openTask(taskId: string): void;
+  /** Records an adjudication (through the same path as every other review act). */
+  adjudicate(taskId: string, payload: AdjudicatePayload): Promise<ReviewActResult>;
+}
+
+interface Entry {
+  kind: Kind;
+  panel: vscode.WebviewPanel;
+  ready: boolean;
+  showSettled: boolean;
+  store: DisposableStore;
+}
+
+export class CurationPanels implements vscode.Disposable {
+  private readonly entries = new Map<Kind, Entry>();
+  private timer: NodeJS.Timeout | undefined;
+  /** Time the last statistics took to compute, in milliseconds (tests and the status line read it). */
+  lastStatsMs = 0;
+  /** How many models were posted, per kind (tests wait on it). */
+  readonly posted: Record<Kind, number> = { stats: 0, adjudication: 0 };
+
+  constructor(private readonly d: CurationPanelsDeps) {}
+
+  /** Opens (or reveals) a panel. */
+  show(kind: Kind): vscode.WebviewPanel {
+    const existing = this.entries.get(kind);
+    if (existing) {
+      existing.panel.reveal(undefined, false);
+      return existing.panel;
+    }
+    const panel = vscode.window.createWebviewPanel(kind === 'stats' ? STATS_PANEL_TYPE : ADJUDICATION_PANEL_TYPE, title(kind), vscode.ViewColumn.Active, this.options());
+    this.attach(kind, panel);
+    return panel;
+  }
+
+  isOpen(kind: Kind): boolean {
+    return this.entries.has(kind);
+  }
+
+  /** Restores a panel after a window reload. */
+  restore(kind: Kind, panel: vscode.WebviewPanel): void {
+    panel.webview.options = this.options();
+    this.attach(kind, panel);
+  }
+
+  /** The review log changed: refresh the open panels, coalescing bursts of events. */
+  refresh(delayMs = 250): void {
+    if (this.entries.size === 0) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      for (const e of this.entries.values()) this.post(e, 'update');
+    }, delayMs);
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    for (const e of [...this.entries.values()]) e.panel.dispose();
+  }
+
+  /** The model a panel shows now (exposed for the in-host tests). */
+  model(kind: Kind, showSettled = false): CurationPanelModel {
+    const store = this.d.store();
+    const dataset = store?.dataset.manifest.name ?? '';
+    if (kind === 'stats') {
+      if (!store) return { view: 'stats', stats: emptyStats('No dataset is open (or it is still loading).') };
+      const t0 = performance.now();
+      try {
+        const s = store.stats();
+        this.lastStatsMs = performance.now() - t0;
+        return { view: 'stats', stats: buildStatsView(s, { dataset, computedAt: new Date().toISOString(), computeMs: this.lastStatsMs }) };
+      } catch (e) {
+        return { view: 'stats', stats: emptyStats(`The statistics could not be computed: ${e instanceof Error ? e.message : String(e)}`) };
+      }
+    }
+    const c = this.d.curator();
+    const base = { protocol: PROTOCOL_VERSION, dataset, policy: store?.policy ?? 'adjudicate', showSettled, ...(c.ok ? { viewer: c.name } : { curatorProblem: c.message }) };
+    if (!store) return { view: 'adjudication', adjudication: { ...base, items: [], total: { open: 0, settled: 0 }, error: 'No dataset is open (or it is still loading).' } };
+    try {
+      const all = store.disagreements({ all: true });
+      const tasks = new Map(store.dataset.tasks.map((t) => [t.id, t]));
+      const views = buildDisagreementViews(all, tasks);
+      const open = views.filter((v) => v.open).length;
+      const items = (showSettled ? views : views.filter((v) => v.open)).slice(0, MAX_ROWS);
+      return { view: 'adjudication', adjudication: { ...base, items, total: { open, settled: views.length - open } } };
+    } catch (e) {
+      return { view: 'adjudication', adjudication: { ...base, items: [], total: { open: 0, settled: 0 }, error: e instanceof Error ? e.message : String(e) } };
+    }
+  }
+
+  private options(): vscode.WebviewOptions & vscode.WebviewPanelOptions {
+    return {
+      enableScripts: true,
+      enableFindWidget: true,
+      retainContextWhenHidden: false,
+      localResourceRoots: localResourceRootPaths(this.d.extensionUri.fsPath).map((p) => vscode.Uri.file(p)),
+    };
+  }
+
+  private attach(kind: Kind, panel: vscode.WebviewPanel): void {
+    const store = new DisposableStore();
+    const entry: Entry = { kind, panel, ready: false, showSettled: false, store };
+    this.entries.set(kind, entry);
+    panel.iconPath = vscode.Uri.joinPath(this.d.extensionUri, 'media', 'specweave.svg');
+    store.add(panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(entry, m)));
+    store.add(
+      panel.onDidDispose(() => {
+        store.dispose();
+        if (this.entries.get(kind) === entry) this.entries.delete(kind);
+      }),
+    );
+    // Hidden panels drop their page (no retained context); coming back, the page says `ready` again.
+    panel.webview.html = this.html(panel.webview, kind);
+  }
+
+  private html(webview: vscode.Webview, kind: Kind): string {
+    const ext = this.d.extensionUri;
+    const styles = [vscode.Uri.joinPath(ext, 'dist', 'stats.css')].filter((u) => fs.existsSync(u.fsPath));
+    return buildWebviewHtml({
+      cspSource: webview.cspSource,
+      nonce: makeNonce(),
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(ext, 'dist', 'stats.js')).toString(),
+      styleUris: styles.map((u) => webview.asWebviewUri(u).toString()),
+      title: title(kind),
+      taskId: kind,
+    });
+  }
+
+  private async receive(e: Entry, raw: unknown): Promise<void> {
+    const v = validateCurationMessage(raw);
+    if (!v.ok) {
+      this.d.log.warn(`${title(e.kind)}: rejected a message from the webview: ${v.error}`);
+      const id = typeof raw === 'object' && raw !== null ? (raw as { id?: unknown }).id : undefined;
+      if (typeof id === 'number' && Number.isInteger(id) && id > 0) this.send(e, { type: 'reply', id, ok: false, error: v.error });
+      return;
+    }
+    const m: CurationWebviewToHost = v.message;
+    if (m.type === 'ready') {
+      e.ready = true;
+      this.post(e, 'init');
+      return;
+    }
+    try {
+      const result = await this.handle(e, m.method, m.params as never);
+      this.send(e, { type: 'reply', id: m.id, ok: true, result });
+    } catch (err) {
+      this.send(e, { type: 'reply', id: m.id, ok: false, error: err instanceof Error ? err.message : String(err) });
+    }
+  }
+
+  private async handle<M extends CurationRequestMethod>(e: Entry, method: M, params: CurationRequestMap[M]['params']): Promise<unknown> {
+    switch (method) {
+      case 'openTask': {
+        const p = params as CurationRequestMap['openTask']['params'];
+        this.d.openTask(p.taskId);
+        return { opened: true };
+      }
+      case 'showSettled': {
+        const p = params as CurationRequestMap['showSettled']['params'];
+        e.showSettled = p.show;
+        this.post(e, 'update');
+        return { shown: p.show };
+      }
+      case 'adjudicate': {
+        const p = params as CurationRequestMap['adjudicate']['params'];
+        const payload: AdjudicatePayload =
+          p.target === 'label'
+            ? { target: 'label', attempt: p.attempt, spec: p.spec, verdict: p.verdict, ...(p.note ? { note: p.note } : {}) }
+            : { target: 'score', field: p.field as ScoreField, value: p.value as number | Difficulty | EnvDefect[], ...(p.note ? { note: p.note } : {}) };
+        return this.d.adjudicate(p.taskId, payload);
+      }
+    }
+    throw new Error(`unknown request ${String(method)}`);
+  }
+
+  private post(e: Entry, type: 'init' | 'update'): void {
+    if (!e.ready) return;
+    let model = this.model(e.kind, e.showSettled);
+    let msg: HostToCurationWebview = { type, model };
+    // A huge list of disagreements is cut rather than dropped.
+    while (jsonBytes(msg) > MAX_MESSAGE_BYTES && model.view === 'adjudication' && model.adjudication.items.length > 10) {
+      model = { view: 'adjudication', adjudication: { ...model.adjudication, items: model.adjudication.items.slice(0, Math.floor(model.adjudication.items.length / 2)) } };
+      msg = { type, model };
+    }
+    this.posted[e.kind]++;
+    this.send(e, msg);
+  }
+
+  private send(e: Entry, msg: HostToCurationWebview): void {
+    const bytes = jsonBytes(msg);
+    if (bytes > MAX_MESSAGE_BYTES) {
+      this.d.log.warn(`${title(e.kind)}: dropped a ${msg.type} message of ${bytes} bytes`);
+      return;
+    }
+    void e.panel.webview.postMessage(msg);
+  }
+}
+
+function title(kind: Kind): string {
+  return kind === 'stats' ? 'Curation Statistics' : 'Adjudication';
+}
+
+function emptyStats(error: string): StatsViewModel {
+  return {
+    protocol: PROTOCOL_VERSION,
+    dataset: '',
+    policy: 'adjudicate',
+    funnel: { imported: 0, reviewed: 0, approved: 0, rejected: 0 },
+    byStatus: {},
+    breakdown: { reviewed: 0, falsePositivesOnly: 0, falseNegativesOnly: 0, both: 0, none: 0 },
+    byCategory: [],
+    bySolver: [],
+    agreement: [],
+    throughput: [],
+    curators: [],
+    disagreements: { open: 0, settled: 0 },
+    suggestions: { open: 0, confirmed: 0, dismissed: 0 },
+    log: { events: 0, undone: 0, issues: 0 },
+    computedAt: new Date().toISOString(),
+    computeMs: 0,
+    error,
+  };
+}

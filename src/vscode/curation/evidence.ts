@@ -1,0 +1,90 @@
+// Following the evidence links the webview cannot show itself: a line of a verifier run's log, a hunk of a patch.
+// Both open the file in an editor with the place selected. Trajectory steps, tests and specs are shown by the webview.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { resolveDatasetPath } from '../../adapters/fs/datasetLoader';
+import { RUNS_DIR } from '../../adapters/fs/runStore';
+import type { CandidateTask } from '../../core/model';
+import { filePath, parsePatch } from '../../core/patch';
+import type { EvidenceLinkView } from '../../protocol/messages';
+import type { DiffDocuments } from '../diffDocuments';
+
+type Opened = { opened: boolean; message?: string };
+
+/** The stored log of run `run` of a task: runs/<task>/<attempt>/<run>.<stream>.log, whichever attempt it belongs to. */
+export function findRunLog(root: string, taskId: string, run: string, stream: 'stdout' | 'stderr'): string | undefined {
+  const dir = path.join(root, RUNS_DIR, taskId);
+  let attempts: string[];
+  try {
+    attempts = fs.readdirSync(dir);
+  } catch {
+    return undefined;
+  }
+  const name = `${path.basename(run)}.${stream}.log`;
+  for (const a of attempts) {
+    const f = path.join(dir, a, name);
+    if (fs.existsSync(f)) return f;
+  }
+  return undefined;
+}
+
+/** The patch file a diff-hunk link names, relative to the dataset. */
+export function hunkPatchFile(task: CandidateTask, link: Extract<EvidenceLinkView, { kind: 'diff_hunk' }>): string | undefined {
+  if (link.patch === 'tests') return task.files.testPatch;
+  if (link.patch === 'gold') return task.files.goldPatch;
+  return task.attempts.find((a) => a.id === link.attempt)?.patchFile;
+}
+
+/** 1-based lines of a hunk in its patch text: from the `@@` header to its last body line. */
+export function hunkLines(patchText: string, file: string, hunk: number): { from: number; to: number } | undefined {
+  const parsed = parsePatch(patchText);
+  const fp = parsed.files.find((f) => filePath(f) === file || f.oldPath === file);
+  const h = fp?.hunks[hunk];
+  if (!h) return undefined;
+  return { from: h.patchLine, to: h.patchLine + h.lines.length };
+}
+
+async function showAt(file: string, from: number, to: number): Promise<void> {
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+  const last = Math.max(0, Math.min(to, doc.lineCount) - 1);
+  const first = Math.max(0, Math.min(from, doc.lineCount) - 1);
+  const range = new vscode.Range(first, 0, last, doc.lineAt(last).text.length);
+  const editor = await vscode.window.showTextDocument(doc, { preview: true, viewColumn: vscode.ViewColumn.Beside, selection: range });
+  editor.revealRange(range, vscode.TextEditorRevealType.InCenter);
+}
+
+export async function openEvidence(o: { root: string | undefined; task: CandidateTask | undefined; diffs: DiffDocuments }, link: EvidenceLinkView): Promise<Opened> {
+  const { root, task } = o;
+  if (!root || !task) return { opened: false, message: 'The task is not in the open dataset.' };
+  switch (link.kind) {
+    case 'log_line': {
+      const stream = link.stream ?? 'stdout';
+      const file = findRunLog(root, task.id, link.run, stream);
+      if (!file) return { opened: false, message: `The ${stream} log of run ${link.run} is not stored with this task (runs/${task.id}/…).` };
+      await showAt(file, link.line, link.line);
+      return { opened: true, message: `Opened line ${link.line} of the ${stream} of run ${link.run}.` };
+    }
+    case 'diff_hunk': {
+      const rel = hunkPatchFile(task, link);
+      if (!rel) return { opened: false, message: `The ${link.patch === 'attempt' ? `attempt ${link.attempt ?? '?'}` : link.patch} patch does not exist.` };
+      const abs = resolveDatasetPath(root, rel);
+      let text: string;
+      try {
+        text = fs.readFileSync(abs, 'utf8');
+      } catch (e) {
+        return { opened: false, message: `Cannot read ${rel}: ${e instanceof Error ? e.message : String(e)}` };
+      }
+      const lines = hunkLines(text, link.file, link.hunk);
+      if (!lines) return { opened: false, message: `${rel} has no hunk ${link.hunk} in ${link.file}.` };
+      await showAt(abs, lines.from, lines.to);
+      return { opened: true, message: `Opened hunk ${link.hunk} of ${link.file} in ${rel}.` };
+    }
+    case 'test': {
+      const r = await o.diffs.openTest(task.id, link.test, vscode.ViewColumn.Beside);
+      return r;
+    }
+    default:
+      return { opened: false, message: 'The task view shows this link itself.' };
+  }
+}
