@@ -47,7 +47,7 @@ function describeSource(s: CuratorSource): string {
     case 'option':
       return '--curator';
     case 'setting':
-      return 'the specweave.curator setting';
+      return 'the specweave.curator.name setting';
     case 'git':
       return 'git config user.name';
     case 'env':
