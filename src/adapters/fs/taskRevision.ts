@@ -114,7 +114,7 @@ export function writeRevision(root: string, taskId: string, to: number, files: R
     if (swapped > 0) {
       // Put the old files back from the copy we flushed.
       FILES.slice(0, swapped).forEach((f, i) => {
-        const old = current[FILES.indexOf(f)] ?? current[i];
+        const old = current[i];
         try {
           if (old === undefined) fs.rmSync(path.join(dir, f), { force: true });
           else {
