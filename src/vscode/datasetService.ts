@@ -122,7 +122,7 @@ export class DatasetService implements vscode.Disposable {
     this.reset();
     const gen = this.generation;
     this.rootPath = abs;
-    await this.memento.update(LAST_ROOT_KEY, abs);
+    void this.memento.update(LAST_ROOT_KEY, abs);
     this.loadingNow = true;
     this.watch(abs);
     this.emitter.fire({ kind: 'opened' });

@@ -120,10 +120,14 @@ export class TaskSession {
         const model = this.o.buildModel(this.summaries);
         this.send({ type: 'init', model, ...(this.state ? { state: this.state } : {}) });
         this.initMs = performance.now() - t0;
+        this.warm(this.state?.activeColumn ?? this.o.trajectoryColumns[0]);
         return;
       }
       case 'uiState':
-        if (m.state.taskId === this.o.taskId) this.setState(m.state);
+        if (m.state.taskId === this.o.taskId) {
+          this.setState(m.state);
+          this.warm(m.state.activeColumn);
+        }
         return;
       case 'request': {
         const handler = this.handlers[m.method] as Handler<RequestMethod>;
@@ -136,6 +140,16 @@ export class TaskSession {
         return;
       }
     }
+  }
+
+  /**
+   * Starts loading the trajectory of the column the webview shows, after the first paint: its summary (step count)
+   * then reaches the column header through an `update`, and the step list can size itself. Other columns stay on disk
+   * until they are asked for.
+   */
+  private warm(column: string | undefined): void {
+    if (column === undefined || !this.o.trajectoryColumns.includes(column) || this.o.cache.peek(column)) return;
+    void this.o.cache.get(column);
   }
 
   private setState(s: WebviewState): void {

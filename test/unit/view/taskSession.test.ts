@@ -212,3 +212,23 @@ test('a hostile trajectory comes back as bounded, inert text', async () => {
   for (const p of posted) assert.ok(p.bytes <= MAX_MESSAGE_BYTES);
   s.dispose();
 });
+
+test('after the first paint the shown column\'s trajectory loads by itself and its summary follows in an update', async () => {
+  const { s, posted } = session(task(), (c) => path.join(dir, `${c}.traj`));
+  await s.receive({ type: 'ready', protocol: 1, state: { taskId: 'big', activeColumn: 'a4' } });
+  const update = async () => {
+    for (let i = 0; i < 200; i++) {
+      const u = [...posted].reverse().find((p) => p.msg.type === 'update')?.msg;
+      if (u?.type === 'update') return u;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error('no update');
+  };
+  const u = await update();
+  assert.deepEqual(u.model.columns.filter((c) => c.trajectory).map((c) => c.id), ['a4'], 'only the shown column was read');
+  posted.length = 0;
+  await s.receive({ type: 'uiState', state: { taskId: 'big', activeColumn: 'a7' } });
+  const u2 = await update();
+  assert.deepEqual(u2.model.columns.filter((c) => c.trajectory).map((c) => c.id), ['a4', 'a7']);
+  s.dispose();
+});
