@@ -158,11 +158,16 @@ export class VerifierController implements vscode.Disposable {
           }
         }),
       );
-    reg(VERIFIER_CMD.runAttempt, (arg, all, attemptArg) => this.runAttemptCommand(arg, all, attemptArg));
-    reg(VERIFIER_CMD.runGold, (arg, all) => this.runProbeCommand(GOLD_ATTEMPT, arg, all));
-    reg(VERIFIER_CMD.runEmpty, (arg, all) => this.runProbeCommand(EMPTY_ATTEMPT, arg, all));
-    reg(VERIFIER_CMD.runTask, (arg, all) => this.runTaskCommand(arg, all));
-    reg(VERIFIER_CMD.runTasks, (arg) => this.runTasksCommand(arg));
+    // The trust check comes first, before any picker: in Restricted Mode nothing but the reason is shown.
+    const trusted =
+      (fn: (...args: unknown[]) => Promise<VerifierBatchResult>) =>
+      async (...args: unknown[]): Promise<VerifierBatchResult> =>
+        (await requireTrust('Running the verifier')) ? fn(...args) : { state: 'untrusted', message: UNTRUSTED_REASON, runs: [], cancelled: 0, errors: [] };
+    reg(VERIFIER_CMD.runAttempt, trusted((arg, all, attemptArg) => this.runAttemptCommand(arg, all, attemptArg)));
+    reg(VERIFIER_CMD.runGold, trusted((arg, all) => this.runProbeCommand(GOLD_ATTEMPT, arg, all)));
+    reg(VERIFIER_CMD.runEmpty, trusted((arg, all) => this.runProbeCommand(EMPTY_ATTEMPT, arg, all)));
+    reg(VERIFIER_CMD.runTask, trusted((arg, all) => this.runTaskCommand(arg, all)));
+    reg(VERIFIER_CMD.runTasks, trusted((arg) => this.runTasksCommand(arg)));
     reg(VERIFIER_CMD.cancelAll, () => this.cancelAll());
     reg(VERIFIER_CMD.showLog, () => {
       this.output.show(true);
@@ -185,6 +190,16 @@ export class VerifierController implements vscode.Disposable {
   /** The shared service, if one was built (for tests). */
   get service(): VerifierService | undefined {
     return this.slot?.service;
+  }
+
+  /**
+   * The window's one verifier queue for the open dataset, built on first use, for other features that run the
+   * verifier (e.g. revalidating a repair), so their runs show in the same log, status bar and task view. The caller
+   * checks workspace trust first; undefined when no dataset is open.
+   */
+  sharedService(): VerifierService | undefined {
+    const root = this.d.dataset.root;
+    return root ? this.serviceFor(root) : undefined;
   }
 
   // ---- the one service --------------------------------------------------------------------------------------------
