@@ -68,11 +68,10 @@ async function taskViewOf(page: Page, taskId: string, timeout = 30_000): Promise
 }
 
 async function focusedPair(f: Frame): Promise<{ attempt: string; spec: string; task: string } | undefined> {
-  return f.evaluate(() => {
-    const p = document.querySelector<HTMLElement>('[data-testid="review-pair"]');
-    const id = document.querySelector<HTMLElement>('[data-testid="task-id"]')?.textContent ?? '';
-    return p ? { attempt: p.dataset.attempt ?? '', spec: p.dataset.spec ?? '', task: id.split(' · ')[0] ?? '' } : undefined;
-  });
+  const pair = f.locator('[data-testid="review-pair"]').first();
+  if ((await pair.count()) === 0) return undefined;
+  const id = (await f.locator('[data-testid="task-id"]').first().textContent()) ?? '';
+  return { attempt: (await pair.getAttribute('data-attempt')) ?? '', spec: (await pair.getAttribute('data-spec')) ?? '', task: id.split(' · ')[0] ?? '' };
 }
 
 async function cellOutcome(f: Frame, attempt: string, spec: string): Promise<string | null> {
@@ -207,8 +206,8 @@ describe('curation in the workbench', { timeout: 900_000 }, () => {
     await treeRows(page, 'fractional-units').first().click();
     let f = await taskViewOf(page, 'fractional-units');
     await f.locator('[data-testid="specs-tab-decision"]').click();
-    const blocking = await f.locator('[data-testid="rule"][data-state="fails"]').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.rule));
-    assert.deepEqual(blocking.sort(), ['every-attempt-judged', 'every-spec-tested'], 'C7 has no test and nothing is judged');
+    const blocking = await Promise.all((await f.locator('[data-testid="rule"][data-state="fails"]').all()).map((l) => l.getAttribute('data-rule')));
+    assert.deepEqual([...blocking].sort(), ['every-attempt-judged', 'every-spec-tested'], 'C7 has no test and nothing is judged');
     assert.match((await f.locator('[data-testid="approval-summary"]').textContent()) ?? '', /blocked by 2 rules: every-spec-tested, every-attempt-judged/);
     assert.equal(await f.locator('[data-testid="approve"]').getAttribute('disabled'), '', 'approve waits for the waivers');
     await wb.screenshot('approval-blocked');

@@ -1,6 +1,7 @@
 // The curation part of the task view model, and the models of the statistics and adjudication panels: plain data
 // made from the core's review of a task, its statistics and its disagreements, with long texts cut for display.
 import type { CandidateTask } from '../model';
+import { filePath, parsePatch } from '../patch';
 import type { AgreementFigure } from '../review/agreement';
 import { CURATOR_VERDICTS, DIFFICULTIES, ENV_DEFECTS, SEVERITY_FIELDS } from '../review/events';
 import type { ScorePayload } from '../review/events';
@@ -282,4 +283,13 @@ export function buildDisagreementViews(list: readonly TaskDisagreement[], tasks:
   });
   // Stable: open first, the core's order (task order) within each.
   return [...rows.filter((r) => r.open), ...rows.filter((r) => !r.open)];
+}
+
+/** 1-based lines of hunk `hunk` (0-based) of `file` in a patch text: its `@@` header to its last line; undefined when absent. */
+export function hunkLines(patchText: string, file: string, hunk: number): { from: number; to: number } | undefined {
+  const parsed = parsePatch(patchText);
+  const fp = parsed.files.find((f) => filePath(f) === file || f.oldPath === file);
+  const h = fp?.hunks[hunk];
+  if (!h) return undefined;
+  return { from: h.patchLine, to: h.patchLine + h.lines.length };
 }

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { resolveDatasetPath } from '../../adapters/fs/datasetLoader';
 import { RUNS_DIR } from '../../adapters/fs/runStore';
 import type { CandidateTask } from '../../core/model';
-import { filePath, parsePatch } from '../../core/patch';
+import { hunkLines } from '../../core/view/reviewView';
 import type { EvidenceLinkView } from '../../protocol/messages';
 import type { DiffDocuments } from '../diffDocuments';
 
@@ -34,15 +34,6 @@ export function hunkPatchFile(task: CandidateTask, link: Extract<EvidenceLinkVie
   if (link.patch === 'tests') return task.files.testPatch;
   if (link.patch === 'gold') return task.files.goldPatch;
   return task.attempts.find((a) => a.id === link.attempt)?.patchFile;
-}
-
-/** 1-based lines of a hunk in its patch text: from the `@@` header to its last body line. */
-export function hunkLines(patchText: string, file: string, hunk: number): { from: number; to: number } | undefined {
-  const parsed = parsePatch(patchText);
-  const fp = parsed.files.find((f) => filePath(f) === file || f.oldPath === file);
-  const h = fp?.hunks[hunk];
-  if (!h) return undefined;
-  return { from: h.patchLine, to: h.patchLine + h.lines.length };
 }
 
 async function showAt(file: string, from: number, to: number): Promise<void> {
