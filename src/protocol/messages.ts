@@ -155,6 +155,17 @@ export interface RepairView {
   fromRevision?: number;
   toRevision?: number;
   matrix?: RepairMatrixView;
+  /** (additive) What the curator asked to change: auto, request, specs, tests or spec_test_map. */
+  target?: string;
+  /** (additive) The model's reasoning, at most 20,000 characters; hostile text. */
+  rationale?: string;
+  /** (additive) Why the request was refused or failed. */
+  message?: string;
+  /** (additive) The curator's reason for a rejection, or their note on acceptance. */
+  note?: string;
+  /** (additive) Who accepted or rejected it, and when (ISO time). */
+  decidedBy?: string;
+  decidedAt?: string;
 }
 
 /** Outcomes are true_pass, true_fail, false_positive, false_negative, undecided or absent; verdicts pass, fail, unknown or absent. */
@@ -172,6 +183,8 @@ export interface RepairMatrixView {
   fixed: { falsePositives: Array<{ attempt: string; spec: string }>; falseNegatives: Array<{ attempt: string; spec: string }> };
   introduced: { falsePositives: Array<{ attempt: string; spec: string }>; falseNegatives: Array<{ attempt: string; spec: string }> };
   counts: { before: { falsePositives: number; falseNegatives: number }; after: { falsePositives: number; falseNegatives: number } };
+  /** (additive) Run status of each attempt on the old and the new revision (passed, failed, recorded:…; missing when not run). */
+  attemptStatus?: Record<string, { before?: string; after?: string }>;
 }
 
 // ---- curation (the review part of the task view) ---------------------------------------------------------------

@@ -12,6 +12,7 @@ import { tabs, type Tabs } from './ui/tabs';
 import { ColumnsView } from './views/columns';
 import { renderHeader } from './views/header';
 import { renderMatrix } from './views/matrix';
+import { REPAIR_TAB, renderRepair } from './views/repair';
 import { renderRequest } from './views/request';
 import { renderResults } from './views/results';
 import { DECISION_TAB, REVIEW_TAB, reviewController } from './views/reviewController';
@@ -38,6 +39,7 @@ const SPECS_TABS: readonly SpecsTab[] = [
   { id: 'results', label: 'Results', when: (m) => m.results !== undefined, render: (ctx) => renderResults(ctx) },
   { id: REVIEW_TAB, label: 'Review', when: (m) => m.review !== undefined, render: (ctx) => reviewController.renderLabels(ctx) },
   { id: DECISION_TAB, label: 'Decision', when: (m) => m.review !== undefined, render: (ctx) => reviewController.renderDecision(ctx) },
+  { id: REPAIR_TAB, label: 'Repair', when: (m) => m.repair !== undefined, render: (ctx) => renderRepair(ctx) },
 ];
 
 export class App {
@@ -115,6 +117,8 @@ export class App {
       this.buildAll();
     } else {
       this.state = reconcile(this.state!, model);
+      // A revalidation that just finished is what the curator is waiting for: show its before/after matrix.
+      if (previous?.repair?.matrix === undefined && model.repair?.matrix !== undefined) this.state.specsTab = REPAIR_TAB;
       const trajectoriesChanged = JSON.stringify(previous!.columns.map((c) => c.trajectory)) !== JSON.stringify(model.columns.map((c) => c.trajectory));
       this.buildAll(trajectoriesChanged);
     }

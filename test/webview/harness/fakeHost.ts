@@ -8,6 +8,7 @@ import { MAX_STEP_PAGE, MAX_TEXT_SLICE, STEP_PREVIEW_CHARS } from '../../../src/
 import type { HostToWebview, SearchHit, StepKindView, StepView, ViewCommand, WebviewState, WebviewToHost } from '../../../src/protocol/messages';
 import { validateWebviewMessage } from '../../../src/protocol/validate';
 import { fixtureByName, type Fixture, type FullStep } from './fixtures';
+import { repairFixture } from './repairFixtures';
 import { FakeReview } from './reviewHost';
 
 interface El {
@@ -39,6 +40,10 @@ const review = params.get('review')
   ? new FakeReview(fixture.model, { blind: params.get('blind') === '1', hostile: params.get('review') === 'hostile', queue: params.get('queue') === '1' })
   : undefined;
 if (review) fixture.model = { ...fixture.model, review: review.model() };
+// `repair=<kind>` adds the task's repair (repairFixtures.ts: ready, failed, rejected, revalidating, revalidated, sized,
+// hostile).
+const repair = repairFixture(params.get('repair') ?? '', fixture.model);
+if (repair) fixture.model = { ...fixture.model, repair };
 const STATE_KEY = 'harness.webviewState';
 const HOST_STATE_KEY = 'harness.hostState';
 
