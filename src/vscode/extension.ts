@@ -50,8 +50,9 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
   const contributed = new Set(
     ((context.extension.packageJSON as { contributes?: { commands?: Array<{ command: string }> } }).contributes?.commands ?? []).map((c) => c.command),
   );
-  const repair = store.add(new RepairController({ secrets: context.secrets, dataset, panels: () => panels, log, logUri: context.logUri }));
   const verifier = store.add(new VerifierController({ dataset, treeView: () => treeView, panels: () => panels, log }));
+  // Revalidation runs go through the verifier's one queue (its concurrency limit, status bar item and log).
+  const repair = store.add(new RepairController({ secrets: context.secrets, dataset, panels: () => panels, log, logUri: context.logUri, verifier, reviewState: () => curation.store?.state }));
   const panels: TaskPanels = store.add(
     new TaskPanels({
       extendModel: (taskId, model) => curation.extendModel(taskId, repair.extendModel(taskId, verifier.extendModel(taskId, model))),

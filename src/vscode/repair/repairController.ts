@@ -1,12 +1,13 @@
 // The repair agent in VS Code: "SpecWeave: Set API Key" (SecretStorage only), "Request Repair Suggestion" with a
 // progress notification (tokens so far, cancel), the review of a suggestion in native diff editors (current side
 // read-only, suggested side a real file the curator may edit), "Show What Was Sent", Accept / Reject with a reason,
-// then revalidation through the verifier and the before/after matrix in the task view and as a document. Every
+// then revalidation through the window's one verifier queue (the verifier feature's: its concurrency limit, status
+// bar item and output channel) and the before/after matrix in the task view's Repair tab and as a document. Every
 // command that calls the model or runs code checks workspace trust first. The work is in the adapters and core.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { EngineUnavailableError } from '../../adapters/docker/engine';
-import { VerifierService, machineConcurrency } from '../../adapters/docker/verifyService';
+import type { VerifierService, VerifyRequest } from '../../adapters/docker/verifyService';
 import { CurationStore, resolveCurator } from '../../adapters/fs/curationStore';
 import { RepairFlowError, acceptSuggestion, rejectSuggestion, revalidate, serviceRunner } from '../../adapters/fs/repairFlow';
 import type { SuggestionRecord } from '../../adapters/fs/repairStore';
@@ -17,6 +18,8 @@ import { LlmError, VSCODE_KEY_HINT } from '../../adapters/llm/errors';
 import { Redactor } from '../../adapters/llm/redact';
 import { requestSuggestion } from '../../adapters/llm/repairAgent';
 import type { RepairMatrix } from '../../core/repair/matrix';
+import type { ReviewState } from '../../core/review/reducer';
+import { taskState } from '../../core/review/reducer';
 import type { RequestedTarget } from '../../core/repair/suggestion';
 import { REPAIR_TARGETS } from '../../core/repair/suggestion';
 import type { RepairView, TaskViewModel } from '../../protocol/messages';
@@ -63,7 +66,21 @@ export interface RepairDeps {
   log: vscode.LogOutputChannel;
   /** The extension's log folder (its parent holds the output channels' files): where the key search looks. */
   logUri?: vscode.Uri;
+  /** The window's one verifier queue and its output channel: revalidation runs share them with every other run. */
+  verifier: SharedVerifier;
+  /** The open dataset's review state (the curation store's): who accepted or rejected a stored suggestion, and why. */
+  reviewState?: () => ReviewState | undefined;
 }
+
+/** What the verifier feature lends to revalidation (VerifierController has it). */
+export interface SharedVerifier {
+  /** Undefined when no dataset is open. The caller checks workspace trust first. */
+  sharedService(): VerifierService | undefined;
+  readonly output: vscode.OutputChannel;
+}
+
+/** Characters of a suggestion's rationale the task view gets. */
+const RATIONALE_VIEW_CHARS = 20_000;
 
 export interface RequestCommandResult {
   suggestion?: string;
@@ -91,6 +108,9 @@ function taskIdOf(arg: unknown): string | undefined {
 function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
+
+const hhmmss = (): string => new Date().toTimeString().slice(0, 8);
+const probeLabel = (id: string): string => (id === 'gold' ? 'gold patch' : id === 'empty' ? 'empty patch' : id);
 
 export class RepairController implements vscode.Disposable {
   readonly documents: RepairDocuments;
@@ -209,16 +229,37 @@ export class RepairController implements vscode.Disposable {
       const latest = listSuggestions(root, taskId)[0];
       if (!latest) return model;
       const reval = loadRevalidation(root, taskId, latest.id);
+      const state = this.d.reviewState?.();
+      const decision = state ? taskState(state, taskId).repairs.get(latest.id)?.decision : undefined;
+      const status: RepairView['status'] = reval ? 'revalidated' : decision?.decision ?? latest.status;
       const view: RepairView = {
-        suggestion: latest.id,
-        status: reval ? 'revalidated' : latest.status,
-        ...(latest.summary ? { summary: latest.summary } : {}),
+        ...this.baseView(latest, status),
+        ...(decision
+          ? {
+              decidedBy: decision.curator,
+              decidedAt: decision.time,
+              ...(decision.decision === 'rejected' ? { note: decision.reason } : { fromRevision: decision.from, toRevision: decision.to }),
+            }
+          : {}),
         ...(reval ? { fromRevision: reval.fromRevision, toRevision: reval.toRevision, matrix: reval.matrix } : {}),
       };
       return { ...model, repair: view };
     } catch {
       return model;
     }
+  }
+
+  /** What the task view shows of a suggestion record, whatever became of it. */
+  private baseView(r: SuggestionRecord, status: RepairView['status']): RepairView {
+    const message = r.status === 'refused' ? r.refusal : r.status === 'failed' ? r.error?.message : undefined;
+    return {
+      suggestion: r.id,
+      status,
+      target: r.target ?? r.requestedTarget,
+      ...(r.summary ? { summary: r.summary } : {}),
+      ...(r.rationale ? { rationale: r.rationale.slice(0, RATIONALE_VIEW_CHARS) } : {}),
+      ...(message ? { message: this.redactor.redact(message) } : {}),
+    };
   }
 
   // ---- request ---------------------------------------------------------------------------------------------------
@@ -297,7 +338,7 @@ export class RepairController implements vscode.Disposable {
       return { status: 'cancelled' };
     }
     const r = outcome.record;
-    this.live.set(taskId, { suggestion: r.id, status: r.status, ...(r.summary ? { summary: r.summary } : {}) });
+    this.live.set(taskId, this.baseView(r, r.status));
     this.refreshView(taskId);
     if (r.status !== 'ready') {
       const msg = r.status === 'refused' ? `the model declined: ${r.refusal ?? ''}` : (r.error?.message ?? 'failed');
@@ -380,41 +421,92 @@ export class RepairController implements vscode.Disposable {
       throw e;
     }
     this.d.log.info(`repair ${taskId}: suggestion ${rec.id} accepted${acc.edited ? ' with edits' : ''}: revision ${acc.from} -> ${acc.to}`);
-    this.live.set(taskId, { suggestion: rec.id, status: 'revalidating', ...(rec.summary ? { summary: rec.summary } : {}), fromRevision: acc.from, toRevision: acc.to });
+    const decided = { fromRevision: acc.from, toRevision: acc.to, decidedBy: curator, decidedAt: new Date().toISOString(), ...(note ? { note } : {}) };
+    this.live.set(taskId, { ...this.baseView(rec, 'revalidating'), ...decided });
     this.refreshView(taskId);
     // The new files are on disk; the task reloads from them before the runs start.
     await this.d.dataset.reload();
-    const s = readSettings();
-    const service = new VerifierService({ datasetRoot: root, engine: { host: s.dockerHost || undefined }, concurrency: machineConcurrency(this.d.dataset.task(taskId)?.environment.limits.memoryMb), log: (l) => this.d.log.info(l) });
+    const notRevalidated = (msg: string): AcceptCommandResult => {
+      void vscode.window.showErrorMessage(`SpecWeave: revision ${acc.to} of ${taskId} is written, but it cannot be revalidated: ${msg}`);
+      this.live.set(taskId, { ...this.baseView(rec, 'accepted'), ...decided });
+      this.refreshView(taskId);
+      return { accepted: true, to: acc.to, message: msg };
+    };
+    // The window's one queue: revalidation waits its turn behind other runs, within the concurrency limit, and shows
+    // in the verifier's status bar item and output channel like any run.
+    const service = this.d.verifier.sharedService();
+    if (!service) return notRevalidated('no dataset is open');
     try {
       await service.checkEngine();
     } catch (e) {
-      const msg = e instanceof EngineUnavailableError ? e.message : errorText(e);
-      void vscode.window.showErrorMessage(`SpecWeave: revision ${acc.to} of ${taskId} is written, but it cannot be revalidated: ${msg}`);
-      this.live.set(taskId, { suggestion: rec.id, status: 'accepted', fromRevision: acc.from, toRevision: acc.to });
-      this.refreshView(taskId);
-      return { accepted: true, to: acc.to, message: msg };
+      return notRevalidated(e instanceof EngineUnavailableError ? e.message : errorText(e));
     }
-    const result = await vscode.window.withProgress(
+    const out = this.d.verifier.output;
+    const idle = (): boolean => {
+      const p = service.queue.progress();
+      return p.running + p.queued === 0;
+    };
+    // As the verifier's own batches do: the status bar counts this batch, not every run of the window.
+    if (idle()) service.queue.clearSettled();
+    const revalidation = vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Revalidating ${taskId} revision ${acc.to}: gold, empty and every attempt`, cancellable: true },
       async (progress, token) => {
         const ac = new AbortController();
-        const sub = token.onCancellationRequested(() => ac.abort());
+        const sub = token.onCancellationRequested(() => {
+          out.appendLine(`[${hhmmss()}] repair of ${taskId}: revalidation cancelled from the notification`);
+          ac.abort();
+        });
+        const attempts = new Map<string, string>();
+        let settled = 0;
+        // The shared service, counted: each settled run moves the notification on.
+        const counted = {
+          enqueue: (req: VerifyRequest): string => {
+            const id = service.enqueue(req);
+            attempts.set(id, req.attemptId);
+            return id;
+          },
+          queue: {
+            result: async (id: string) => {
+              const o = await service.queue.result(id);
+              settled++;
+              const what = o.state === 'done' ? o.value.status : o.state === 'cancelled' ? 'cancelled' : 'not run';
+              progress.report({ increment: 100 / Math.max(1, attempts.size), message: `${settled}/${attempts.size} · ${probeLabel(attempts.get(id) ?? '')}: ${what}` });
+              return o;
+            },
+            cancel: (id: string) => service.queue.cancel(id),
+          },
+        };
         try {
-          return await revalidate({ root, taskId, runner: serviceRunner(service), curator, suggestionId: rec.id, signal: ac.signal });
+          const runs = revalidate({ root, taskId, runner: serviceRunner(counted), curator, suggestionId: rec.id, signal: ac.signal });
+          // revalidate() queues its runs before its first await.
+          if (attempts.size > 0) {
+            out.appendLine(`[${hhmmss()}] repair of ${taskId}: revalidating revision ${acc.to}: ${attempts.size} run(s) queued (gold, empty and every attempt)`);
+            progress.report({ message: `${attempts.size} run(s) queued` });
+          }
+          return await runs;
         } finally {
           sub.dispose();
-          progress.report({ message: 'done' });
         }
       },
     );
+    let result: Awaited<typeof revalidation>;
+    try {
+      result = await revalidation;
+    } catch (e) {
+      // The revision stands; the view must not keep saying "revalidating".
+      this.live.set(taskId, { ...this.baseView(rec, 'accepted'), ...decided });
+      this.refreshView(taskId);
+      throw e;
+    }
     const m = result.record.matrix;
-    this.live.set(taskId, { suggestion: rec.id, status: 'revalidated', ...(rec.summary ? { summary: rec.summary } : {}), fromRevision: acc.from, toRevision: acc.to, matrix: m });
+    this.live.set(taskId, { ...this.baseView(rec, 'revalidated'), ...decided, matrix: m });
     this.refreshView(taskId);
     const line = `false positives ${m.counts.before.falsePositives} -> ${m.counts.after.falsePositives}, false negatives ${m.counts.before.falseNegatives} -> ${m.counts.after.falseNegatives}`;
     this.d.log.info(`repair ${taskId}: revalidated revision ${acc.to}: ${line}`);
+    const how = result.revalidated ? 'revalidated' : 'partly revalidated (some runs did not finish)';
+    out.appendLine(`[${hhmmss()}] repair of ${taskId}: revision ${acc.to} ${how}: ${line}`);
     await this.showDoc('matrix', taskId, rec.id);
-    void vscode.window.showInformationMessage(`SpecWeave: ${taskId} revision ${acc.to} revalidated: ${line}.`);
+    void vscode.window.showInformationMessage(`SpecWeave: ${taskId} revision ${acc.to} ${how}: ${line}.`);
     return { accepted: true, to: acc.to, matrix: m, revalidated: result.revalidated };
   }
 
@@ -435,7 +527,7 @@ export class RepairController implements vscode.Disposable {
       }
       throw e;
     }
-    this.live.set(taskId, { suggestion: rec.id, status: 'rejected', ...(rec.summary ? { summary: rec.summary } : {}) });
+    this.live.set(taskId, { ...this.baseView(rec, 'rejected'), note: reason, decidedBy: this.curator(root), decidedAt: new Date().toISOString() });
     this.refreshView(taskId);
     void vscode.window.showInformationMessage(`SpecWeave: repair suggestion ${rec.id} rejected.`);
     return true;

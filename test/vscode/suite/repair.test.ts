@@ -112,6 +112,18 @@ describe('repair (trusted workspace)', function () {
     assert.deepEqual(r.matrix.fixed.falseNegatives.map((x) => `${x.attempt}:${x.spec}`), ['claude-code-sonnet-4-5:B4', 'claude-code-sonnet-4-5:B5']);
     assert.deepEqual(r.matrix.introduced, { falsePositives: [], falseNegatives: [] });
     assert.equal(r.revalidated, true);
+    // The runs went through the window's one verifier queue (its concurrency limit, status bar item and log), not
+    // through a service of the repair's own.
+    const shared = a.verifier.service;
+    assert.ok(shared, 'the verifier feature built its shared service');
+    assert.equal(a.verifier.sharedService(), shared);
+    const task = a.dataset.task(FN_TASK);
+    assert.ok(task);
+    const ran = shared.queue.jobs().filter((j) => j.job.task.id === FN_TASK && j.job.task.revision === 2);
+    assert.deepEqual(ran.map((j) => j.job.attemptId).sort(), ['empty', 'gold', ...task.attempts.map((x) => x.id)].sort());
+    assert.ok(ran.every((j) => j.state === 'done'), ran.map((j) => `${j.job.attemptId}: ${j.state}`).join(', '));
+    assert.ok(a.verifier.statusItem.state.visible, 'the queue status bar item shows the runs');
+    assert.match(a.verifier.statusItem.state.text, new RegExp(`Verifier: ${ran.length} done`));
     const patch = fs.readFileSync(path.join(root, 'tasks', FN_TASK, 'tests.patch'), 'utf8');
     assert.ok(patch.includes('+# loosened by the repair agent'), "the curator's edit went into the new revision");
     const doc = await until('the matrix document', () => vscode.window.activeTextEditor?.document.uri.path.endsWith('before-after.md') && vscode.window.activeTextEditor.document);
@@ -121,6 +133,11 @@ describe('repair (trusted workspace)', function () {
     assert.equal(model.repair?.status, 'revalidated');
     assert.equal(model.repair?.matrix?.counts.after.falseNegatives, 0);
     assert.equal(model.repair?.matrix?.counts.before.falseNegatives, 2);
+    assert.equal(model.repair?.fromRevision, 1);
+    assert.equal(model.repair?.toRevision, 2);
+    assert.match(model.repair?.rationale ?? '', /TB3 pins one exact stderr wording/);
+    assert.equal(model.repair?.target, 'tests');
+    assert.ok(model.repair?.decidedBy, 'who accepted it');
     assert.equal(JSON.stringify(model).includes(KEY), false, 'the task view model');
   });
 
@@ -131,6 +148,8 @@ describe('repair (trusted workspace)', function () {
     assert.equal(await vscode.commands.executeCommand('specweave.repair.reject', FN_TASK, r.suggestion, 'the tests were the problem'), true);
     const model = a.panels.model(FN_TASK, new Map());
     assert.equal(model.repair?.status, 'rejected');
+    assert.equal(model.repair?.note, 'the tests were the problem');
+    assert.equal(model.repair?.summary, 'State the wording');
   });
 
   it('a wrong key ends in a clear message naming "Set API Key", with the key nowhere in the logs or the dataset', async () => {
