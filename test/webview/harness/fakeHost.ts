@@ -35,9 +35,9 @@ const g = globalThis as unknown as PageGlobal;
 const params = new URLSearchParams(g.location.search);
 const fixture: Fixture = fixtureByName(params.get('fixture') ?? 'standard', params);
 // `review=1` (or `review=hostile`) adds the review part, answered by a small stand-in for the curation store;
-// `blind=1` hides the other curator until submit; `queue=1` starts in review mode.
+// `blind=1` hides the other curator until submit; `queue=1` starts in review mode; `reviewAll=1` judges every attempt.
 const review = params.get('review')
-  ? new FakeReview(fixture.model, { blind: params.get('blind') === '1', hostile: params.get('review') === 'hostile', queue: params.get('queue') === '1' })
+  ? new FakeReview(fixture.model, { blind: params.get('blind') === '1', hostile: params.get('review') === 'hostile', queue: params.get('queue') === '1', allAttempts: params.get('reviewAll') === '1' })
   : undefined;
 if (review) fixture.model = { ...fixture.model, review: review.model() };
 // `repair=<kind>` adds the task's repair (repairFixtures.ts: ready, failed, rejected, revalidating, revalidated, sized,

@@ -84,9 +84,12 @@ export class FakeReview {
 
   constructor(
     private readonly base: TaskViewModel,
-    private readonly o: { blind: boolean; hostile: boolean; queue: boolean },
+    private readonly o: { blind: boolean; hostile: boolean; queue: boolean; allAttempts?: boolean },
   ) {
-    this.attempts = base.columns.filter((c) => c.id !== 'gold').slice(0, 2).map((c) => c.id);
+    this.attempts = base.columns
+      .filter((c) => c.id !== 'gold')
+      .slice(0, o.allAttempts ? undefined : 2)
+      .map((c) => c.id);
   }
 
   private get specs(): string[] {

@@ -36,6 +36,9 @@ export async function startHarness(): Promise<HarnessServer> {
     logLevel: 'warning',
   });
   const fakeHostJs = fake.outputFiles[0]!.contents;
+  // The statistics and adjudication panels (dist/stats.js) get their own stand-in host.
+  const statsFake = await build({ entryPoints: [path.join(harnessDir, 'statsHost.ts')], bundle: true, format: 'iife', platform: 'browser', target: 'es2022', write: false, logLevel: 'warning' });
+  const statsHostJs = statsFake.outputFiles[0]!.contents;
   const requests: string[] = [];
   let origin = '';
 
@@ -46,6 +49,21 @@ export async function startHarness(): Promise<HarnessServer> {
       res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
       res.end(body);
     };
+    if (url.pathname === '/stats') {
+      const nonce = makeNonce();
+      const theme = ['dark', 'light', 'hc'].includes(url.searchParams.get('theme') ?? '') ? url.searchParams.get('theme')! : 'dark';
+      const bodyClass = theme === 'light' ? 'vscode-light' : theme === 'hc' ? 'vscode-high-contrast' : 'vscode-dark';
+      const html = buildWebviewHtml({
+        cspSource: origin,
+        nonce,
+        scriptUri: '/dist/stats.js',
+        styleUris: [`/harness/theme-${theme}.css`, '/dist/stats.css'],
+        title: 'SpecWeave curation panel (harness)',
+        taskId: url.searchParams.get('view') === 'adjudication' ? 'adjudication' : 'stats',
+      });
+      send(200, 'text/html; charset=utf-8', harnessPage(html, nonce, bodyClass, '/harness/statsHost.js'));
+      return;
+    }
     if (url.pathname === '/') {
       const nonce = makeNonce();
       const theme = ['dark', 'light', 'hc'].includes(url.searchParams.get('theme') ?? '') ? url.searchParams.get('theme')! : 'dark';
@@ -64,9 +82,10 @@ export async function startHarness(): Promise<HarnessServer> {
     // Chromium asks for it on its own; it is not something the page's content requested.
     if (url.pathname === '/favicon.ico') return send(204, 'image/x-icon', '');
     if (url.pathname === '/harness/fakeHost.js') return send(200, TYPES['.js']!, fakeHostJs);
+    if (url.pathname === '/harness/statsHost.js') return send(200, TYPES['.js']!, statsHostJs);
     const theme = /^\/harness\/theme-(dark|light|hc)\.css$/.exec(url.pathname);
     if (theme) return send(200, TYPES['.css']!, readFileSync(path.join(harnessDir, `theme-${theme[1]}.css`)));
-    const dist = /^\/dist\/(webview\.(?:js|css)(?:\.map)?)$/.exec(url.pathname);
+    const dist = /^\/dist\/((?:webview|stats)\.(?:js|css)(?:\.map)?)$/.exec(url.pathname);
     if (dist) return send(200, TYPES[path.extname(dist[1]!)]!, readFileSync(path.join(projectRoot, 'dist', dist[1]!)));
     send(404, 'text/plain', 'not found');
   });
@@ -84,10 +103,10 @@ export async function startHarness(): Promise<HarnessServer> {
 }
 
 /** The production page plus the workbench's part: the body's theme class and the fake host before the app. */
-function harnessPage(html: string, nonce: string, bodyClass: string): string {
+function harnessPage(html: string, nonce: string, bodyClass: string, hostScript = '/harness/fakeHost.js'): string {
   const app = '<script type="module"';
   if (!html.includes(app) || !html.includes('<body ')) throw new Error('buildWebviewHtml changed shape: update the harness');
   return html
     .replace('<body ', `<body class="${bodyClass}" `)
-    .replace(app, `<script nonce="${nonce}" src="/harness/fakeHost.js"></script>\n  ${app}`);
+    .replace(app, `<script nonce="${nonce}" src="${hostScript}"></script>\n  ${app}`);
 }

@@ -188,11 +188,12 @@ function renderPair(rc: ReviewController, r: ReviewView, c: ReviewCellView): HTM
   note.maxLength = 20_000;
   note.addEventListener('input', () => {
     rc.drafts.notes.set(pairKey(c), note.value);
-    save.hidden = !rc.drafts.dirty(c);
+    save.hidden = !c.mine || !rc.drafts.dirty(c);
   });
   rc.trackField(note, `note:${pairKey(c)}`);
   const save = button('Save note and evidence', () => rc.saveNote({ attempt: c.attempt, spec: c.spec }), { testid: 'review-save-note', secondary: true, disabled });
-  save.hidden = !rc.drafts.dirty(c);
+  // Before a verdict, the note and links go with it; after, this re-records them with the same verdict.
+  save.hidden = !c.mine || !rc.drafts.dirty(c);
   box.append(el('div', { class: 'pair-note' }, note), renderEvidenceEditor(rc, c, disabled, () => rc.rerender()), el('div', { class: 'pair-actions' }, save));
 
   box.append(renderOthers(rc, r, c));

@@ -1,0 +1,321 @@
+// The review part of the task view in Chromium, against the fake host's stand-in for the curation store: the verdict
+// grid with outcomes marked, the keyboard (one key per verdict, moves, undo) and the mouse doing the same, notes and
+// evidence links recorded with a verdict and followed, a failed write losing nothing typed, blind mode, suggestions,
+// the approval rules with waivers, rejection, review mode, hostile text rendered inert, and the DOM budget.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { probe, startBrowserHarness, waitForStatus, waitUntil, type Harness } from './harness/page';
+
+let h: Harness;
+
+before(async () => {
+  h = await startBrowserHarness('review');
+});
+
+after(async () => {
+  await h?.close();
+});
+
+interface ReviewProbe {
+  log: Array<{ method: string; params: Record<string, unknown> }>;
+  failNext: string | undefined;
+  labels: unknown;
+  queueCalls: Array<{ action: string; submit?: boolean }>;
+  waiverLog: Array<Array<{ rule: string; reason: string }>>;
+}
+
+const sim = (page: Page) => probe(page, (g) => (g.__fakeHost as unknown as { review: ReviewProbe }).review);
+const reviewRequests = async (page: Page, method: string) => (await sim(page)).log.filter((l) => l.method === method);
+const tid = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`);
+const cellOf = (page: Page, attempt: string, spec: string) => page.locator(`[data-testid="review-cell"][data-attempt="${attempt}"][data-spec="${spec}"]`);
+
+async function openReview(query = 'review=1', o: { fixture?: 'standard' | 'hostile' | 'scale' } = {}): Promise<Page> {
+  const page = await h.open({ query, ...(o.fixture ? { fixture: o.fixture } : {}) });
+  await probe(page, (g) => g.__fakeHost.resetState());
+  await tid(page, 'specs-tab-review').click();
+  await tid(page, 'review-grid').waitFor();
+  return page;
+}
+
+async function focused(page: Page): Promise<string> {
+  const p = tid(page, 'review-pair');
+  return `${await p.getAttribute('data-attempt')}×${await p.getAttribute('data-spec')}`;
+}
+
+test('the grid shows the verifier, your verdict and the outcome of every pair; the bar says what blocks approval', async () => {
+  const page = await openReview();
+  assert.equal(await page.locator('[data-testid="review-cell"]').count(), 10, '2 attempts × 5 specs');
+  const a1s1 = cellOf(page, 'a1', 'S1');
+  assert.equal(await a1s1.getAttribute('data-verifier'), 'pass');
+  assert.equal(await a1s1.getAttribute('data-outcome'), 'false_positive', "bob's violated against a passing verifier");
+  assert.match((await a1s1.textContent()) ?? '', /✓ · \+1 FP/);
+  assert.match((await a1s1.getAttribute('title')) ?? '', /others: bob violated; final: violated; outcome: false positive/);
+  assert.equal(await cellOf(page, 'a2', 'S1').getAttribute('data-verifier'), 'fail');
+  assert.match((await tid(page, 'review-blockers').textContent()) ?? '', /Approval blocked by: no-open-false-positive, every-spec-tested, every-attempt-judged/);
+  assert.match((await tid(page, 'review-curator').textContent()) ?? '', /Curator: alice/);
+  assert.equal(await focused(page), 'a1×S1', 'focus on the first pair you have not labelled');
+  assert.match((await tid(page, 'review-others').textContent()) ?? '', /bob violated\s*the nested comma is dropped/);
+  await h.shot(page, 'review-grid');
+});
+
+test('keys label the focused pair and move on; the outcome is marked once it is on disk; z undoes', async () => {
+  const page = await openReview();
+  await tid(page, 'review-grid').click({ position: { x: 2, y: 2 } });
+  await page.keyboard.press('s');
+  // The focus moves on at once, before the host answers.
+  assert.equal(await focused(page), 'a1×S2');
+  await waitUntil(page, `document.querySelector('[data-testid="review-cell"][data-attempt="a1"][data-spec="S1"]').dataset.mine === 'satisfied'`);
+  assert.equal(await cellOf(page, 'a1', 'S1').getAttribute('data-outcome'), 'undecided', 'you and bob disagree: undecided until adjudicated');
+  await page.keyboard.press('v');
+  await waitUntil(page, `document.querySelector('[data-testid="review-cell"][data-attempt="a1"][data-spec="S2"]').dataset.outcome === 'true_fail'`);
+  assert.equal(await focused(page), 'a1×S3');
+  await page.keyboard.press('j');
+  assert.equal(await focused(page), 'a1×S4');
+  await page.keyboard.press('l');
+  assert.equal(await focused(page), 'a2×S4');
+  await page.keyboard.press('k');
+  assert.equal(await focused(page), 'a2×S3');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await focused(page), 'a1×S3');
+  const labels = await reviewRequests(page, 'label');
+  assert.deepEqual(
+    labels.map((l) => `${String(l.params.attempt)}×${String(l.params.spec)}:${String(l.params.verdict)}`),
+    ['a1×S1:satisfied', 'a1×S2:violated'],
+  );
+  await page.keyboard.press('z');
+  await waitUntil(page, `document.querySelector('[data-testid="review-cell"][data-attempt="a1"][data-spec="S2"]').dataset.mine === ''`);
+  assert.equal((await reviewRequests(page, 'undo')).length, 1);
+  await waitForStatus(page, /Undone/);
+  await page.keyboard.press('?');
+  await tid(page, 'review-help').waitFor();
+  assert.match((await tid(page, 'review-help').textContent()) ?? '', /s \/ v \/ u/);
+  await h.shot(page, 'keyboard');
+});
+
+test('every action has a mouse path: a cell focuses, buttons give the verdict', async () => {
+  const page = await openReview();
+  await cellOf(page, 'a2', 'S2').click();
+  assert.equal(await focused(page), 'a2×S2');
+  await tid(page, 'verdict-unsure').click();
+  await waitUntil(page, `document.querySelector('[data-testid="review-cell"][data-attempt="a2"][data-spec="S2"]').dataset.mine === 'unsure'`);
+  assert.deepEqual((await reviewRequests(page, 'label')).map((l) => l.params.verdict), ['unsure']);
+  await tid(page, 'bar-undo').click();
+  await waitUntil(page, `document.querySelector('[data-testid="review-cell"][data-attempt="a2"][data-spec="S2"]').dataset.mine === ''`);
+});
+
+test('a note and evidence links go with the verdict; links open their place', async () => {
+  const page = await openReview();
+  await cellOf(page, 'a1', 'S3').click();
+  const note = tid(page, 'review-note');
+  await note.fill('The empty list case is not handled.');
+  // Typing a note never labels: s, v and u are letters in it.
+  assert.equal((await reviewRequests(page, 'label')).length, 0);
+  await tid(page, 'evidence-kind').evaluate((e) => {
+    (e as unknown as { value: string }).value = 'test';
+    e.dispatchEvent(new Event('change'));
+  });
+  await tid(page, 'evidence-test').waitFor();
+  await tid(page, 'evidence-add').click();
+  await tid(page, 'evidence-kind').evaluate((e) => {
+    (e as unknown as { value: string }).value = 'trajectory_step';
+    e.dispatchEvent(new Event('change'));
+  });
+  await tid(page, 'evidence-step').fill('12');
+  await tid(page, 'evidence-add').click();
+  assert.deepEqual(await page.locator('[data-testid="evidence-editor"] [data-testid="evidence-link"]').allTextContents(), ['test T1', 'step 12 of a1']);
+  await tid(page, 'verdict-violated').click();
+  await waitUntil(page, `document.querySelector('[data-testid="review-cell"][data-attempt="a1"][data-spec="S3"]').dataset.mine === 'violated'`);
+  const [label] = await reviewRequests(page, 'label');
+  assert.deepEqual(label?.params, { attempt: 'a1', spec: 'S3', verdict: 'violated', note: 'The empty list case is not handled.', evidence: [{ kind: 'test', test: 'T1' }, { kind: 'trajectory_step', attempt: 'a1', step: 12 }] });
+
+  // Back on the pair: the recorded note and links; following the step link shows step 12 in the trajectory.
+  await cellOf(page, 'a1', 'S3').click();
+  assert.equal(await tid(page, 'review-note').inputValue(), 'The empty list case is not handled.');
+  await page.locator('[data-testid="evidence-editor"] [data-testid="evidence-link"]', { hasText: 'step 12 of a1' }).click();
+  await page.locator('[data-testid="step-row"][data-step="12"].selected').waitFor();
+  await page.locator('[data-testid="step-detail-header"]', { hasText: /12/ }).waitFor();
+  // A test link opens the test patch at the test (the host's openTest).
+  await page.locator('[data-testid="evidence-editor"] [data-testid="evidence-link"]', { hasText: 'test T1' }).click();
+  await waitUntil(page, (g) => g.__fakeHost.requests('openEvidence').length === 1);
+  // Removing a link and saving records the label again with its verdict.
+  await page.locator('[data-testid="evidence-editor"] [data-testid="evidence-remove"]').first().click();
+  await tid(page, 'review-save-note').click();
+  await waitUntil(page, (g) => (g.__fakeHost as unknown as { review: ReviewProbe }).review.log.filter((l) => l.method === 'label').length === 2);
+  const labels = await reviewRequests(page, 'label');
+  assert.deepEqual(labels[1]?.params.evidence, [{ kind: 'trajectory_step', attempt: 'a1', step: 12 }]);
+  assert.equal(labels[1]?.params.verdict, 'violated');
+  await h.shot(page, 'note-and-evidence');
+});
+
+test('a write that fails loses nothing typed: the note stays, the pair stays unlabelled and focused, the error says why', async () => {
+  const page = await openReview();
+  await cellOf(page, 'a2', 'S3').click();
+  await tid(page, 'review-note').fill('A careful note <b>that must survive</b>');
+  await probe(page, (g) => {
+    (g.__fakeHost as unknown as { review: ReviewProbe }).review.failNext = 'disk_full';
+  });
+  await tid(page, 'review-grid').click({ position: { x: 2, y: 2 } });
+  await page.keyboard.press('v');
+  await waitForStatus(page, /Not recorded: .*NOT recorded/);
+  assert.equal(await tid(page, 'status-line').evaluate((e) => e.classList.contains('error')), true);
+  assert.equal(await focused(page), 'a2×S3', 'the focus comes back to the pair that was not recorded');
+  assert.equal(await cellOf(page, 'a2', 'S3').getAttribute('data-mine'), '');
+  assert.equal(await tid(page, 'review-note').inputValue(), 'A careful note <b>that must survive</b>');
+  await h.shot(page, 'write-failed');
+  // The same key again: recorded, with the note.
+  await page.keyboard.press('v');
+  await waitUntil(page, `document.querySelector('[data-testid="review-cell"][data-attempt="a2"][data-spec="S3"]').dataset.mine === 'violated'`);
+  const labels = await reviewRequests(page, 'label');
+  assert.equal(labels.length, 2);
+  assert.equal(labels[1]?.params.note, 'A careful note <b>that must survive</b>');
+});
+
+test('blind mode hides the other curator until you submit', async () => {
+  const page = await openReview('review=1&blind=1');
+  assert.equal(await page.locator('[data-testid="other-label"]').count(), 0);
+  await tid(page, 'review-blind').waitFor();
+  assert.match((await tid(page, 'review-blind-mode').textContent()) ?? '', /others hidden until you submit/);
+  assert.equal(await cellOf(page, 'a1', 'S1').getAttribute('data-outcome'), 'undecided', 'no outcome from a hidden label');
+  await h.shot(page, 'blind');
+  await tid(page, 'specs-tab-decision').click();
+  await tid(page, 'submit').click();
+  await tid(page, 'specs-tab-review').click();
+  await cellOf(page, 'a1', 'S1').click();
+  await page.locator('[data-testid="other-label"]').first().waitFor();
+  assert.equal(await cellOf(page, 'a1', 'S1').getAttribute('data-outcome'), 'false_positive');
+});
+
+test('oracle-probe flags are suggestions to confirm or dismiss', async () => {
+  const page = await openReview();
+  const s = page.locator('[data-testid="suggestion"]');
+  assert.equal(await s.count(), 1);
+  assert.match((await s.textContent()) ?? '', /gold fails test\s*suspect FN\s*the gold patch fails T3/);
+  await s.locator('[data-testid="suggestion-confirm"]').click();
+  await page.locator('[data-testid="suggestion-decision"]', { hasText: 'confirmed by alice' }).waitFor();
+  assert.deepEqual((await reviewRequests(page, 'decideSuggestion')).map((r) => r.params), [{ suggestion: 'gold_fails_test:gold:T3', decision: 'confirmed' }]);
+  assert.equal((await reviewRequests(page, 'label')).length, 0, 'a suggestion is never a label');
+});
+
+test('approval names the rules that block it and needs a reasoned waiver of each', async () => {
+  const page = await openReview();
+  await tid(page, 'review-blockers').click();
+  await tid(page, 'approval').waitFor();
+  const blocking = await page.locator('[data-testid="rule"][data-state="fails"]').evaluateAll((els) => els.map((e) => (e as unknown as { dataset: { rule: string } }).dataset.rule));
+  assert.deepEqual(blocking, ['no-open-false-positive', 'every-spec-tested', 'every-attempt-judged']);
+  assert.equal(await page.locator('[data-testid="rule-blocks"]').count(), 3);
+  assert.match((await tid(page, 'approval-summary').textContent()) ?? '', /blocked by 3 rules: no-open-false-positive, every-spec-tested, every-attempt-judged/);
+  const approve = tid(page, 'approve');
+  assert.equal(await approve.evaluate((b) => (b as unknown as { disabled: boolean }).disabled), true);
+  for (const rule of blocking) {
+    await tid(page, `waive-${rule}`).click();
+    await tid(page, `waiver-reason-${rule}`).fill(`accepted: ${rule}`);
+  }
+  assert.equal(await approve.evaluate((b) => (b as unknown as { disabled: boolean }).disabled), false);
+  await h.shot(page, 'waivers');
+  await approve.click();
+  await tid(page, 'approval-record').waitFor();
+  assert.deepEqual((await sim(page)).waiverLog, [blocking.map((rule) => ({ rule, reason: `accepted: ${rule}` }))]);
+  assert.match((await tid(page, 'approval-record').textContent()) ?? '', /Approved by alice .* waiving no-open-false-positive \(accepted: no-open-false-positive\)/);
+  assert.equal(await tid(page, 'review-status').textContent(), 'approved');
+  // Decided: labels are off until reopened.
+  await tid(page, 'specs-tab-review').click();
+  await tid(page, 'review-disabled').waitFor();
+  await tid(page, 'bar-reopen').click();
+  await page.locator('[data-testid="review-status"]', { hasText: 'in review' }).waitFor();
+});
+
+test('life-cycle transitions are buttons for the allowed moves; a rejection needs a reason', async () => {
+  const page = await openReview();
+  await tid(page, 'specs-tab-decision').click();
+  assert.deepEqual(await page.locator('[data-testid="transitions"] vscode-button').allTextContents(), ['Flag', 'Send to repair']);
+  await tid(page, 'reject-button').click();
+  await waitForStatus(page, /needs a reason/);
+  assert.equal((await reviewRequests(page, 'reject')).length, 0);
+  await tid(page, 'reject-reason').fill('The request contradicts itself.');
+  await tid(page, 'reject-button').click();
+  await tid(page, 'rejection-record').waitFor();
+  assert.deepEqual((await reviewRequests(page, 'reject')).map((r) => r.params), [{ reason: 'The request contradicts itself.' }]);
+  await tid(page, 'bar-reopen').click();
+  await page.locator('[data-testid="review-status"]', { hasText: 'in review' }).waitFor();
+  await tid(page, 'bar-repair').click();
+  await page.locator('[data-testid="review-status"]', { hasText: 'needs repair' }).waitFor();
+  assert.deepEqual((await reviewRequests(page, 'transition')).map((r) => r.params.to), ['in_review', 'needs_repair']);
+});
+
+test('scores are recorded from the Decision tab', async () => {
+  const page = await openReview();
+  await tid(page, 'specs-tab-decision').click();
+  await tid(page, 'score-fnSeverity-2').click();
+  await tid(page, 'score-underspecified-1').click();
+  await tid(page, 'score-env-flaky').click();
+  await tid(page, 'score-other').fill('the fixture needs network');
+  await tid(page, 'score-save').click();
+  await waitForStatus(page, /Scores recorded/);
+  assert.deepEqual((await reviewRequests(page, 'score')).map((r) => r.params), [{ underspecified: 1, fnSeverity: 2, fpSeverity: 0, envDefects: ['flaky'], otherIssues: 'the fixture needs network' }]);
+});
+
+test('review mode: the count left, the last label submits and moves on, n skips, and the mouse does the same', async () => {
+  const page = await openReview('review=1&queue=1');
+  assert.equal(await tid(page, 'specs-tab-review').getAttribute('active'), '', 'review mode opens on the Review tab');
+  assert.match((await tid(page, 'review-remaining').textContent()) ?? '', /3 tasks left \(1 done\) · 10 pairs left here/);
+  await tid(page, 'review-grid').click({ position: { x: 2, y: 2 } });
+  for (let i = 0; i < 9; i++) {
+    const before = await focused(page);
+    await page.keyboard.press('s');
+    await waitUntil(page, `document.querySelector('[data-testid="review-pair"]')?.dataset.attempt + '×' + document.querySelector('[data-testid="review-pair"]')?.dataset.spec !== ${JSON.stringify(before)}`);
+  }
+  await waitUntil(page, `/1 pair left here/.test(document.querySelector('[data-testid="review-remaining"]').textContent)`);
+  assert.deepEqual((await sim(page)).queueCalls, []);
+  await h.shot(page, 'review-mode');
+  await page.keyboard.press('v');
+  await waitUntil(page, (g) => (g.__fakeHost as unknown as { review: ReviewProbe }).review.queueCalls.length === 1);
+  assert.deepEqual((await sim(page)).queueCalls, [{ action: 'next', submit: true }]);
+  await waitForStatus(page, /Submitted demo/);
+
+  const again = await openReview('review=1&queue=1');
+  await tid(again, 'review-grid').click({ position: { x: 2, y: 2 } });
+  await again.keyboard.press('n');
+  await waitUntil(again, (g) => (g.__fakeHost as unknown as { review: ReviewProbe }).review.queueCalls.length === 1);
+  assert.deepEqual((await sim(again)).queueCalls, [{ action: 'skip' }]);
+  const third = await openReview('review=1&queue=1');
+  await tid(third, 'queue-submit-next').click();
+  await tid(third, 'queue-stop').click();
+  await waitUntil(third, (g) => (g.__fakeHost as unknown as { review: ReviewProbe }).review.queueCalls.length === 2);
+  assert.deepEqual((await sim(third)).queueCalls, [{ action: 'next', submit: true }, { action: 'stop' }]);
+});
+
+test('hostile notes, names, messages and history render as inert text', async () => {
+  const page = await openReview('review=hostile', { fixture: 'hostile' });
+  const first = page.locator('[data-testid="review-cell"]').first();
+  await first.click();
+  // What a curator types is hostile too: it goes to the host as text and comes back as text.
+  await tid(page, 'review-note').fill('<img src=x onerror="window.__pwned=2"><script>window.__pwned=3</script>');
+  await tid(page, 'verdict-violated').click();
+  await waitUntil(page, (g) => (g.__fakeHost as unknown as { review: ReviewProbe }).review.log.some((l) => l.method === 'label'));
+  await first.click();
+  await page.locator('[data-testid="other-label-note"]').first().waitFor();
+  assert.match((await page.locator('[data-testid="other-label-note"]').first().textContent()) ?? '', /<script>window.__pwned=1<\/script>/);
+  await tid(page, 'specs-tab-decision').click();
+  await page.locator('[data-testid="history-entry"]').first().waitFor();
+  assert.match((await tid(page, 'history-list').textContent()) ?? '', /<img src=x onerror=/);
+  await tid(page, 'specs-tab-review').click();
+  assert.match((await page.locator('[data-testid="suggestion"]').textContent()) ?? '', /<svg onload=/);
+  const dangerous = await probe(page, (g) => g.__fakeHost.dangerous());
+  assert.deepEqual(dangerous, []);
+  assert.equal(await probe(page, (g) => g.__pwned), undefined, 'no injected script ran');
+  assert.deepEqual(await probe(page, (g) => g.__fakeHost.violations), []);
+  assert.deepEqual(await probe(page, (g) => g.__fakeHost.invalid), [], 'every message the webview sent was valid');
+  await h.shot(page, 'hostile');
+});
+
+test('a big task stays under the DOM budget in the Review and Decision tabs', async () => {
+  const page = await openReview('review=1&reviewAll=1&attempts=10&steps=2000&specs=40&tests=200', { fixture: 'scale' });
+  assert.equal(await page.locator('[data-testid="review-cell"]').count(), 400);
+  const inReview = await probe(page, (g) => g.__fakeHost.countElements());
+  assert.ok(inReview < 2000, `${inReview} elements in the Review tab`);
+  await tid(page, 'specs-tab-decision').click();
+  await tid(page, 'decision').waitFor();
+  const inDecision = await probe(page, (g) => g.__fakeHost.countElements());
+  assert.ok(inDecision < 2000, `${inDecision} elements in the Decision tab`);
+});
