@@ -182,6 +182,22 @@ test('when the revalidation finishes, the view switches to the Repair tab and sh
   assert.deepEqual(h.errors, []);
 });
 
+test('a revalidation the panel has not shown opens the Repair tab once; after that the curator\'s tab stands', async () => {
+  const page = await h.open({ query: 'repair=revalidated' });
+  await tid(page, 'repair-matrix').waitFor();
+  assert.equal(await tid(page, 'specs-tab-repair').getAttribute('active'), '');
+  await tid(page, 'specs-tab-tests').click();
+  await tid(page, 'tests').waitFor();
+  // A hidden panel comes back as a fresh page with its saved state: the same repair does not take the tab again.
+  await page.waitForTimeout(300);
+  await page.reload();
+  await tid(page, 'tests').waitFor({ timeout: 10_000 });
+  assert.equal(await tid(page, 'specs-tab-tests').getAttribute('active'), '');
+  assert.equal(await tid(page, 'repair').count(), 0);
+  await page.close();
+  assert.deepEqual(h.errors, []);
+});
+
 test('hostile text in the summary, rationale, note, ids and verdicts renders inert', async () => {
   const PWN = 'window.__pwned=1';
   const page = await openRepair('repair=hostile', { fixture: 'hostile' });

@@ -12,7 +12,7 @@ import { tabs, type Tabs } from './ui/tabs';
 import { ColumnsView } from './views/columns';
 import { renderHeader } from './views/header';
 import { renderMatrix } from './views/matrix';
-import { REPAIR_TAB, renderRepair } from './views/repair';
+import { REPAIR_TAB, renderRepair, SeenRepairs } from './views/repair';
 import { renderRequest } from './views/request';
 import { renderResults } from './views/results';
 import { DECISION_TAB, REVIEW_TAB, reviewController } from './views/reviewController';
@@ -57,12 +57,14 @@ export class App {
   private persistTimer: ReturnType<typeof setTimeout> | undefined;
   private lastPosted = '';
   private statusTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly seenRepairs: SeenRepairs;
 
   constructor(
     private readonly api: VsCodeApi,
     private readonly root: HTMLElement,
   ) {
     this.host = new HostConnection((m) => api.postMessage(m));
+    this.seenRepairs = new SeenRepairs(api.getState());
     window.addEventListener('message', (e: MessageEvent<unknown>) => this.onMessage(e.data));
     document.addEventListener('keydown', (e) => this.onKey(e));
     root.append(el('p', { class: 'muted loading', testid: 'loading', text: 'Loading the task\u2026' }));
@@ -109,6 +111,7 @@ export class App {
     reviewController.onModel(model);
     if (!sameTask) {
       this.state = restoreState(model, this.state ? toPersisted(this.state) : this.api.getState(), hostState);
+      if (this.seenRepairs.takeNew(model.repair)) this.state.specsTab = REPAIR_TAB;
       const reviewTab = reviewController.initialTab(model);
       if (reviewTab) this.state.specsTab = reviewTab;
       // Another task: nothing of the old trajectories, hits or selection may leak into the new one.
@@ -118,7 +121,7 @@ export class App {
     } else {
       this.state = reconcile(this.state!, model);
       // A revalidation that just finished is what the curator is waiting for: show its before/after matrix.
-      if (previous?.repair?.matrix === undefined && model.repair?.matrix !== undefined) this.state.specsTab = REPAIR_TAB;
+      if (this.seenRepairs.takeNew(model.repair)) this.state.specsTab = REPAIR_TAB;
       const trajectoriesChanged = JSON.stringify(previous!.columns.map((c) => c.trajectory)) !== JSON.stringify(model.columns.map((c) => c.trajectory));
       this.buildAll(trajectoriesChanged);
     }
@@ -270,7 +273,7 @@ export class App {
 
   private persist(): void {
     if (!this.state) return;
-    this.api.setState(toPersisted(this.state));
+    this.api.setState({ ...toPersisted(this.state), repairSeen: this.seenRepairs.toJSON() });
     const shared = toWebviewState(this.state);
     const text = JSON.stringify(shared);
     if (text !== this.lastPosted) {

@@ -505,8 +505,13 @@ export class RepairController implements vscode.Disposable {
     this.d.log.info(`repair ${taskId}: revalidated revision ${acc.to}: ${line}`);
     const how = result.revalidated ? 'revalidated' : 'partly revalidated (some runs did not finish)';
     out.appendLine(`[${hhmmss()}] repair of ${taskId}: revision ${acc.to} ${how}: ${line}`);
-    await this.showDoc('matrix', taskId, rec.id);
-    void vscode.window.showInformationMessage(`SpecWeave: ${taskId} revision ${acc.to} ${how}: ${line}.`);
+    // The matrix is in the task view's Repair tab (it opens there by itself); bring the view to the front rather
+    // than covering it with the Markdown document, which stays one click away.
+    this.d.panels()?.open(taskId);
+    const asDoc = 'Open as Document';
+    void vscode.window.showInformationMessage(`SpecWeave: ${taskId} revision ${acc.to} ${how}: ${line}.`, asDoc).then((p) => {
+      if (p === asDoc) void this.showDoc('matrix', taskId, rec.id);
+    });
     return { accepted: true, to: acc.to, matrix: m, revalidated: result.revalidated };
   }
 

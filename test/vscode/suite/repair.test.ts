@@ -126,6 +126,9 @@ describe('repair (trusted workspace)', function () {
     assert.match(a.verifier.statusItem.state.text, new RegExp(`Verifier: ${ran.length} done`));
     const patch = fs.readFileSync(path.join(root, 'tasks', FN_TASK, 'tests.patch'), 'utf8');
     assert.ok(patch.includes('+# loosened by the repair agent'), "the curator's edit went into the new revision");
+    // The task view comes to the front (its Repair tab shows the matrix); the Markdown document is one command away.
+    await until('the task view in front', () => a.panels.active?.taskId === FN_TASK && a.panels.active.panel.visible);
+    assert.equal(await vscode.commands.executeCommand('specweave.repair.showMatrix', FN_TASK), true);
     const doc = await until('the matrix document', () => vscode.window.activeTextEditor?.document.uri.path.endsWith('before-after.md') && vscode.window.activeTextEditor.document);
     assert.match(doc.getText(), /false negatives 2 -> 0/);
     await until('the task reloaded at revision 2', () => a.dataset.task(FN_TASK)?.revision === 2);

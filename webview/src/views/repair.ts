@@ -10,6 +10,32 @@ import { button } from '../ui/controls';
 
 export const REPAIR_TAB = 'repair';
 
+/**
+ * The revalidated repairs this panel has shown, kept with its saved state: a finished revalidation opens the Repair
+ * tab once (also when the panel was hidden while it ran and comes back with a fresh page), then the curator's tab
+ * choice stands.
+ */
+export class SeenRepairs {
+  private readonly ids: string[];
+
+  constructor(saved: unknown) {
+    const list = typeof saved === 'object' && saved !== null ? (saved as { repairSeen?: unknown }).repairSeen : undefined;
+    this.ids = Array.isArray(list) ? list.filter((x): x is string => typeof x === 'string' && x.length <= 256).slice(-50) : [];
+  }
+
+  /** True (once per suggestion) when the model has a before/after matrix this panel has not shown yet. */
+  takeNew(r: RepairView | undefined): boolean {
+    if (!r?.matrix || this.ids.includes(r.suggestion)) return false;
+    this.ids.push(r.suggestion);
+    if (this.ids.length > 50) this.ids.shift();
+    return true;
+  }
+
+  toJSON(): string[] {
+    return [...this.ids];
+  }
+}
+
 /** Host commands the tab's buttons run (all contributed by the extension, so `runCommand` lets them through). */
 export const REPAIR_COMMANDS = {
   review: 'specweave.repair.review',
