@@ -1,8 +1,8 @@
 // The repair agent clicked in a real workbench, on the packaged .vsix: the example's false negative (verified and
 // labelled beforehand), the key set through "SpecWeave: Set API Key", "Request Repair Suggestion" from the command
 // palette against a fake OpenAI server, the suggestion seen as a native diff, accepted from its notification,
-// revalidated in containers, and the before/after matrix showing the false negative gone. The key is then searched
-// for in the workspace, the workbench's logs and the task view.
+// revalidated in containers, and the before/after matrix in the task view's Repair tab (and as a document) showing
+// the false negative gone. The key is then searched for in the workspace, the workbench's logs and the task view.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -95,20 +95,52 @@ describe('repair in the workbench', { timeout: 600_000 }, () => {
     assert.equal(fake.requests.at(-1)?.authorization, `Bearer ${KEY}`);
   });
 
-  it('accepts it from the notification and shows the before/after matrix with the false negative gone', async () => {
+  it('accepts it from the notification and shows the before/after matrix in the task view with the false negative gone', async () => {
     assert.ok(wb);
     const { page } = wb;
     const toast = await waitForNotification(page, /repair suggestion for total-command/, 30_000);
     await toast.locator('.monaco-button', { hasText: 'Accept' }).first().click();
+    // Revalidation runs in containers through the verifier's queue, then the task view comes to the front with its
+    // Repair tab open on the before/after matrix.
+    const frame = webviewFrame(page, 'panel');
+    const tid = (id: string) => frame.locator(`[data-testid="${id}"]`);
+    await tid('repair-matrix').waitFor({ timeout: 240_000 });
+    await waitForNotification(page, /revision 2 revalidated: false positives 0 -> 0, false negatives 2 -> 0/, 30_000);
+    assert.equal(await tid('specs-tab-repair').getAttribute('active'), '', 'the Repair tab opened by itself');
+    assert.equal(await tid('repair-state').textContent(), 'accepted');
+    assert.equal(await tid('repair-state').getAttribute('data-status'), 'revalidated');
+    assert.equal(await tid('repair-revision').textContent(), 'revision 1 → 2');
+    assert.equal(await tid('repair-count-fn').textContent(), 'false negatives 2 → 0');
+    assert.equal(await tid('repair-count-fn').getAttribute('data-trend'), 'better');
+    assert.equal(await tid('repair-count-fp').textContent(), 'false positives 0 → 0');
+    const gone = frame.locator('[data-testid="repair-gone"] [data-testid="repair-ref"]');
+    const refs = await Promise.all((await gone.all()).map(async (r) => `${await r.getAttribute('data-kind')}:${await r.getAttribute('data-attempt')}×${await r.getAttribute('data-spec')}`));
+    assert.deepEqual(refs, ['fn:claude-code-sonnet-4-5×B4', 'fn:claude-code-sonnet-4-5×B5']);
+    assert.match((await tid('repair-appeared').textContent()) ?? '', /Appeared:\s*none/);
+    // The cells: false negative before, no longer after, marked "FN gone"; nothing marked as appeared.
+    for (const spec of ['B4', 'B5']) {
+      const cell = frame.locator(`[data-testid="repair-cell"][data-attempt="claude-code-sonnet-4-5"][data-spec="${spec}"]`);
+      assert.equal(await cell.getAttribute('data-before'), 'false_negative', spec);
+      assert.notEqual(await cell.getAttribute('data-after'), 'false_negative', spec);
+      assert.match((await cell.locator('[data-testid="repair-outcomes"]').textContent()) ?? '', /^FN → /);
+      assert.equal(await cell.locator('[data-testid="repair-mark"]').textContent(), '✓ FN gone');
+    }
+    assert.equal(await frame.locator('[data-testid="repair-mark"]').count(), 2);
+    assert.equal(await frame.locator('[data-testid="repair-mark"][data-which="appeared"]').count(), 0);
+    assert.ok((await frame.locator('[data-testid="repair-row"]').count()) >= 1);
+    await frame.locator('[data-testid="repair-matrix"]').scrollIntoViewIfNeeded();
+    await wb.screenshot('before-after-task-view');
+    const patch = fs.readFileSync(path.join(root, 'tasks', FN_TASK, 'tests.patch'), 'utf8');
+    assert.match(patch, /\+ {4}assert re\.search/);
+
+    // The same matrix as a Markdown document, from the Repair tab's button.
+    await tid('repair-action-matrix').click();
     const tab = page.locator('.tabs-container .tab', { hasText: 'before-after.md' }).first();
-    await tab.waitFor({ timeout: 240_000 });
+    await tab.waitFor({ timeout: 30_000 });
     const text = page.locator('.editor-instance .view-lines').filter({ hasText: 'false negatives' }).first();
     await text.waitFor({ timeout: 15_000 });
     assert.match((await text.innerText()).replace(/\s+/g, ' '), /False positives 0 -> 0; false negatives 2 -> 0\. - Gone: false positives: none; false negatives: claude-code-sonnet-4-5 × B4, claude-code-sonnet-4-5 × B5/);
-    await waitForNotification(page, /revision 2 revalidated: false positives 0 -> 0, false negatives 2 -> 0/, 30_000);
-    await wb.screenshot('before-after');
-    const patch = fs.readFileSync(path.join(root, 'tasks', FN_TASK, 'tests.patch'), 'utf8');
-    assert.match(patch, /\+ {4}assert re\.search/);
+    await wb.screenshot('before-after-document');
   });
 
   it('leaves the key nowhere: workspace files, workbench logs, the task view', async () => {
