@@ -353,6 +353,8 @@ export interface ReviewView {
   queue?: ReviewQueueView;
   /** Why recording is not possible right now (no dataset store, a read-only log...), when it is not. */
   readOnly?: string;
+  /** Set when other curators' notes or links were cut to keep the message small (what was left out, and where to see it). */
+  trimmed?: string;
 }
 
 /** Longest note sent per label in a view model; the log keeps the whole note. */

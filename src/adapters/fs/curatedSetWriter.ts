@@ -23,6 +23,29 @@ function isOurExport(dir: string): boolean {
  * whole). `onProgress` gets (files written, total); `signal` stops before the swap, leaving `outDir` untouched.
  */
 export function writeCuratedSet(outDir: string, plan: ExportPlan, opts: { onProgress?: (done: number, total: number) => void; signal?: AbortSignal } = {}): void {
+  for (const _ of writeSteps(outDir, plan, opts)) {
+    // every step runs at once
+  }
+}
+
+/**
+ * The same as `writeCuratedSet`, giving the event loop a turn every `yieldEvery` files (default 20), so an extension
+ * host stays responsive and its progress and cancel button keep working while thousands of files are fsynced.
+ */
+export async function writeCuratedSetAsync(
+  outDir: string,
+  plan: ExportPlan,
+  opts: { onProgress?: (done: number, total: number) => void; signal?: AbortSignal; yieldEvery?: number } = {},
+): Promise<void> {
+  const every = Math.max(1, opts.yieldEvery ?? 20);
+  let n = 0;
+  for (const _ of writeSteps(outDir, plan, opts)) {
+    if (++n % every === 0) await new Promise<void>((r) => setImmediate(r));
+  }
+}
+
+/** The export, one file per step: the checks, each file written and fsynced, then the swap. */
+function* writeSteps(outDir: string, plan: ExportPlan, opts: { onProgress?: (done: number, total: number) => void; signal?: AbortSignal }): Generator<void, void, void> {
   const out = path.resolve(outDir);
   let existing = false;
   try {
@@ -55,6 +78,7 @@ export function writeCuratedSet(outDir: string, plan: ExportPlan, opts: { onProg
         fs.closeSync(fd);
       }
       opts.onProgress?.(++done, plan.files.length);
+      yield;
     }
     if (opts.signal?.aborted) throw new ExportError('export cancelled');
     if (existing || fs.existsSync(out)) {

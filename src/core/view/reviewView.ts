@@ -20,6 +20,7 @@ import type {
   SuggestionView,
 } from '../../protocol/messages';
 import { MAX_HISTORY_VIEW, MAX_NOTE_VIEW, PROTOCOL_VERSION } from '../../protocol/messages';
+import { jsonBytes } from './text';
 
 export interface ReviewViewExtras {
   /** Why no curator name is available (then `review.viewer` is unset and recording is off). */
@@ -169,6 +170,26 @@ export function buildReviewView(r: TaskReview, policy: string, extras: ReviewVie
     ...(extras.queue ? { queue: extras.queue } : {}),
     ...(extras.readOnly !== undefined ? { readOnly: extras.readOnly } : {}),
   };
+}
+
+/** Most bytes of JSON the review part of a task view model may take (a message carries at most about 1 MB). */
+export const REVIEW_VIEW_BUDGET = 600_000;
+
+/**
+ * The review part cut to fit `budget` bytes of JSON: first other curators' notes to 200 characters and their links to
+ * 10, then their notes and links dropped, then the history to its last 10 events. The viewer's own labels are never
+ * cut (they are what the curator edits). Says what was left out in `trimmed`.
+ */
+export function fitReviewView(v: ReviewView, budget = REVIEW_VIEW_BUDGET): ReviewView {
+  if (jsonBytes(v) <= budget) return v;
+  const others = (f: (l: LabelView) => LabelView): ReviewView => ({ ...v, cells: v.cells.map((c) => ({ ...c, others: c.others.map(f), stale: c.stale.map(f) })) });
+  const cut = others((l) => ({ ...l, ...(l.note !== undefined && l.note.length > 200 ? { note: l.note.slice(0, 200), noteCut: true } : {}), evidence: l.evidence.slice(0, 10) }));
+  const where = 'see them with specweave log DATASET TASK';
+  if (jsonBytes(cut) <= budget) return { ...cut, trimmed: `Other curators' notes are cut to 200 characters and their links to 10 to keep this view small: ${where}.` };
+  const bare = { ...others((l) => ({ curator: l.curator, verdict: l.verdict, evidence: [], event: l.event, time: l.time, ...(l.stale ? { stale: true } : {}) })) };
+  const trimmed = `Other curators' notes and links are left out to keep this view small: ${where}.`;
+  if (jsonBytes(bare) <= budget) return { ...bare, trimmed };
+  return { ...bare, history: bare.history.slice(-10), trimmed: `${trimmed} Only the last 10 events of the history are shown.` };
 }
 
 /**

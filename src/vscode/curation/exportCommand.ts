@@ -1,10 +1,10 @@
 // "SpecWeave: Export Curated Set": the same files as `specweave export` (the store's plan, the curated-set writer),
-// into a folder the curator picks, with a cancellable progress notification. It writes files and runs no code, so it
+// into a folder the curator picks, with a cancellable progress notification (files written so far of all). It writes files and runs no code, so it
 // works in Restricted Mode too.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ExportError, writeCuratedSet } from '../../adapters/fs/curatedSetWriter';
+import { ExportError, writeCuratedSetAsync } from '../../adapters/fs/curatedSetWriter';
 import type { CurationStore } from '../../adapters/fs/curationStore';
 import type { ExportFormat } from '../../core/review/exportSet';
 import { EXPORT_FORMATS, EXPORT_MANIFEST } from '../../core/review/exportSet';
@@ -103,7 +103,8 @@ export async function exportCuratedSet(store: CurationStore | undefined, args: E
           await yieldToHost();
           if (abort.signal.aborted) throw new ExportError('export cancelled');
           let last = 0;
-          writeCuratedSet(out, plan, {
+          // Files are fsynced one by one; the writer yields between them so progress and Cancel keep working.
+          await writeCuratedSetAsync(out, plan, {
             signal: abort.signal,
             onProgress: (done, total) => {
               const pct = Math.floor((done / total) * 100);

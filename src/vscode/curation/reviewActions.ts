@@ -8,7 +8,7 @@ import type { TaskStatus } from '../../core/model';
 import type { Difficulty, EnvDefect } from '../../core/review/events';
 import { DIFFICULTIES, ENV_DEFECTS, SCORE_FIELDS } from '../../core/review/events';
 import type { ReviewIntent } from '../../core/review/intents';
-import { buildReviewView, nextQueueTask } from '../../core/view/reviewView';
+import { buildReviewView, fitReviewView, nextQueueTask } from '../../core/view/reviewView';
 import type { EvidenceLinkView, RequestMap, ReviewActResult, ReviewView } from '../../protocol/messages';
 import type { ReviewRequests } from '../taskSession';
 
@@ -86,10 +86,12 @@ export class ReviewActions {
       const index = q.items.findIndex((i) => i.taskId === taskId);
       queue = { remaining: q.remaining, done: q.done, ...(index >= 0 ? { index } : {}) };
     }
-    return buildReviewView(review, store.policy, {
-      ...(c.ok ? { curatorSource: c.source } : { curatorProblem: c.message }),
-      ...(queue ? { queue } : {}),
-    });
+    return fitReviewView(
+      buildReviewView(review, store.policy, {
+        ...(c.ok ? { curatorSource: c.source } : { curatorProblem: c.message }),
+        ...(queue ? { queue } : {}),
+      }),
+    );
   }
 
   /** Records an intent on a task; answers after fsync, with the refusal, or with why nothing was recorded. */

@@ -4,7 +4,8 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CurationStore } from '../../../src/adapters/fs/curationStore';
-import { adjudicationChoices, buildDisagreementViews, buildReviewView, buildStatsView, hunkLines, nextQueueTask } from '../../../src/core/view/reviewView';
+import { adjudicationChoices, buildDisagreementViews, buildReviewView, buildStatsView, fitReviewView, hunkLines, nextQueueTask } from '../../../src/core/view/reviewView';
+import { jsonBytes } from '../../../src/core/view/text';
 import { MAX_HISTORY_VIEW, MAX_NOTE_VIEW } from '../../../src/protocol/messages';
 import { reviewDataset, writeRun, writeT1Runs } from '../review/helpers';
 
@@ -95,6 +96,27 @@ describe('review view model', () => {
     assert.equal(d?.decision?.curator, 'alice');
     assert.ok(after.blockers.includes('no-open-false-positive'), 'a confirmed suspect false positive blocks approval');
     assert.equal(after.counts.mine, 0);
+  });
+
+  it("fits a message: others' notes are cut, then dropped, never the viewer's own, and it says so", async () => {
+    const store = await labelled();
+    const long = 'n'.repeat(3000);
+    for (const [attempt, spec] of [['a1', 'S2'], ['a2', 'S1'], ['a2', 'S2']] as const) {
+      assert.ok((await store.act('t1', 'bob', { kind: 'label', attempt, spec, verdict: 'satisfied', note: long, evidence: Array.from({ length: 30 }, () => ({ kind: 'spec' as const, spec: 'S1' })) })).ok);
+    }
+    const full = buildReviewView(store.review('t1', { viewer: 'alice' })!, store.policy);
+    assert.equal(fitReviewView(full), full, 'small enough: unchanged');
+    const size = jsonBytes(full);
+    const cut = fitReviewView(full, size - 2000);
+    assert.ok(jsonBytes(cut) <= size - 2000);
+    assert.match(cut.trimmed ?? '', /cut to 200 characters/);
+    const bobs = cut.cells.flatMap((c) => c.others).filter((o) => o.curator === 'bob');
+    assert.ok(bobs.every((o) => (o.note ?? '').length <= 200 && o.evidence.length <= 10));
+    assert.equal(cut.cells.find((c) => c.attempt === 'a1' && c.spec === 'S2')?.mine?.note, 'prints Hello without the comma', 'the viewer keeps their note');
+    const bare = fitReviewView(full, 6000);
+    assert.match(bare.trimmed ?? '', /left out/);
+    assert.ok(bare.cells.flatMap((c) => c.others).every((o) => o.note === undefined && o.evidence.length === 0));
+    assert.deepEqual(bare.cells.flatMap((c) => c.others.map((o) => `${c.attempt}×${c.spec}:${o.curator}:${o.verdict}`)).sort(), ['a1×S1:bob:unsure', 'a1×S2:bob:satisfied', 'a2×S1:bob:satisfied', 'a2×S2:bob:satisfied'], 'verdicts stay');
   });
 
   it('says why nothing can be recorded when there is no curator name', async () => {

@@ -26,6 +26,7 @@ export function renderLabelsTab(rc: ReviewController, showAll = false): HTMLElem
   }
   const focus = rc.ensureFocus();
   if (rc.showHelp) root.append(renderHelp());
+  if (r.trimmed) root.append(el('div', { class: 'muted small', testid: 'review-trimmed', text: oneLine(r.trimmed, 300) }));
   root.append(renderGrid(rc, r, showAll, () => root.replaceWith(renderLabelsTab(rc, true))));
   const cell = cellOf(r, focus);
   if (cell) root.append(renderPair(rc, r, cell));
