@@ -103,7 +103,12 @@ export function repairMatrix(inp: MatrixInput): RepairMatrix {
       cells.push({ attempt: at, spec: sp, before, after, change: classify(before, after) });
     }
   }
-  const refs = (ch: CellChange) => cells.filter((c) => c.change === ch).map((c) => ({ attempt: c.attempt, spec: c.spec }));
+  // Gone and appeared are read from the outcomes, not from each cell's one-word change: a cell can lose a false
+  // positive and gain a false negative at once.
+  const refs = (gone: boolean, o: LabelOutcome) =>
+    cells
+      .filter((c) => (gone ? c.before.outcome === o && c.after.outcome !== o : c.after.outcome === o && c.before.outcome !== o))
+      .map((c) => ({ attempt: c.attempt, spec: c.spec }));
   const count = (which: 'before' | 'after', o: LabelOutcome) => cells.filter((c) => c[which].outcome === o).length;
   const probe = (id: typeof GOLD | typeof EMPTY): ProbeRow => {
     const pb = b.verifier.attempts[id];
@@ -128,8 +133,8 @@ export function repairMatrix(inp: MatrixInput): RepairMatrix {
     cells,
     probes: [probe(GOLD), probe(EMPTY)],
     attemptStatus,
-    fixed: { falsePositives: refs('fp_fixed'), falseNegatives: refs('fn_fixed') },
-    introduced: { falsePositives: refs('fp_new'), falseNegatives: refs('fn_new') },
+    fixed: { falsePositives: refs(true, 'false_positive'), falseNegatives: refs(true, 'false_negative') },
+    introduced: { falsePositives: refs(false, 'false_positive'), falseNegatives: refs(false, 'false_negative') },
     counts: {
       before: { falsePositives: count('before', 'false_positive'), falseNegatives: count('before', 'false_negative') },
       after: { falsePositives: count('after', 'false_positive'), falseNegatives: count('after', 'false_negative') },

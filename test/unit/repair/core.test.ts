@@ -134,6 +134,22 @@ describe('the before/after matrix', () => {
   });
 });
 
+describe('the before/after matrix, mixed cells', () => {
+  it('lists a cell that trades a false positive for a false negative as both gone and appeared', () => {
+    const label1 = ev('label', { attempt: 'a2', spec: 'S1', verdict: 'violated', evidence: [] });
+    const rev = ev('revision', { from: 1, changedSpecs: [] }, { revision: 2 });
+    const label2 = ev('label', { attempt: 'a2', spec: 'S1', verdict: 'satisfied', evidence: [] }, { revision: 2 });
+    const st = reduceTask('t1', [label1, rev, label2]);
+    const v2 = verifier(2);
+    v2.attempts.a2 = { ...v2.attempts.a2!, specs: { ...v2.attempts.a2!.specs, S1: 'fail' }, status: 'failed' };
+    const m = repairMatrix({ before: { task: task(), verifier: verifier(1) }, after: { task: task({ revision: 2 }), verifier: v2 }, state: st, revisionEvent: rev.id });
+    const cell = m.cells.find((c) => c.attempt === 'a2' && c.spec === 'S1');
+    assert.deepEqual([cell?.before.outcome, cell?.after.outcome], ['false_positive', 'false_negative']);
+    assert.deepEqual(m.fixed.falsePositives, [{ attempt: 'a2', spec: 'S1' }]);
+    assert.deepEqual(m.introduced.falseNegatives, [{ attempt: 'a2', spec: 'S1' }]);
+  });
+});
+
 describe('repair events', () => {
   it('validate, reduce, describe, and cannot be undone', () => {
     const req = ev('repair.request', { suggestion: 's1', target: 'tests', model: 'gpt', outcome: 'suggested', promptTokens: 10, completionTokens: 5, costUsd: 0.001 });
