@@ -30,7 +30,12 @@ export type CandidateNode =
   | { kind: 'task'; taskId: string }
   | { kind: 'attempt'; taskId: string; column: string }
   | { kind: 'changedFile'; taskId: string; column: string; path: string; change: FileChangeView }
-  | { kind: 'message'; taskId: string; column: string; text: string };
+  | { kind: 'message'; taskId: string; column: string; text: string }
+  /** The rows past the ones shown: a tree of 15,000 rows is slow to refresh, so rows come in pages. */
+  | { kind: 'more'; remaining: number };
+
+/** Task rows shown at first and added by each "show more". */
+export const ROW_PAGE = 500;
 
 const VIEW_STATE_KEY = 'specweave.candidates.view';
 
@@ -61,6 +66,7 @@ export class CandidatesTree implements vscode.TreeDataProvider<CandidateNode>, v
   private visible: TaskRow[] | undefined;
   private visibleIndex: Map<string, number> | undefined;
   private filterValue: CandidateFilter;
+  private shownLimit = ROW_PAGE;
   private sortValue: CandidateSort;
   private readonly changes = new Map<string, FileChangeView[] | { error: string }>();
   private view: vscode.TreeView<CandidateNode> | undefined;
@@ -115,15 +121,24 @@ export class CandidatesTree implements vscode.TreeDataProvider<CandidateNode>, v
 
   async setFilter(f: CandidateFilter): Promise<void> {
     this.filterValue = sanitizeFilter(f);
-    await this.saveViewState();
-    await vscode.commands.executeCommand('setContext', CTX.filtered, isFiltered(this.filterValue));
+    this.shownLimit = ROW_PAGE;
+    // The tree first; storing the filter and the context key can follow.
     this.invalidate();
+    await Promise.all([this.saveViewState(), vscode.commands.executeCommand('setContext', CTX.filtered, isFiltered(this.filterValue))]);
   }
 
   async setSort(s: CandidateSort): Promise<void> {
     this.sortValue = s;
-    await this.saveViewState();
+    this.shownLimit = ROW_PAGE;
     this.invalidate();
+    await this.saveViewState();
+  }
+
+  /** Shows another page of rows (or, with `all`, every row). */
+  showMore(all = false): number {
+    this.shownLimit = all ? Number.MAX_SAFE_INTEGER : this.shownLimit + ROW_PAGE;
+    this.emitter.fire(this.datasetNode);
+    return Math.min(this.shownLimit, this.visibleRows().length);
   }
 
   /** Ids of the tasks the tree shows, in order (after filter and sort). */
@@ -153,6 +168,11 @@ export class CandidatesTree implements vscode.TreeDataProvider<CandidateNode>, v
   }
 
   async reveal(taskId: string): Promise<void> {
+    const at = this.visibleIndex?.get(taskId);
+    if (at !== undefined && at >= this.shownLimit) {
+      this.shownLimit = Math.ceil((at + 1) / ROW_PAGE) * ROW_PAGE;
+      this.emitter.fire(this.datasetNode);
+    }
     const node = this.taskNodes.get(taskId);
     if (!node || !this.view?.visible) return;
     try {
@@ -167,6 +187,7 @@ export class CandidatesTree implements vscode.TreeDataProvider<CandidateNode>, v
       case 'dataset':
         return undefined;
       case 'task':
+      case 'more':
         return this.datasetNode;
       case 'attempt':
         return this.taskNode(node.taskId);
@@ -176,10 +197,17 @@ export class CandidatesTree implements vscode.TreeDataProvider<CandidateNode>, v
   }
 
   getChildren(node?: CandidateNode): CandidateNode[] {
-    if (!node) return this.dataset.root ? [this.datasetNode] : [];
+    if (!node) {
+      this.rootShown = this.dataset.root !== undefined;
+      return this.dataset.root ? [this.datasetNode] : [];
+    }
     switch (node.kind) {
-      case 'dataset':
-        return this.visibleRows().map((r) => this.taskNode(r.id));
+      case 'dataset': {
+        const rows = this.visibleRows();
+        const shown: CandidateNode[] = rows.slice(0, this.shownLimit).map((r) => this.taskNode(r.id));
+        if (rows.length > this.shownLimit) shown.push({ kind: 'more', remaining: rows.length - this.shownLimit });
+        return shown;
+      }
       case 'task': {
         const task = this.dataset.task(node.taskId);
         if (!task) return [];
@@ -274,6 +302,16 @@ export class CandidatesTree implements vscode.TreeDataProvider<CandidateNode>, v
         item.command = { command: CMD.openDiff, title: 'Open Diff', arguments: [node] };
         return item;
       }
+      case 'more': {
+        const next = Math.min(ROW_PAGE, node.remaining);
+        const item = new vscode.TreeItem(`Show ${next.toLocaleString('en-US')} more…`, vscode.TreeItemCollapsibleState.None);
+        item.id = 'more';
+        item.description = `${node.remaining.toLocaleString('en-US')} not shown; filter to narrow the list`;
+        item.iconPath = new vscode.ThemeIcon('ellipsis');
+        item.contextValue = 'more';
+        item.command = { command: CMD.showMore, title: 'Show More Candidates' };
+        return item;
+      }
       case 'message': {
         const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
         item.iconPath = new vscode.ThemeIcon('warning');
@@ -292,8 +330,12 @@ export class CandidatesTree implements vscode.TreeDataProvider<CandidateNode>, v
     this.visible = undefined;
     this.visibleIndex = undefined;
     this.updateViewText();
-    this.emitter.fire(undefined);
+    // Only the task list changed: refreshing the dataset node keeps VS Code from refetching the root.
+    this.emitter.fire(this.dataset.root && this.rootShown ? this.datasetNode : undefined);
   }
+
+  /** Whether the tree has shown the dataset node (before that, only a root refresh makes it appear). */
+  private rootShown = false;
 
   private taskNode(taskId: string): CandidateNode {
     let n = this.taskNodes.get(taskId);

@@ -23,6 +23,7 @@ export const CMD = {
   filterText: 'specweave.candidates.filterText',
   clearFilter: 'specweave.candidates.clearFilter',
   sort: 'specweave.candidates.sort',
+  showMore: 'specweave.candidates.showMore',
 } as const;
 
 export type CommandId = (typeof CMD)[keyof typeof CMD];

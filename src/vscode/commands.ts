@@ -195,6 +195,7 @@ export function registerCommands(d: CommandDeps, store: DisposableStore): void {
     await d.tree.setFilter(EMPTY_FILTER);
     return d.tree.visibleTaskIds().length;
   });
+  reg(CMD.showMore, (arg) => d.tree.showMore(arg === 'all'));
   reg(CMD.sort, async (arg) => {
     const s = (CANDIDATE_SORTS as readonly string[]).includes(String(arg)) ? (arg as CandidateSort) : await pickSort(d.tree);
     if (s) await d.tree.setSort(s);
