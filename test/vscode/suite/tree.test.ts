@@ -81,3 +81,38 @@ describe('Candidates tree', () => {
     await vscode.commands.executeCommand('specweave.candidates.sort', 'id');
   });
 });
+
+describe('Candidates tree over many tasks', () => {
+  let a: SpecWeaveApi;
+
+  before(async () => {
+    a = await api();
+    const root = tinyDatasetWithClone().root;
+    const t1 = path.join(root, 'tasks/t1');
+    const json = fs.readFileSync(path.join(t1, 'task.json'), 'utf8');
+    for (let i = 0; i < 620; i++) {
+      const id = `m${String(i).padStart(4, '0')}`;
+      fs.cpSync(t1, path.join(root, 'tasks', id), { recursive: true });
+      fs.writeFileSync(path.join(root, 'tasks', id, 'task.json'), json.replace('"id": "t1"', `"id": "${id}"`));
+    }
+    await openDataset(a, root);
+  });
+
+  it('shows the rows in pages, with a row that shows more', async () => {
+    const [dsNode] = a.tree.getChildren();
+    const first = a.tree.getChildren(dsNode);
+    assert.equal(first.length, 501);
+    const more = first[500] as CandidateNode;
+    assert.equal(more.kind, 'more');
+    const item = a.tree.getTreeItem(more);
+    assert.equal(item.label, 'Show 121 more…');
+    assert.equal(item.command?.command, 'specweave.candidates.showMore');
+    assert.equal(await vscode.commands.executeCommand('specweave.candidates.showMore'), 621);
+    assert.equal(a.tree.getChildren(dsNode).length, 621);
+    // A filter starts over at the first page; navigation still sees every row.
+    assert.equal(await vscode.commands.executeCommand('specweave.candidates.filterText', 'm0'), 620);
+    assert.equal(a.tree.getChildren(dsNode).length, 501);
+    assert.equal(a.tree.neighbor('m0599', 1), 'm0600');
+    await vscode.commands.executeCommand('specweave.candidates.clearFilter');
+  });
+});
