@@ -351,8 +351,6 @@ export interface ReviewView {
   historyTotal: number;
   /** Set while review mode is on. */
   queue?: ReviewQueueView;
-  /** Why recording is not possible right now (no dataset store, a read-only log...), when it is not. */
-  readOnly?: string;
   /** Set when other curators' notes or links were cut to keep the message small (what was left out, and where to see it). */
   trimmed?: string;
 }
