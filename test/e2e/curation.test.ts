@@ -235,6 +235,13 @@ describe('curation in the workbench', { timeout: 900_000 }, () => {
     await s.locator('[data-testid="funnel-approved"][data-value="1"]').waitFor({ timeout: 15_000 });
     assert.equal(await s.locator('[data-testid="card-approved"]').getAttribute('data-value'), '1');
     await wb.screenshot('statistics-after-approval');
+    // While the panel is in front, another process (the CLI, a second curator) labels: the figures follow by themselves.
+    assert.equal(await s.locator('[data-testid="curator-row"]').count(), 1);
+    execFileSync(process.execPath, [path.join(projectRoot, 'dist/cli.js'), 'label', dataset, 'format-precision', '--attempt', 'sweagent-gpt-4o', '--spec', 'A2', '--verdict', 'satisfied', '--curator', 'Bo Second'], { stdio: 'pipe' });
+    await s.locator('[data-testid="curator-row"]').nth(1).waitFor({ timeout: 15_000 });
+    assert.match((await s.locator('[data-testid="stats-agreement"]').innerText()).replace(/\s+/g, ' '), /verdict nominal 2 /);
+    assert.equal(await s.locator('[data-testid="card-disagreements"]').getAttribute('data-value'), '1', 'Bo disagrees with Ada on the false positive');
+    await wb.screenshot('statistics-live-update');
   });
 
   it('exports the curated set from the command palette with a SHA-256 for every file', async () => {
