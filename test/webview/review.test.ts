@@ -171,6 +171,21 @@ test('a write that fails loses nothing typed: the note stays, the pair stays unl
   assert.equal(labels[1]?.params.note, 'A careful note <b>that must survive</b>');
 });
 
+test('an update arriving while a note is typed keeps the focus, the caret and the text', async () => {
+  const page = await openReview();
+  await cellOf(page, 'a2', 'S4').click();
+  const note = tid(page, 'review-note');
+  await note.click();
+  await page.keyboard.type('first half');
+  // Another writer appended: the host pushes a new model and every region is rebuilt.
+  await probe(page, (g) => g.__fakeHost.update({ title: 'Keep trailing commas in nested lists (updated)' }));
+  await page.locator('[data-testid="task-title"]', { hasText: '(updated)' }).waitFor();
+  await page.keyboard.type(', second half');
+  assert.equal(await tid(page, 'review-note').inputValue(), 'first half, second half');
+  assert.equal(await tid(page, 'review-note').evaluate((e) => (e as unknown as { ownerDocument: { activeElement: unknown } }).ownerDocument.activeElement === e), true);
+  assert.equal((await reviewRequests(page, 'label')).length, 0, 'typing s, v or u in a note labels nothing');
+});
+
 test('blind mode hides the other curator until you submit', async () => {
   const page = await openReview('review=1&blind=1');
   assert.equal(await page.locator('[data-testid="other-label"]').count(), 0);

@@ -58,6 +58,8 @@ export class ReviewController {
 
   /** A model arrived: keep drafts of the same task, start over for another, drop sent marks the model now shows. */
   onModel(m: TaskViewModel): void {
+    // The app rebuilds every region right after this, in the same turn: a focused field's blur then is no leaving.
+    this.markRebuilding();
     const r = m.review;
     if (m.taskId !== this.taskId) {
       this.taskId = m.taskId;
@@ -113,6 +115,15 @@ export class ReviewController {
     return holder;
   }
 
+  /** True while regions are being rebuilt (this turn): blurs then come from removal, not from the curator. */
+  private rebuilding = false;
+
+  private markRebuilding(): void {
+    if (this.rebuilding) return;
+    this.rebuilding = true;
+    queueMicrotask(() => (this.rebuilding = false));
+  }
+
   private rerenderQueued = false;
 
   /**
@@ -124,7 +135,12 @@ export class ReviewController {
     this.rerenderQueued = true;
     queueMicrotask(() => {
       this.rerenderQueued = false;
-      for (const r of this.renderers.values()) r();
+      this.rebuilding = true;
+      try {
+        for (const r of this.renderers.values()) r();
+      } finally {
+        this.rebuilding = false;
+      }
     });
   }
 
@@ -139,26 +155,32 @@ export class ReviewController {
     field.addEventListener('keyup', remember);
     field.addEventListener('click', remember);
     field.addEventListener('blur', () => {
-      // Removed by a re-render: keep it, the new field takes the focus back. Really left: forget it.
-      setTimeout(() => {
-        if (field.isConnected && this.activeField?.id === id && document.activeElement !== field) this.activeField = undefined;
-      }, 0);
+      // Removed by a re-render: keep it, the new field takes the focus back. Really left (a click elsewhere, Tab):
+      // forget it at once, so the next key is a command again.
+      if (!this.rebuilding && this.activeField?.id === id) this.activeField = undefined;
     });
   }
 
   private restoreField(holder: HTMLElement): void {
     const a = this.activeField;
     if (!a) return;
-    const f = holder.querySelector<HTMLInputElement | HTMLTextAreaElement>(`[data-field="${CSS.escape(a.id)}"]`);
+    // Compared as data, not through a selector: ids hold attempt and spec ids, which may hold anything.
+    const f = [...holder.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('[data-field]')].find((x) => x.dataset.field === a.id);
     if (!f) return;
-    queueMicrotask(() => {
-      if (!f.isConnected) return;
+    // After the next frame: the field sits in a split layout's slot, which a fresh component renders only after this
+    // turn, and an element not rendered yet cannot take the focus.
+    const restore = () => {
+      if (!f.isConnected || this.activeField?.id !== a.id) return;
       f.focus({ preventScroll: true });
       try {
         f.setSelectionRange(Math.min(a.start, f.value.length), Math.min(a.end, f.value.length));
       } catch {
         // inputs of some types have no selection
       }
+    };
+    requestAnimationFrame(() => {
+      restore();
+      if (document.activeElement !== f) setTimeout(restore, 30);
     });
   }
 
@@ -193,6 +215,16 @@ export class ReviewController {
     if (e.key === 'Escape' && inTextField && this.activeField) {
       this.blurField();
       return true;
+    }
+    // A text field is being given its focus back after a re-render: a letter typed in between is part of the note,
+    // not a command. It is dropped rather than acted on.
+    if (!inTextField && this.activeField && (document.activeElement === document.body || document.activeElement === null)) {
+      const id = this.activeField.id;
+      if (![...document.querySelectorAll<HTMLElement>('[data-field]')].some((x) => x.dataset.field === id)) this.activeField = undefined;
+      else if (e.key.length === 1 && !e.ctrlKey && !e.metaKey && !e.altKey) {
+        e.preventDefault();
+        return true;
+      }
     }
     if (tab !== REVIEW_TAB && !reviewMode) return false;
     const press: ReviewKeyPress = { key: e.key, ctrlKey: e.ctrlKey, metaKey: e.metaKey, altKey: e.altKey, shiftKey: e.shiftKey, inTextField, reviewMode };
