@@ -9,7 +9,8 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FrameLocator, Page } from 'playwright-core';
 import { projectRoot } from '../vscode/harness/codeServer';
-import { openActivity, openWorkbench, treeRows, webviewFrame } from './harness';
+import { pickFolder } from './folderPicker';
+import { openActivity, openWorkbench, runCommand, treeRows, webviewFrame } from './harness';
 import type { Workbench } from './harness';
 
 /** A copy of examples/ (dataset, repository sources and build script) with the repository built in it. */
@@ -105,10 +106,7 @@ describe('review workbench on the example dataset', { timeout: 300_000 }, () => 
     await shot(wb, 'welcome');
     await open.click();
     // code-server's own folder picker: a quick input holding a path.
-    const input = page.locator('.quick-input-widget input');
-    await input.waitFor();
-    await input.fill(`${path.join(examples, 'dataset')}/`);
-    await page.keyboard.press('Enter');
+    await pickFolder(page, path.join(examples, 'dataset'));
     for (const id of ['format-precision', 'fractional-units', 'total-command']) await treeRows(page, id).first().waitFor({ timeout: 30_000 });
     const row = treeRows(page, 'format-precision').first();
     assert.match(await row.innerText(), /candidate · \d+ specs · \d+ tests · 3 attempts/);
@@ -163,6 +161,27 @@ describe('review workbench on the example dataset', { timeout: 300_000 }, () => 
     assert.match(await mark.innerText(), /pytest/i);
     assert.ok((await view.locator('[data-testid="step-row"].selected').count()) === 1, 'the hit\'s step is selected in the list');
     await shot(wb, 'jumped-to-hit');
+  });
+  it('comes back after a window reload: the task panel and the Candidates filter', async () => {
+    assert.ok(wb);
+    const { page } = wb;
+    await runCommand(page, 'SpecWeave: Filter Candidates by Text');
+    const box = page.locator('.quick-input-widget input');
+    await box.waitFor();
+    await box.fill('precision');
+    await page.keyboard.press('Enter');
+    await treeRows(page, 'total-command').first().waitFor({ state: 'detached' });
+    await runCommand(page, 'Developer: Reload Window');
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    const view = webviewFrame(page, 'panel');
+    await view.locator('[data-testid="task-title"]', { hasText: 'Round formatted durations' }).waitFor({ timeout: 60_000 });
+    await view.locator('[data-testid="column-sweagent-gpt-4o"]').waitFor();
+    await openActivity(page, 'SpecWeave');
+    await treeRows(page, 'format-precision').first().waitFor({ timeout: 30_000 });
+    assert.equal(await treeRows(page, 'total-command').count(), 0, 'the text filter is still on');
+    await shot(wb, 'after-reload');
+    await runCommand(page, 'SpecWeave: Clear Candidate Filters');
+    await treeRows(page, 'total-command').first().waitFor();
   });
 });
 
@@ -225,10 +244,15 @@ describe('hostile dataset in Restricted Mode renders as text', { timeout: 300_00
     const detailText = await detail.innerText();
     assert.ok(!detailText.includes(String.fromCharCode(27)) && !detailText.includes("[1;34m"), "ANSI escapes removed");
     await shot(wb, 'hostile-hit');
+    // Clear first, so the counter cannot still show the last search's hit when we jump.
+    await box.fill('');
+    await view.locator('[data-testid="hit-counter"]').filter({ hasText: /[1-9]/ }).waitFor({ state: 'detached', timeout: 10_000 });
     await box.fill('needle-huge-end');
     await view.locator('[data-testid="hit-counter"]').filter({ hasText: /[1-9]/ }).waitFor({ timeout: 30_000 });
     await view.locator('[data-testid="next-hit"]').click();
-    await view.locator('[data-testid="step-row"].selected').waitFor({ timeout: 20_000 });
+    // The hit is 10 MB into the observation of attempt a2: the view fetches a slice around it and marks it.
+    await detail.locator('[data-testid="hit-mark"]', { hasText: 'needle-huge-end' }).waitFor({ timeout: 30_000 });
+    assert.match(await detail.locator('[data-testid="step-detail-header"]').innerText(), /observation[\s\S]*Step 2/);
     await shot(wb, 'huge-step');
     const found = await markupFound(view);
     assert.equal(found.pwned, undefined);
