@@ -10,6 +10,7 @@ import type { CandidateTask } from '../core/model';
 import { applyFilePatch, filePath, parsePatch } from '../core/patch';
 import type { FilePatch } from '../core/patch';
 import { GOLD_COLUMN } from '../core/view/taskView';
+import { findFile } from '../core/view/patchFiles';
 import { findTestSource, parseTestName } from '../core/view/testSource';
 import { DOC_SCHEME } from './commandIds';
 import type { DatasetService } from './datasetService';
@@ -102,8 +103,11 @@ export class DiffDocuments implements vscode.TextDocumentContentProvider, vscode
   async openDiff(taskId: string, column: string, file: string, viewColumn = vscode.ViewColumn.Active): Promise<OpenOutcome> {
     const task = this.dataset.task(taskId);
     if (!task) return this.fail(`Task ${taskId} is not in the open dataset.`);
-    const fp = this.filePatch(task, column, file);
-    if ('error' in fp) return this.fail(fp.error);
+    const found = this.filePatch(task, column, file);
+    if ('error' in found) return this.fail(found.error);
+    // The path as the patch names it (a trajectory's edit may name /repo/src/x.py for src/x.py).
+    file = filePath(found.file);
+    const fp = found;
     const version = await this.version(task, column, file);
     if (!version.ok) return this.openRawPatch(task, column, file, `Showing the patch of ${file} instead of a diff: ${version.reason}.`, viewColumn);
     const basePath = fp.file.oldPath ?? file;
@@ -200,7 +204,7 @@ export class DiffDocuments implements vscode.TextDocumentContentProvider, vscode
       return { error: `Cannot read ${rel}: ${e instanceof Error ? e.message : String(e)}` };
     }
     const parsed = parsePatch(text, rel);
-    const i = parsed.files.findIndex((f) => filePath(f) === file || f.oldPath === file);
+    const i = findFile(parsed.files, file, task.environment.workdir);
     const fp = parsed.files[i];
     if (!fp) return { error: `${columnLabel(column)} does not change ${file}.` };
     const lines = text.split('\n');

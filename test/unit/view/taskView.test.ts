@@ -77,3 +77,19 @@ test('change counts per file and recorded verdicts', () => {
   assert.equal(recordedVerdict([{ imported: true, source: 's', file: 'f', status: 'empty_patch' }]), 'empty patch (imported)');
   assert.equal(recordedVerdict([]), undefined);
 });
+
+test('a path from a trajectory finds the patch file it means', async () => {
+  const { findFile } = await import('../../../src/core/view/patchFiles');
+  const { parsePatch } = await import('../../../src/core/patch');
+  const files = parsePatch(
+    'diff --git a/durations/format.py b/durations/format.py\n--- a/durations/format.py\n+++ b/durations/format.py\n@@ -1 +1 @@\n-a\n+b\n' +
+      'diff --git a/old.py b/new.py\nsimilarity index 90%\nrename from old.py\nrename to new.py\n',
+  ).files;
+  assert.equal(findFile(files, 'durations/format.py', '/repo'), 0);
+  assert.equal(findFile(files, '/repo/durations/format.py', '/repo'), 0);
+  assert.equal(findFile(files, './durations/format.py', '/repo'), 0);
+  assert.equal(findFile(files, '/testbed/durations/format.py', '/repo'), 0, 'another workdir: by suffix');
+  assert.equal(findFile(files, 'old.py', '/repo'), 1);
+  assert.equal(findFile(files, '/tmp/log.txt', '/repo'), -1);
+  assert.equal(findFile(files, '/repo/format.py', '/repo'), -1, 'a suffix must end at a folder boundary');
+});

@@ -49,6 +49,16 @@ describe('diffs', () => {
     assert.equal((await vscode.workspace.openTextDocument(input.modified)).languageId, 'python');
   });
 
+  it('opens the diff of a file named as a trajectory names it (absolute, in the workdir)', async () => {
+    const r = await vscode.commands.executeCommand('specweave.diff.open', { taskId: 't1', column: 'a1', path: '/repo/hello.py' });
+    assert.deepEqual(r, { opened: 'diff' });
+    const input = await until('a diff tab', () => {
+      const i = activeTabInput();
+      return i instanceof vscode.TabInputTextDiff ? i : undefined;
+    });
+    assert.equal(input.modified.path, '/t1/a1/hello.py');
+  });
+
   it('opens the raw patch of the file, with a message, when the patch does not apply', async () => {
     const r = await vscode.commands.executeCommand<{ opened: string; message?: string }>('specweave.diff.open', { taskId: 't1', column: 'a3', path: 'hello.py' });
     assert.equal(r.opened, 'patch');
