@@ -48,7 +48,7 @@ describe('repair in the workbench', { timeout: 600_000 }, () => {
     // from the machine or the workspace, not from user settings.
     fs.mkdirSync(path.join(path.dirname(root), '.vscode'), { recursive: true });
     fs.writeFileSync(path.join(path.dirname(root), '.vscode', 'settings.json'), JSON.stringify({ 'specweave.repair.baseUrl': base, 'specweave.repair.model': 'gpt-4o-mini' }, null, 2));
-    wb = await openWorkbench({ testName: 'repair', workspace: path.dirname(root), inPlace: true, settings: { 'specweave.curator': 'alice' } });
+    wb = await openWorkbench({ testName: 'repair', workspace: path.dirname(root), inPlace: true, settings: { 'specweave.curator.name': 'alice' } });
   });
 
   after(async () => {
