@@ -10,6 +10,7 @@ import type { TrajectoryReadFn } from '../adapters/fs/trajectoryCache';
 import type { CandidateTask } from '../core/model';
 import { buildTaskViewModel } from '../core/view/taskView';
 import type { TaskViewInputs, TextOrError } from '../core/view/taskView';
+import { PROTOCOL_VERSION } from '../protocol/messages';
 import type { TaskViewModel, TrajectoryInfoView, ViewCommand, WebviewState } from '../protocol/messages';
 import { CTX, TASK_PANEL_TYPE } from './commandIds';
 import type { CandidatesTree } from './candidatesTree';
@@ -29,6 +30,8 @@ interface PanelEntry {
   taskId: string;
   /** The session was started while the task was not in the dataset (still loading, or gone). */
   missing: boolean;
+  /** The page in the panel has said `ready`: it can take an `init` for another task without reloading. */
+  pageReady: boolean;
   session: TaskSession;
   /** Disposed when the panel closes or shows another task. */
   sessionStore: DisposableStore;
@@ -113,7 +116,7 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
       return;
     }
     cur.sessionStore.dispose();
-    this.startSession(cur, taskId);
+    this.startSession(cur, taskId, true);
   }
 
   /** Forwards a keyboard command to the active panel; false when no task panel is active. */
@@ -152,7 +155,7 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
 
   private attach(panel: vscode.WebviewPanel, taskId: string): void {
     const store = new DisposableStore();
-    const entry: PanelEntry = { panel, taskId, missing: false, session: undefined as unknown as TaskSession, sessionStore: new DisposableStore(), store };
+    const entry: PanelEntry = { panel, taskId, missing: false, pageReady: false, session: undefined as unknown as TaskSession, sessionStore: new DisposableStore(), store };
     this.entries.set(panel, entry);
     panel.iconPath = vscode.Uri.joinPath(this.d.extensionUri, 'media', 'task.svg');
     store.add(
@@ -178,7 +181,12 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
     void vscode.commands.executeCommand('setContext', CTX.taskPanelActive, e !== undefined);
   }
 
-  private startSession(entry: PanelEntry, taskId: string): void {
+  /**
+   * Starts answering the panel's webview for `taskId`. A new page loads with a `ready` handshake; `reuse` keeps the page
+   * that is there and sends it the new task's `init` at once (the webview starts over for another task), which skips
+   * the webview's start-up.
+   */
+  private startSession(entry: PanelEntry, taskId: string, reuse = false): void {
     const { panel } = entry;
     const sessionStore = new DisposableStore();
     entry.sessionStore = sessionStore;
@@ -226,7 +234,13 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
     entry.session = session;
     sessionStore.add({ dispose: () => session.dispose() });
     sessionStore.add(panel.webview.onDidReceiveMessage((m: unknown) => void session.receive(m)));
-    panel.webview.html = this.html(panel.webview, taskId);
+    if (reuse && entry.pageReady) void session.receive({ type: 'ready', protocol: PROTOCOL_VERSION });
+    else panel.webview.html = this.html(panel.webview, taskId);
+    sessionStore.add(
+      panel.webview.onDidReceiveMessage((m: unknown) => {
+        if (typeof m === 'object' && m !== null && (m as { type?: unknown }).type === 'ready') entry.pageReady = true;
+      }),
+    );
   }
 
   private html(webview: vscode.Webview, taskId: string): string {
@@ -245,7 +259,7 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
   /** The task changed on disk (patches, trajectories, specs): start over with a fresh session and cache. */
   private restart(e: PanelEntry): void {
     e.sessionStore.dispose();
-    this.startSession(e, e.taskId);
+    this.startSession(e, e.taskId, true);
   }
 
   private actions(taskId: string): EditorActions {

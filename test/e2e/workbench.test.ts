@@ -162,6 +162,21 @@ describe('review workbench on the example dataset', { timeout: 300_000 }, () => 
     assert.ok((await view.locator('[data-testid="step-row"].selected').count()) === 1, 'the hit\'s step is selected in the list');
     await shot(wb, 'jumped-to-hit');
   });
+  it('moves to the next and previous task in the same panel', async () => {
+    assert.ok(wb);
+    const { page } = wb;
+    const view = webviewFrame(page, 'panel');
+    await view.locator('[data-testid="next-task"]').click();
+    await view.locator('[data-testid="task-id"]', { hasText: 'fractional-units' }).waitFor({ timeout: 20_000 });
+    await view.locator('[data-testid="column-mini-gpt-5"]').waitFor();
+    assert.equal(await view.locator('[data-testid="column-sweagent-gpt-4o"]').count(), 0, 'nothing of the previous task is left');
+    await editorTab(page, 'fractional-units').waitFor();
+    await shot(wb, 'next-task');
+    await view.locator('[data-testid="prev-task"]').click();
+    await view.locator('[data-testid="task-id"]', { hasText: 'format-precision' }).waitFor({ timeout: 20_000 });
+    await view.locator('[data-testid="column-sweagent-gpt-4o"]').waitFor();
+  });
+
   it('comes back after a window reload: the task panel and the Candidates filter', async () => {
     assert.ok(wb);
     const { page } = wb;

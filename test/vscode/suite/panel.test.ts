@@ -46,6 +46,8 @@ describe('task panel', () => {
   it('next and previous task show the neighbours in the same panel', async () => {
     assert.equal(await vscode.commands.executeCommand('specweave.task.next'), 't2');
     await until('the panel to show t2', () => a.panels.openTaskIds().join() === 't2');
+    // The page already there gets t2's model at once, without loading again.
+    await until('t2 sent to the webview', () => (a.panels.sessionOf('t2')?.largestMessage ?? 0) > 0, 5_000);
     assert.equal(await vscode.commands.executeCommand('specweave.task.previous'), 't1');
     await until('the panel to show t1', () => a.panels.openTaskIds().join() === 't1');
   });
