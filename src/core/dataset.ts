@@ -40,13 +40,18 @@ export interface AttemptListing {
   attemptJson?: string;
   /** Entries of the attempt folder, when the caller listed it (deep validation); undefined skips file checks. */
   entries?: DirEntry[];
+  /** attempt.json is a symlink that leads out of the dataset (it was not read). */
+  attemptJsonOutside?: boolean;
 }
 
 export interface TaskListing {
   /** Folder name under tasks/. */
   name: string;
   taskJson?: string;
+  /** Entries of the task folder the caller looked at: all of them when `complete`, else only the ones it checked. */
   entries: DirEntry[];
+  /** True when `entries` is the whole folder, so missing files can be reported (deep validation). */
+  complete: boolean;
   attempts: AttemptListing[];
 }
 
@@ -115,14 +120,14 @@ interface RawAttempt {
 
 /** Builds one candidate task from its folder listing; `task` is undefined when the task file is unusable. */
 export function buildTask(listing: TaskListing, manifest: DatasetManifest): { task?: CandidateTask; problems: Problem[] } {
-  const dir = joinRel(TASKS_DIR, listing.name);
-  const file = joinRel(dir, TASK_FILE);
+  const dir = `${TASKS_DIR}/${listing.name}`;
+  const file = `${dir}/${TASK_FILE}`;
   const problems: Problem[] = [];
   const entry = (name: string) => listing.entries.find((e) => e.name === name);
 
   for (const e of listing.entries) {
     if (e.outside) {
-      problems.push({ severity: 'error', file: joinRel(dir, e.name), message: 'symlink points outside the dataset folder; it is ignored' });
+      problems.push({ severity: 'error', file: `${dir}/${e.name}`, message: 'symlink points outside the dataset folder; it is ignored' });
     }
   }
   if (listing.taskJson === undefined) {
@@ -140,33 +145,12 @@ export function buildTask(listing: TaskListing, manifest: DatasetManifest): { ta
     problems.push(fieldProblem(file, text, '/id', `task id "${raw.id}" differs from its folder name "${listing.name}"`));
   }
 
-  const specs: Spec[] = raw.specs.map((s) => ({ id: s.id, text: s.text, category: s.category, dependsOn: s.dependsOn ?? [] }));
-  const tests: TestCase[] = raw.tests.map((t) => ({ id: t.id, name: t.name, kind: t.kind, specs: t.specs ?? [] }));
-  problems.push(...checkIds(file, text, 'specs', specs), ...checkIds(file, text, 'tests', tests));
-  const specIds = new Set(specs.map((s) => s.id));
-  specs.forEach((s, i) =>
-    s.dependsOn.forEach((d, j) => {
-      if (d === s.id) problems.push(fieldProblem(file, text, `/specs/${i}/dependsOn/${j}`, `spec "${s.id}" depends on itself`));
-      else if (!specIds.has(d)) problems.push(fieldProblem(file, text, `/specs/${i}/dependsOn/${j}`, `unknown spec "${d}"`));
-    }),
-  );
-  tests.forEach((t, i) =>
-    t.specs.forEach((sid, j) => {
-      if (!specIds.has(sid)) {
-        problems.push(fieldProblem(file, text, `/tests/${i}/specs/${j}`, `test "${t.id}" is mapped to unknown spec "${sid}"`));
-      }
-    }),
-  );
-  const names = new Map<string, number>();
-  tests.forEach((t, i) => {
-    const prev = names.get(t.name);
-    if (prev !== undefined) {
-      problems.push({
-        ...fieldProblem(file, text, `/tests/${i}/name`, `test name "${t.name}" is used twice (also tests[${prev}])`),
-        severity: 'warning',
-      });
-    } else names.set(t.name, i);
-  });
+  // The parsed objects are ours and already have the schema's shape: fill in defaults in place, no copies.
+  for (const sp of raw.specs) sp.dependsOn ??= [];
+  for (const t of raw.tests) t.specs ??= [];
+  const specs = raw.specs as Spec[];
+  const tests = raw.tests as TestCase[];
+  checkReferences(file, text, specs, tests, problems);
 
   const repo = buildRepo(raw, file, text, problems);
   const env = raw.environment ?? {};
@@ -185,10 +169,12 @@ export function buildTask(listing: TaskListing, manifest: DatasetManifest): { ta
     problems.push(fieldProblem(file, text, '/verifier/junitPath', 'the junit parser needs junitPath'));
   }
 
-  const requestFile = joinRel(dir, REQUEST_FILE);
-  const testPatchFile = joinRel(dir, TEST_PATCH_FILE);
-  requireFile(entry(REQUEST_FILE), requestFile, problems);
-  requireFile(entry(TEST_PATCH_FILE), testPatchFile, problems);
+  const requestFile = `${dir}/${REQUEST_FILE}`;
+  const testPatchFile = `${dir}/${TEST_PATCH_FILE}`;
+  if (listing.complete) {
+    requireFile(entry(REQUEST_FILE), requestFile, problems);
+    requireFile(entry(TEST_PATCH_FILE), testPatchFile, problems);
+  }
   const gold = entry(GOLD_PATCH_FILE);
   const hasGold = gold !== undefined && !gold.outside && gold.kind !== 'dir';
 
@@ -199,36 +185,32 @@ export function buildTask(listing: TaskListing, manifest: DatasetManifest): { ta
   }
   attempts.sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
 
+  const environment: CandidateTask['environment'] = {
+    image,
+    workdir: env.workdir ?? manifest.defaults.workdir,
+    limits: env.limits ? { ...manifest.defaults.limits, ...env.limits } : { ...manifest.defaults.limits },
+    timeoutSec: env.timeoutSec ?? manifest.defaults.timeoutSec,
+  };
+  if (env.dockerfile !== undefined) environment.dockerfile = env.dockerfile;
+  const verifier: CandidateTask['verifier'] = { command: raw.verifier.command, parser: raw.verifier.parser ?? 'pytest' };
+  if (raw.verifier.junitPath !== undefined) verifier.junitPath = raw.verifier.junitPath;
+  const files: CandidateTask['files'] = { task: file, request: requestFile, testPatch: testPatchFile };
+  if (hasGold) files.goldPatch = `${dir}/${GOLD_PATCH_FILE}`;
   const task: CandidateTask = {
     id: raw.id,
     title: raw.title,
     revision: raw.revision ?? 1,
     repo,
-    environment: {
-      image,
-      workdir: env.workdir ?? manifest.defaults.workdir,
-      limits: { ...manifest.defaults.limits, ...env.limits },
-      timeoutSec: env.timeoutSec ?? manifest.defaults.timeoutSec,
-      ...(env.dockerfile !== undefined ? { dockerfile: env.dockerfile } : {}),
-    },
+    environment,
     specs,
     tests,
-    verifier: {
-      command: raw.verifier.command,
-      parser: raw.verifier.parser ?? 'pytest',
-      ...(raw.verifier.junitPath !== undefined ? { junitPath: raw.verifier.junitPath } : {}),
-    },
+    verifier,
     notes: raw.notes ?? [],
-    ...(raw.source !== undefined ? { source: raw.source } : {}),
     dir,
-    files: {
-      task: file,
-      request: requestFile,
-      testPatch: testPatchFile,
-      ...(hasGold ? { goldPatch: joinRel(dir, GOLD_PATCH_FILE) } : {}),
-    },
+    files,
     attempts,
   };
+  if (raw.source !== undefined) task.source = raw.source;
   return { task, problems };
 }
 
@@ -242,14 +224,18 @@ function buildRepo(raw: RawTask, file: string, text: string, problems: Problem[]
 }
 
 function buildAttempt(taskDir: string, listing: AttemptListing, problems: Problem[]): Attempt | undefined {
-  const dir = joinRel(taskDir, ATTEMPTS_DIR, listing.id);
-  const file = joinRel(dir, ATTEMPT_FILE);
+  const dir = `${taskDir}/${ATTEMPTS_DIR}/${listing.id}`;
+  const file = `${dir}/${ATTEMPT_FILE}`;
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/.test(listing.id)) {
     problems.push({ severity: 'error', file: dir, message: `attempt folder name "${listing.id}" is not a valid id (letters, digits, . _ -)` });
     return undefined;
   }
   if (listing.id === 'gold' || listing.id === 'empty') {
     problems.push({ severity: 'error', file: dir, message: `attempt id "${listing.id}" is reserved for the oracle probes; rename the folder` });
+    return undefined;
+  }
+  if (listing.attemptJsonOutside) {
+    problems.push({ severity: 'error', file, message: 'symlink points outside the dataset folder; the attempt is ignored' });
     return undefined;
   }
   if (listing.attemptJson === undefined) {
@@ -269,16 +255,11 @@ function buildAttempt(taskDir: string, listing: AttemptListing, problems: Proble
   }
   const raw = parsed.value as RawAttempt;
   const patchName = raw.patch ?? DEFAULT_PATCH_FILE;
-  let ok = true;
-  for (const [field, rel] of [['/patch', patchName], ['/trajectory', raw.trajectory]] as const) {
-    if (rel === undefined) continue;
-    const unsafe = unsafeRelativePath(rel);
-    if (unsafe) {
-      problems.push(fieldProblem(file, text, field, unsafe));
-      ok = false;
-    }
-  }
-  if (!ok) return undefined;
+  const unsafePatch = raw.patch !== undefined ? unsafeRelativePath(raw.patch) : undefined;
+  const unsafeTrajectory = raw.trajectory !== undefined ? unsafeRelativePath(raw.trajectory) : undefined;
+  if (unsafePatch) problems.push(fieldProblem(file, text, '/patch', unsafePatch));
+  if (unsafeTrajectory) problems.push(fieldProblem(file, text, '/trajectory', unsafeTrajectory));
+  if (unsafePatch || unsafeTrajectory) return undefined;
   if (listing.entries) {
     const has = (name: string) => listing.entries?.some((e) => e.name === name && !e.outside && e.kind !== 'dir');
     for (const e of listing.entries) {
@@ -291,19 +272,20 @@ function buildAttempt(taskDir: string, listing: AttemptListing, problems: Proble
       problems.push(fieldProblem(file, text, '/trajectory', `trajectory file ${joinRel(dir, raw.trajectory)} is missing`));
     }
   }
-  return {
+  const attempt: Attempt = {
     id: listing.id,
     model: raw.model,
     agent: raw.agent ?? '',
-    ...(raw.run !== undefined ? { run: raw.run } : {}),
-    ...(raw.costUsd !== undefined ? { costUsd: raw.costUsd } : {}),
-    ...(raw.tokens !== undefined ? { tokens: raw.tokens } : {}),
-    ...(raw.claimed !== undefined ? { claimed: raw.claimed } : {}),
     dir,
-    patchFile: joinRel(dir, patchName),
-    ...(raw.trajectory !== undefined ? { trajectoryFile: joinRel(dir, raw.trajectory) } : {}),
+    patchFile: patchName === DEFAULT_PATCH_FILE ? `${dir}/${DEFAULT_PATCH_FILE}` : joinRel(dir, patchName),
     recordedResults: raw.recordedResults ?? [],
   };
+  if (raw.run !== undefined) attempt.run = raw.run;
+  if (raw.costUsd !== undefined) attempt.costUsd = raw.costUsd;
+  if (raw.tokens !== undefined) attempt.tokens = raw.tokens;
+  if (raw.claimed !== undefined) attempt.claimed = raw.claimed;
+  if (raw.trajectory !== undefined) attempt.trajectoryFile = joinRel(dir, raw.trajectory);
+  return attempt;
 }
 
 function requireFile(e: DirEntry | undefined, file: string, problems: Problem[]): void {
@@ -312,16 +294,58 @@ function requireFile(e: DirEntry | undefined, file: string, problems: Problem[])
   else if (e.kind === 'dir') problems.push({ severity: 'error', file, message: 'expected a file, found a folder' });
 }
 
-function checkIds(file: string, text: string, field: 'specs' | 'tests', items: Array<{ id: string }>): Problem[] {
-  const seen = new Map<string, number>();
-  const out: Problem[] = [];
-  items.forEach((item, i) => {
-    const prev = seen.get(item.id);
-    if (prev !== undefined) {
-      out.push(fieldProblem(file, text, `/${field}/${i}/id`, `${field === 'specs' ? 'spec' : 'test'} id "${item.id}" is used twice (also ${field}[${prev}])`));
-    } else seen.set(item.id, i);
-  });
-  return out;
+/**
+ * Spec and test ids are unique, every reference names a spec of the task, test names are unique (a warning).
+ * One pass over each list; problems (and their line lookups) only cost anything when there are some.
+ */
+function checkReferences(file: string, text: string, specs: Spec[], tests: TestCase[], problems: Problem[]): void {
+  const specAt = indexOf(specs, (s) => s.id);
+  for (let i = 0; i < specs.length; i++) {
+    const s = specs[i] as Spec;
+    const first = specAt(s.id);
+    if (first !== i) problems.push(fieldProblem(file, text, `/specs/${i}/id`, `spec id "${s.id}" is used twice (also specs[${first}])`));
+    for (let j = 0; j < s.dependsOn.length; j++) {
+      const d = s.dependsOn[j] as string;
+      if (d === s.id) problems.push(fieldProblem(file, text, `/specs/${i}/dependsOn/${j}`, `spec "${s.id}" depends on itself`));
+      else if (specAt(d) < 0) problems.push(fieldProblem(file, text, `/specs/${i}/dependsOn/${j}`, `unknown spec "${d}"`));
+    }
+  }
+  const testAt = indexOf(tests, (t) => t.id);
+  const nameAt = indexOf(tests, (t) => t.name);
+  for (let i = 0; i < tests.length; i++) {
+    const t = tests[i] as TestCase;
+    const first = testAt(t.id);
+    if (first !== i) problems.push(fieldProblem(file, text, `/tests/${i}/id`, `test id "${t.id}" is used twice (also tests[${first}])`));
+    const firstName = nameAt(t.name);
+    if (firstName !== i) {
+      const p = fieldProblem(file, text, `/tests/${i}/name`, `test name "${t.name}" is used twice (also tests[${firstName}])`);
+      p.severity = 'warning';
+      problems.push(p);
+    }
+    for (let j = 0; j < t.specs.length; j++) {
+      const sid = t.specs[j] as string;
+      if (specAt(sid) < 0) problems.push(fieldProblem(file, text, `/tests/${i}/specs/${j}`, `test "${t.id}" is mapped to unknown spec "${sid}"`));
+    }
+  }
+}
+
+/**
+ * A lookup of the first index of a key in a list. Tasks have tens of specs and tests: a linear scan allocates
+ * nothing and beats a Map there (loading 15,000 tasks is dominated by allocation); long lists get a Map.
+ */
+function indexOf<T>(items: T[], key: (x: T) => string): (k: string) => number {
+  if (items.length <= 48) {
+    return (k) => {
+      for (let i = 0; i < items.length; i++) if (key(items[i] as T) === k) return i;
+      return -1;
+    };
+  }
+  const m = new Map<string, number>();
+  for (let i = 0; i < items.length; i++) {
+    const k = key(items[i] as T);
+    if (!m.has(k)) m.set(k, i);
+  }
+  return (k) => m.get(k) ?? -1;
 }
 
 /** A problem located at a JSON pointer of a file's text. */

@@ -10,23 +10,28 @@ import type { Problem } from './model';
 export type SchemaKind = 'manifest' | 'task' | 'attempt';
 
 const schemas: Record<SchemaKind, object> = { manifest: manifestSchema, task: taskSchema, attempt: attemptSchema };
-const compiled = new Map<SchemaKind, ValidateFunction>();
-let ajv: Ajv2020 | undefined;
+// Two compilations per schema: a fast one that stops at the first error (the common, valid case) and one that
+// collects every error, used only when the fast one fails.
+const compiled = new Map<string, ValidateFunction>();
+const ajvs: { first?: Ajv2020; all?: Ajv2020 } = {};
 
-function validator(kind: SchemaKind): ValidateFunction {
-  let v = compiled.get(kind);
+function validator(kind: SchemaKind, allErrors: boolean): ValidateFunction {
+  const key = `${kind}:${allErrors}`;
+  let v = compiled.get(key);
   if (!v) {
-    ajv ??= new Ajv2020({ allErrors: true, strict: false });
+    const which = allErrors ? 'all' : 'first';
+    const ajv = (ajvs[which] ??= new Ajv2020({ allErrors, strict: false, unicodeRegExp: false }));
     v = ajv.compile(schemas[kind]);
-    compiled.set(kind, v);
+    compiled.set(key, v);
   }
   return v;
 }
 
 /** Validates `value` (parsed from `text`) against a schema; returns no problems when valid. */
 export function validateSchema(kind: SchemaKind, value: unknown, text: string, file: string): Problem[] {
-  const v = validator(kind);
-  if (v(value)) return [];
+  if (validator(kind, false)(value)) return [];
+  const v = validator(kind, true);
+  v(value);
   return simplify(v.errors ?? []).map((err) => toProblem(err, text, file));
 }
 

@@ -116,7 +116,7 @@ test('paths that escape the dataset are refused: "..", absolute paths, symlinks 
   fs.writeFileSync(outside, 'secret');
   fs.rmSync(path.join(root, 'tasks/t1/request.md'));
   fs.symlinkSync(outside, path.join(root, 'tasks/t1/request.md'));
-  d = loadDataset(root);
+  d = loadDataset(root, { deep: true });
   const p = find(d.problems, /symlink points outside/);
   assert.equal(p?.file, 'tasks/t1/request.md');
   assert.throws(() => readDatasetText(root, 'tasks/t1/request.md'), /outside the dataset/);
@@ -150,4 +150,35 @@ test('a task id that differs from its folder name is reported', () => {
   const root = copyFixture('datasets/tiny');
   editJson(taskFile(root), (v) => (v.id = 'other'));
   assert.match(find(loadDataset(root).problems, /differs from its folder/)?.field ?? '', /^id$/);
+});
+
+test('the fast load never reads task.json or attempt.json through a symlink that leads out of the dataset', () => {
+  const root = copyFixture('datasets/tiny');
+  const elsewhere = tmpDir();
+  fs.writeFileSync(path.join(elsewhere, 'attempt.json'), '{ "model": "from outside" }');
+  const a1 = path.join(root, 'tasks/t1/attempts/a1/attempt.json');
+  fs.rmSync(a1);
+  fs.symlinkSync(path.join(elsewhere, 'attempt.json'), a1);
+  let d = loadDataset(root);
+  assert.equal(find(d.problems, /symlink points outside/)?.file, 'tasks/t1/attempts/a1/attempt.json');
+  assert.ok(!d.tasks[0]?.attempts.some((a) => a.model === 'from outside'));
+  // A symlink that stays inside the dataset is followed.
+  fs.rmSync(a1);
+  fs.symlinkSync('../a2/attempt.json', a1);
+  d = loadDataset(root);
+  assert.deepEqual(d.problems, []);
+  assert.equal(d.tasks[0]?.attempts.find((a) => a.id === 'a1')?.model, 'other-model');
+  // task.json itself, and the attempts folder.
+  fs.copyFileSync(path.join(root, 'tasks/t1/task.json'), path.join(elsewhere, 'task.json'));
+  fs.rmSync(path.join(root, 'tasks/t1/task.json'));
+  fs.symlinkSync(path.join(elsewhere, 'task.json'), path.join(root, 'tasks/t1/task.json'));
+  d = loadDataset(root);
+  assert.equal(find(d.problems, /symlink points outside/)?.file, 'tasks/t1/task.json');
+  assert.equal(d.tasks.length, 0);
+  const other = copyFixture('datasets/tiny');
+  fs.renameSync(path.join(other, 'tasks/t1/attempts'), path.join(elsewhere, 'attempts'));
+  fs.symlinkSync(path.join(elsewhere, 'attempts'), path.join(other, 'tasks/t1/attempts'));
+  d = loadDataset(other);
+  assert.equal(find(d.problems, /symlink points outside/)?.file, 'tasks/t1/attempts');
+  assert.deepEqual(d.tasks[0]?.attempts, []);
 });

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import {
   ATTEMPT_FILE,
   ATTEMPTS_DIR,
+  GOLD_PATCH_FILE,
   MANIFEST_FILE,
   TASK_FILE,
   TASKS_DIR,
@@ -96,23 +97,81 @@ export function loadDataset(root: string, opts: LoadOptions = {}): Dataset {
   return { root: abs, manifest, tasks, problems };
 }
 
+/**
+ * Lists a task folder. The fast load looks only at what the model needs (task.json, gold.patch, attempts/ and each
+ * attempt.json) without listing the task folder; deep validation lists every folder to report missing files.
+ * Either way no file is read through a symlink that leads out of the dataset.
+ */
 function listTask(tasksAbs: string, name: string, realRoot: string, deep: boolean): TaskListing {
-  const dirAbs = path.join(tasksAbs, name);
-  const entries = listDir(dirAbs, realRoot);
-  const taskJson = entries.some((e) => e.name === TASK_FILE && !e.outside) ? readIfExists(path.join(dirAbs, TASK_FILE)) : undefined;
+  // Names come from directory listings (no separators): plain concatenation is exact and cheaper than path.join.
+  const dirAbs = `${tasksAbs}/${name}`;
+  let entries: DirEntry[];
+  if (deep) entries = listDir(dirAbs, realRoot);
+  else {
+    entries = [];
+    const gold = lookAt(dirAbs, GOLD_PATCH_FILE, realRoot);
+    if (gold) entries.push(gold);
+    const att = lookAt(dirAbs, ATTEMPTS_DIR, realRoot);
+    if (att) entries.push(att);
+  }
+  let taskJson: string | undefined;
+  if (deep) {
+    if (entries.some((e) => e.name === TASK_FILE && !e.outside)) taskJson = readIfExists(`${dirAbs}/${TASK_FILE}`);
+  } else {
+    const r = readInside(`${dirAbs}/${TASK_FILE}`, realRoot);
+    if (r.outside) entries.push({ name: TASK_FILE, kind: 'symlink', outside: true });
+    taskJson = r.text;
+  }
   const attempts: AttemptListing[] = [];
   const attemptsEntry = entries.find((e) => e.name === ATTEMPTS_DIR);
-  if (attemptsEntry && !attemptsEntry.outside) {
-    const attemptsAbs = path.join(dirAbs, ATTEMPTS_DIR);
+  if (attemptsEntry && !attemptsEntry.outside && attemptsEntry.kind === 'dir') {
+    const attemptsAbs = `${dirAbs}/${ATTEMPTS_DIR}`;
     for (const a of listDir(attemptsAbs, realRoot)) {
       if (a.outside || a.kind === 'file' || a.name.startsWith('.')) continue;
-      const aAbs = path.join(attemptsAbs, a.name);
+      const aAbs = `${attemptsAbs}/${a.name}`;
       const aEntries = deep ? listDir(aAbs, realRoot) : undefined;
-      const attemptJson = readIfExists(path.join(aAbs, ATTEMPT_FILE));
-      attempts.push({ id: a.name, ...(attemptJson !== undefined ? { attemptJson } : {}), ...(aEntries ? { entries: aEntries } : {}) });
+      const r = readInside(`${aAbs}/${ATTEMPT_FILE}`, realRoot);
+      attempts.push({
+        id: a.name,
+        ...(r.text !== undefined ? { attemptJson: r.text } : {}),
+        ...(r.outside ? { attemptJsonOutside: true } : {}),
+        ...(aEntries ? { entries: aEntries } : {}),
+      });
     }
   }
-  return { name, ...(taskJson !== undefined ? { taskJson } : {}), entries, attempts };
+  return { name, ...(taskJson !== undefined ? { taskJson } : {}), entries, complete: deep, attempts };
+}
+
+const NO_FOLLOW = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW;
+
+/** Reads a file that is not a symlink (or a symlink that stays inside the dataset); undefined when missing. */
+function readInside(p: string, realRoot: string): { text?: string; outside?: boolean } {
+  let fd: number;
+  try {
+    fd = fs.openSync(p, NO_FOLLOW);
+  } catch (e) {
+    const code = errCode(e);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return {};
+    if (code !== 'ELOOP') throw e;
+    // A symlink: follow it only when it stays inside the dataset.
+    if (!isInside(realpathOrSelf(p), realRoot)) return { outside: true };
+    const text = readIfExists(p);
+    return text !== undefined ? { text } : {};
+  }
+  try {
+    return { text: fs.readFileSync(fd, 'utf8') };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The entry for one name in a folder without listing the folder. */
+function lookAt(dirAbs: string, name: string, realRoot: string): DirEntry | undefined {
+  const p = `${dirAbs}/${name}`;
+  const st = fs.lstatSync(p, { throwIfNoEntry: false });
+  if (!st) return undefined;
+  if (!st.isSymbolicLink()) return { name, kind: st.isDirectory() ? 'dir' : st.isFile() ? 'file' : 'other' };
+  return symlinkEntry(dirAbs, name, realRoot);
 }
 
 function listDir(dirAbs: string, realRoot: string): DirEntry[] {
@@ -125,18 +184,16 @@ function listDir(dirAbs: string, realRoot: string): DirEntry[] {
   }
   return dirents.map((d) => {
     const kind = direntKind(d);
-    if (kind !== 'symlink') return { name: d.name, kind };
-    const target = path.join(dirAbs, d.name);
-    const inside = isInside(realpathOrSelf(target), realRoot);
-    let targetKind: DirEntry['kind'] = 'other';
-    try {
-      const st = fs.statSync(target);
-      targetKind = st.isDirectory() ? 'dir' : st.isFile() ? 'file' : 'other';
-    } catch {
-      targetKind = 'other';
-    }
-    return { name: d.name, kind: inside ? targetKind : 'symlink', ...(inside ? {} : { outside: true }) };
+    return kind === 'symlink' ? symlinkEntry(dirAbs, d.name, realRoot) : { name: d.name, kind };
   });
+}
+
+/** A symlink inside the dataset counts as what it points to; one that leads out is marked `outside`. */
+function symlinkEntry(dirAbs: string, name: string, realRoot: string): DirEntry {
+  const target = path.join(dirAbs, name);
+  if (!isInside(realpathOrSelf(target), realRoot)) return { name, kind: 'symlink', outside: true };
+  const st = fs.statSync(target, { throwIfNoEntry: false });
+  return { name, kind: st?.isDirectory() ? 'dir' : st?.isFile() ? 'file' : 'other' };
 }
 
 type DirentLike = Pick<fs.Dirent, 'name' | 'isDirectory' | 'isFile' | 'isSymbolicLink'>;

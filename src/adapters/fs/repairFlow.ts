@@ -191,7 +191,7 @@ export function taskAtRevision(store: CurationStore, current: CandidateTask, rev
   const files = readRevision(store.root, current.id, revision);
   if (!files) return undefined;
   const built = buildTask(
-    { name: current.id, taskJson: files.taskJson, entries: [{ name: TASK_FILE, kind: 'file' }, { name: REQUEST_FILE, kind: 'file' }, { name: TEST_PATCH_FILE, kind: 'file' }], attempts: [] },
+    { name: current.id, taskJson: files.taskJson, entries: [{ name: TASK_FILE, kind: 'file' }, { name: REQUEST_FILE, kind: 'file' }, { name: TEST_PATCH_FILE, kind: 'file' }], complete: true, attempts: [] },
     store.dataset.manifest,
   );
   if (!built.task) return undefined;

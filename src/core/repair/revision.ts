@@ -185,6 +185,7 @@ export function buildRevision(inp: RevisionInputs): RevisionResult {
         { name: 'request.md', kind: 'file' },
         { name: 'tests.patch', kind: 'file' },
       ],
+      complete: true,
       attempts: [],
     },
     inp.manifest,
