@@ -214,6 +214,24 @@ test('changing the query cancels the running search and ignores its late hits', 
   await probe(page, (g) => g.__fakeHost.setSearchDelay(0));
 });
 
+test('Enter in the search box starts the search at once, without waiting for the typing pause', async () => {
+  const before = (await requests('search')).length;
+  const box = page.locator('[data-testid="search-box"] input');
+  await box.fill('parser');
+  const t0 = Date.now();
+  await box.press('Enter');
+  await waitUntil(page, (g) => g.__fakeHost.log.filter((x: { method: string }) => x.method === 'search').length > 0);
+  const after = await requests('search');
+  assert.ok(after.length > before, 'a search was sent');
+  assert.equal(after.at(-1)?.pattern, 'parser');
+  assert.ok(Date.now() - t0 < 120 + 200, 'sent well within the typing pause plus page overhead');
+  const expected = await probe(page, (g) => g.__fakeHost.expectedCounts('parser', false, false));
+  await waitForCounter(new RegExp(`^${Object.values(expected).reduce((a, b) => a + b, 0)}$`));
+  // Only one search for one query: the typing pause does not send it again.
+  await page.waitForTimeout(300);
+  assert.equal((await requests('search')).filter((x) => x.pattern === 'parser').length, after.filter((x) => x.pattern === 'parser').length);
+});
+
 test('keyboard: host commands and the same keys in the webview; one press acts once', async () => {
   await search('Traceback');
   const expected = await probe(page, (g) => g.__fakeHost.expectedCounts('Traceback', false, false));

@@ -13,7 +13,8 @@ import { SearchBar } from './searchBar';
 import { StepDetail } from './stepDetail';
 import { StepList } from './stepList';
 
-const SEARCH_DEBOUNCE_MS = 250;
+/** The pause in typing that starts a search (Enter starts it at once); a newer query cancels an older search. */
+const SEARCH_DEBOUNCE_MS = 120;
 /** Search ids are unique for the page's life, so a view built for another task never takes an old search's hits. */
 let searchSeq = 0;
 
@@ -29,6 +30,9 @@ export class TrajectoryView {
   private tabs: Tabs | undefined;
   private checks = new Map<string, Checkbox>();
   private searchTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Set while a changed query waits for the typing pause. */
+  private pendingSearch = false;
+  private searchedPattern: string | undefined;
   private uiFrame = 0;
   private jumpToken = 0;
   /** Bumped by every explicit selection, so a slow restore of the saved selection cannot override it. */
@@ -51,6 +55,7 @@ export class TrajectoryView {
       onInput: (pattern) => {
         this.ctx.setState({ search: pattern });
         clearTimeout(this.searchTimer);
+        this.pendingSearch = pattern !== this.searchedPattern;
         this.searchTimer = setTimeout(() => void this.runSearch(), SEARCH_DEBOUNCE_MS);
       },
       onToggle: (option, on) => {
@@ -170,11 +175,13 @@ export class TrajectoryView {
   /** Starts (or restarts) the search with the state's query, cancelling the one running. */
   async runSearch(): Promise<void> {
     clearTimeout(this.searchTimer);
+    this.pendingSearch = false;
     const s = this.ctx.state();
     const previous = this.search.status === 'running' ? this.search.searchId : undefined;
     if (previous !== undefined) this.ctx.host.request('cancelSearch', { searchId: previous }).catch(() => undefined);
     this.search.clear();
     const pattern = s.search;
+    this.searchedPattern = pattern;
     if (pattern === '') {
       this.bar.setStatus('');
       this.updateSearchUi();
@@ -204,6 +211,11 @@ export class TrajectoryView {
   }
 
   nextHit(): void {
+    // Enter or F3 right after typing: the search still waiting for the typing pause starts now.
+    if (this.pendingSearch) {
+      void this.runSearch();
+      return;
+    }
     this.jump(this.search.next(this.here()));
   }
 
