@@ -7,14 +7,12 @@ import type {
   DatasetManifest,
   Limits,
   Problem,
-  RecordedResult,
   RepoSource,
-  ResultParser,
   Spec,
   TestCase,
-  TestKind,
 } from './model';
 import { joinRel, unsafeRelativePath } from './paths';
+import type { AttemptDraft, TaskDraft } from './serialize';
 import { validateSchema } from './schema';
 
 export const MANIFEST_FILE = 'specweave.json';
@@ -93,30 +91,9 @@ export function parseManifest(text: string | undefined): { manifest?: DatasetMan
   return { manifest, problems };
 }
 
-interface RawTask {
-  id: string;
-  title: string;
-  revision?: number;
-  repo: { name: string; path?: string; baseCommit?: string; inImage?: true };
-  environment?: { image?: string; workdir?: string; timeoutSec?: number; limits?: Partial<Limits>; dockerfile?: string };
-  verifier: { command: string; parser?: ResultParser; junitPath?: string };
-  specs: Array<{ id: string; text: string; category: string; dependsOn?: string[] }>;
-  tests: Array<{ id: string; name: string; kind: TestKind; specs?: string[] }>;
-  notes?: string[];
-  source?: Record<string, unknown>;
-}
-
-interface RawAttempt {
-  model: string;
-  agent?: string;
-  run?: string;
-  costUsd?: number;
-  tokens?: { input?: number; output?: number };
-  claimed?: { status?: string; summary?: string };
-  patch?: string;
-  trajectory?: string;
-  recordedResults?: RecordedResult[];
-}
+/** task.json and attempt.json as the schema admits them: the shapes writers produce (see serialize.ts). */
+type RawTask = TaskDraft & { repo: { name: string; path?: string; baseCommit?: string; inImage?: true } };
+type RawAttempt = AttemptDraft;
 
 /** Builds one candidate task from its folder listing; `task` is undefined when the task file is unusable. */
 export function buildTask(listing: TaskListing, manifest: DatasetManifest): { task?: CandidateTask; problems: Problem[] } {

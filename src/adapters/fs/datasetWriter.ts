@@ -14,6 +14,7 @@ import {
 } from '../../core/dataset';
 import type { DatasetManifest } from '../../core/model';
 import { unsafeRelativePath } from '../../core/paths';
+import { writeFileAtomicSync } from './atomic';
 import { attemptToJson, formatJson, taskToJson } from '../../core/serialize';
 import type { AttemptDraft, TaskDraft } from '../../core/serialize';
 
@@ -41,7 +42,7 @@ export type ManifestDraft = Omit<DatasetManifest, 'defaults'> & { defaults?: Par
 
 export function writeManifest(root: string, manifest: ManifestDraft): void {
   fs.mkdirSync(root, { recursive: true });
-  writeFileAtomic(path.join(root, MANIFEST_FILE), formatJson(manifest) + '\n');
+  writeFileAtomicSync(path.join(root, MANIFEST_FILE), formatJson(manifest) + '\n');
 }
 
 /** Writes one task folder; an existing folder of the same id is replaced only after the new one is complete. */
@@ -93,11 +94,4 @@ async function writeTrajectory(dest: string, src: TrajectorySource): Promise<voi
     ws.on('finish', () => resolve());
     rs.pipe(ws);
   });
-}
-
-/** Writes a file by writing a temporary sibling and renaming it over the target. */
-export function writeFileAtomic(file: string, data: string | Uint8Array): void {
-  const tmp = `${file}.tmp-${process.pid}`;
-  fs.writeFileSync(tmp, data);
-  fs.renameSync(tmp, file);
 }
