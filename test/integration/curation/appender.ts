@@ -1,15 +1,17 @@
 // A child process for the durability tests: appends label events to a review log and prints `ACK <id>` for each
 // one after its append resolved (that is, after fsync). Some events carry a long note so their line spans several
 // pages and a kill can land in the middle of writing it.
-//   node appender.js LOG_FILE COUNT WRITER   (COUNT 0 = until killed)
+//   node appender.js LOG_FILE COUNT WRITER [START_AT_MS]   (COUNT 0 = until killed; START_AT_MS: wait until then,
+//   so that several writers start appending at the same moment whatever their start-up times)
 import { randomInt } from 'node:crypto';
 import { ReviewLog } from '../../../src/adapters/fs/reviewLog';
 
 async function main(): Promise<void> {
-  const [file, countText, writer] = process.argv.slice(2) as [string, string, string];
+  const [file, countText, writer, startAt] = process.argv.slice(2) as [string, string, string, string | undefined];
   const count = Number(countText);
   const log = new ReviewLog(file, { lockTimeoutMs: 30_000 });
   log.load();
+  if (startAt !== undefined) await new Promise((r) => setTimeout(r, Math.max(0, Number(startAt) - Date.now())));
   for (let i = 0; count === 0 || i < count; i++) {
     const big = randomInt(0, 10) === 0;
     const [e] = await log.append([

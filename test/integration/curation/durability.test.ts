@@ -24,8 +24,9 @@ interface Child {
   firstAck: Promise<void>;
 }
 
-function start(file: string, count: number, writer: string): Child {
-  const child = spawn(process.execPath, [appender, file, String(count), writer], { stdio: ['ignore', 'pipe', 'pipe'] });
+function start(file: string, count: number, writer: string, startAt?: number): Child {
+  const args = [appender, file, String(count), writer, ...(startAt !== undefined ? [String(startAt)] : [])];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const acked: string[] = [];
   let buf = '';
   let err = '';
@@ -102,8 +103,10 @@ describe('review log durability', () => {
 
   it('two processes appending 1,000 events each at once leave exactly 2,000 valid events', async () => {
     const file = path.join(work, 'two', 'curation', 'events.jsonl');
-    const a = start(file, 1000, 'alice');
-    const b = start(file, 1000, 'bob');
+    // Both start appending at the same moment, whatever their start-up times.
+    const at = Date.now() + 3000;
+    const a = start(file, 1000, 'alice', at);
+    const b = start(file, 1000, 'bob', at);
     const [ea, eb] = await Promise.all([a.exited, b.exited]);
     assert.equal(ea.code, 0);
     assert.equal(eb.code, 0);
@@ -116,10 +119,16 @@ describe('review log durability', () => {
     const ids = new Set(read.events.map((e) => e.id));
     for (const id of [...a.acked, ...b.acked]) assert.ok(ids.has(id));
     assert.equal(fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.length > 0).length, 2000, 'one line per event');
-    // Both writers really ran at the same time: their events alternate somewhere in the file.
-    const order = read.events.map((e) => e.curator);
+    // Both writers really ran at the same time: their lines alternate in the file (file order, not the log's order).
+    const order = fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l.length > 0)
+      .map((l) => (JSON.parse(l) as { curator: string }).curator);
     let switches = 0;
     for (let i = 1; i < order.length; i++) if (order[i] !== order[i - 1]) switches++;
-    assert.ok(switches > 10, `writers barely overlapped (${switches} switches)`);
+    // The lock is not fair (a writer that just released it often takes it again before the other's next poll), so
+    // runs are long; two switches already mean one writer got in between the other's appends.
+    assert.ok(switches >= 2, `the writers did not overlap (${switches} switches)`);
   });
 });
