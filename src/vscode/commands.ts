@@ -1,5 +1,6 @@
 // The command handlers: each takes what the tree passes (a node), what a test or another command passes (plain ids),
 // or nothing (then it asks, or acts on the active task panel).
+import { commandRegistrar } from './reportingCommand';
 import * as vscode from 'vscode';
 import { resolveDatasetPath } from '../adapters/fs/datasetLoader';
 import { CANDIDATE_SORTS, EMPTY_FILTER } from '../core/view/candidates';
@@ -35,20 +36,7 @@ function taskIdOf(arg: unknown): string | undefined {
 }
 
 export function registerCommands(d: CommandDeps, store: DisposableStore): void {
-  const reg = (id: string, fn: (...args: unknown[]) => unknown): void => {
-    store.add(
-      vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-        try {
-          return await fn(...args);
-        } catch (e) {
-          const msg = e instanceof Error ? e.message : String(e);
-          d.log.error(`${id}: ${msg}`);
-          void vscode.window.showErrorMessage(msg);
-          return undefined;
-        }
-      }),
-    );
-  };
+  const reg = commandRegistrar(store, d.log);
   const forward = (command: ViewCommand) => (): boolean => {
     if (d.panels.forward(command)) return true;
     void vscode.window.showInformationMessage('Open a task first: this command acts on the task view.');

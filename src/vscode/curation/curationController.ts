@@ -2,6 +2,7 @@
 // events are appended (here, in another window, by the CLI) and as runs land; the task view's review part and its
 // requests; review mode; the statistics and adjudication panels; the export command; the curator name, blind mode and
 // consensus policy settings. Labelling runs no code, so all of it works in Restricted Mode.
+import { commandRegistrar } from '../reportingCommand';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -127,19 +128,7 @@ export class CurationController implements vscode.Disposable {
     store.add(vscode.window.registerWebviewPanelSerializer(STATS_PANEL_TYPE, { deserializeWebviewPanel: async (p) => this.curationPanels.restore('stats', p) }));
     store.add(vscode.window.registerWebviewPanelSerializer(ADJUDICATION_PANEL_TYPE, { deserializeWebviewPanel: async (p) => this.curationPanels.restore('adjudication', p) }));
 
-    const reg = (id: string, fn: (...args: unknown[]) => unknown) =>
-      store.add(
-        vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-          try {
-            return await fn(...args);
-          } catch (e) {
-            const msg = e instanceof Error ? e.message : String(e);
-            this.d.log.error(`${id}: ${msg}`);
-            void vscode.window.showErrorMessage(`SpecWeave: ${msg}`);
-            return undefined;
-          }
-        }),
-      );
+    const reg = commandRegistrar(store, this.d.log, { prefix: 'SpecWeave: ' });
     reg(CURATION_CMD.startReview, () => this.startReviewMode());
     reg(CURATION_CMD.stopReview, () => {
       this.actions.stopReviewMode();

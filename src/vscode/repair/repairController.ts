@@ -4,6 +4,7 @@
 // then revalidation through the window's one verifier queue (the verifier feature's: its concurrency limit, status
 // bar item and output channel) and the before/after matrix in the task view's Repair tab and as a document. Every
 // command that calls the model or runs code checks workspace trust first. The work is in the adapters and core.
+import { commandRegistrar } from '../reportingCommand';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { EngineUnavailableError } from '../../adapters/docker/engine';
@@ -127,19 +128,7 @@ export class RepairController implements vscode.Disposable {
   register(store: DisposableStore): void {
     store.add(vscode.workspace.registerTextDocumentContentProvider(REPAIR_SCHEME, this.documents));
     store.add(this.documents);
-    const reg = (id: string, fn: (...args: unknown[]) => unknown) =>
-      store.add(
-        vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-          try {
-            return await fn(...args);
-          } catch (e) {
-            const msg = this.redactor.redact(errorText(e));
-            this.d.log.error(`${id}: ${msg}`);
-            void vscode.window.showErrorMessage(`SpecWeave: ${msg}`);
-            return undefined;
-          }
-        }),
-      );
+    const reg = commandRegistrar(store, this.d.log, { prefix: 'SpecWeave: ', redact: (t) => this.redactor.redact(t) });
     reg(REPAIR_CMD.setApiKey, (key) => this.setApiKey(typeof key === 'string' ? key : undefined));
     reg(REPAIR_CMD.clearApiKey, async () => {
       await this.d.secrets.delete(API_KEY_SECRET);

@@ -4,6 +4,7 @@
 // item for the queue, and the task view's result matrices from the stored runs (stale ones marked). The engine is
 // found from the `specweave.docker.host` setting, DOCKER_HOST or the default socket, and nothing contacts it until
 // a run is asked for. Every command that runs code checks workspace trust first.
+import { commandRegistrar } from '../reportingCommand';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
@@ -145,19 +146,7 @@ export class VerifierController implements vscode.Disposable {
 
   register(store: DisposableStore): void {
     store.add(vscode.workspace.registerTextDocumentContentProvider(RUN_LOG_SCHEME, this.documents));
-    const reg = (id: string, fn: (...args: unknown[]) => unknown) =>
-      store.add(
-        vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-          try {
-            return await fn(...args);
-          } catch (e) {
-            const msg = errorText(e);
-            this.d.log.error(`${id}: ${msg}`);
-            void vscode.window.showErrorMessage(`SpecWeave: ${msg}`);
-            return undefined;
-          }
-        }),
-      );
+    const reg = commandRegistrar(store, this.d.log, { prefix: 'SpecWeave: ' });
     // The trust check comes first, before any picker: in Restricted Mode nothing but the reason is shown.
     const trusted =
       (fn: (...args: unknown[]) => Promise<VerifierBatchResult>) =>

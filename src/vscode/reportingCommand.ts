@@ -1,0 +1,31 @@
+// One way to register a command: a failure is logged and shown to the user instead of rejecting unseen.
+import * as vscode from 'vscode';
+import type { DisposableStore } from './disposables';
+
+export type CommandHandler = (...args: unknown[]) => unknown;
+
+/**
+ * Returns a `reg(id, fn)` that registers commands into `store`; a thrown error becomes a log line and an error
+ * message (after `redact`, e.g. to keep an API key out of both) and the command resolves to undefined.
+ */
+export function commandRegistrar(
+  store: DisposableStore,
+  log: vscode.LogOutputChannel,
+  opts: { prefix?: string; redact?: (text: string) => string } = {},
+): (id: string, fn: CommandHandler) => void {
+  const redact = opts.redact ?? ((t: string) => t);
+  return (id, fn) => {
+    store.add(
+      vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+        try {
+          return await fn(...args);
+        } catch (e) {
+          const msg = redact(e instanceof Error ? e.message : String(e));
+          log.error(`${id}: ${msg}`);
+          void vscode.window.showErrorMessage(`${opts.prefix ?? ''}${msg}`);
+          return undefined;
+        }
+      }),
+    );
+  };
+}
