@@ -41,6 +41,7 @@ SUMMARY=()
 TOTAL_PASSED=0
 TOTAL_FAILED=0
 FAILED_LAYER=""
+FAILED_LAYERS=()
 
 wanted() {
   local layer="$1"
@@ -95,7 +96,7 @@ run_layer() {
     detail="dist-pkg/specweave-curator.vsix $(awk -v b="$(stat -c %s dist-pkg/specweave-curator.vsix)" 'BEGIN { printf "%.1f", b / 1024 }') KB"
   fi
   local status=pass
-  if ((rc != 0)); then status=FAIL; FAILED_LAYER="${FAILED_LAYER:-$name}"; fi
+  if ((rc != 0)); then status=FAIL; FAILED_LAYER="${FAILED_LAYER:-$name}"; FAILED_LAYERS+=("$name"); fi
   SUMMARY+=("$(printf '%-12s %-7s %7ss  %s' "$name" "$status" "$(secs "$t")" "$detail")")
 }
 
@@ -127,6 +128,11 @@ run_node_tests e2e test/e2e test:e2e
 echo
 echo "=== summary ($(secs "$T_ALL")s; logs in .test-output/) ==="
 for line in "${SUMMARY[@]}"; do echo "$line"; done
+# Which tests failed, and the first line of why: CI shows only the last lines of a run.
+for layer in "${FAILED_LAYERS[@]}"; do
+  echo "failed in $layer:"
+  node "$ROOT/scripts/failures.mjs" "$OUT/$layer.log" || true
+done
 if [ -n "$FAILED_LAYER" ]; then
   echo "FAILED at layer: $FAILED_LAYER (log: .test-output/$FAILED_LAYER.log)"
 fi
