@@ -17,6 +17,8 @@ import type { CandidatesTree } from './candidatesTree';
 import type { DatasetService } from './datasetService';
 import type { DiffDocuments } from './diffDocuments';
 import { DisposableStore } from './disposables';
+import type { PageWatchdog } from './pageWatchdog';
+import { panelWatchdog } from './panelWatchdog';
 import type { ReviewStatusSource } from './reviewStatus';
 import { TaskSession } from './taskSession';
 import type { EditorActions, ReviewRequests } from './taskSession';
@@ -33,6 +35,8 @@ interface PanelEntry {
   /** The page in the panel has said `ready`: it can take an `init` for another task without reloading. */
   pageReady: boolean;
   session: TaskSession;
+  /** Reloads a page that never says `ready` (a webview that failed to start). */
+  watchdog: PageWatchdog;
   /** Disposed when the panel closes or shows another task. */
   sessionStore: DisposableStore;
   store: DisposableStore;
@@ -155,7 +159,11 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
 
   private attach(panel: vscode.WebviewPanel, taskId: string): void {
     const store = new DisposableStore();
-    const entry: PanelEntry = { panel, taskId, missing: false, pageReady: false, session: undefined as unknown as TaskSession, sessionStore: new DisposableStore(), store };
+    const entry: PanelEntry = {
+      panel, taskId, missing: false, pageReady: false, session: undefined as unknown as TaskSession, sessionStore: new DisposableStore(), store,
+      watchdog: undefined as unknown as PageWatchdog,
+    };
+    entry.watchdog = store.add(panelWatchdog(panel, () => `task view ${entry.taskId}`, () => { panel.webview.html = this.html(panel.webview, entry.taskId); }, this.d.log));
     this.entries.set(panel, entry);
     panel.iconPath = vscode.Uri.joinPath(this.d.extensionUri, 'media', 'task.svg');
     store.add(
@@ -234,13 +242,19 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
     entry.session = session;
     sessionStore.add({ dispose: () => session.dispose() });
     sessionStore.add(panel.webview.onDidReceiveMessage((m: unknown) => void session.receive(m)));
-    if (reuse && entry.pageReady) void session.receive({ type: 'ready', protocol: PROTOCOL_VERSION });
-    else panel.webview.html = this.html(panel.webview, taskId);
     sessionStore.add(
       panel.webview.onDidReceiveMessage((m: unknown) => {
-        if (typeof m === 'object' && m !== null && (m as { type?: unknown }).type === 'ready') entry.pageReady = true;
+        if (typeof m === 'object' && m !== null && (m as { type?: unknown }).type === 'ready') {
+          entry.pageReady = true;
+          entry.watchdog.loaded();
+        }
       }),
     );
+    if (reuse && entry.pageReady) void session.receive({ type: 'ready', protocol: PROTOCOL_VERSION });
+    else {
+      panel.webview.html = this.html(panel.webview, taskId);
+      entry.watchdog.arm();
+    }
   }
 
   private html(webview: vscode.Webview, taskId: string): string {

@@ -11,6 +11,8 @@ import type { CurationPanelModel, CurationRequestMap, CurationRequestMethod, Cur
 import { PROTOCOL_VERSION } from '../../protocol/messages';
 import { validateCurationMessage } from '../../protocol/validate';
 import { DisposableStore } from '../disposables';
+import type { PageWatchdog } from '../pageWatchdog';
+import { panelWatchdog } from '../panelWatchdog';
 import { buildWebviewHtml, localResourceRootPaths, makeNonce } from '../webviewHtml';
 import type { CuratorName } from './reviewActions';
 
@@ -38,6 +40,8 @@ interface Entry {
   ready: boolean;
   showSettled: boolean;
   store: DisposableStore;
+  /** Reloads a page that never says `ready` (a webview that failed to start). */
+  watchdog?: PageWatchdog;
 }
 
 export class CurationPanels implements vscode.Disposable {
@@ -128,6 +132,8 @@ export class CurationPanels implements vscode.Disposable {
   private attach(kind: Kind, panel: vscode.WebviewPanel): void {
     const store = new DisposableStore();
     const entry: Entry = { kind, panel, ready: false, showSettled: false, store };
+    const watchdog = store.add(panelWatchdog(panel, () => title(kind), () => { panel.webview.html = this.html(panel.webview, kind); }, this.d.log));
+    entry.watchdog = watchdog;
     this.entries.set(kind, entry);
     panel.iconPath = vscode.Uri.joinPath(this.d.extensionUri, 'media', 'specweave.svg');
     store.add(panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(entry, m)));
@@ -139,6 +145,7 @@ export class CurationPanels implements vscode.Disposable {
     );
     // Hidden panels drop their page (no retained context); coming back, the page says `ready` again.
     panel.webview.html = this.html(panel.webview, kind);
+    watchdog.arm();
   }
 
   private html(webview: vscode.Webview, kind: Kind): string {
@@ -165,6 +172,7 @@ export class CurationPanels implements vscode.Disposable {
     const m: CurationWebviewToHost = v.message;
     if (m.type === 'ready') {
       e.ready = true;
+      e.watchdog?.loaded();
       this.post(e, 'init');
       return;
     }
