@@ -4,11 +4,12 @@
 // then revalidation through the window's one verifier queue (the verifier feature's: its concurrency limit, status
 // bar item and output channel) and the before/after matrix in the task view's Repair tab and as a document. Every
 // command that calls the model or runs code checks workspace trust first. The work is in the adapters and core.
-import { commandRegistrar } from '../reportingCommand';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { EngineUnavailableError } from '../../adapters/docker/engine';
 import type { VerifierService, VerifyRequest } from '../../adapters/docker/verifyService';
+import { writeFileAtomicSync } from '../../adapters/fs/atomic';
 import { CurationStore, resolveCurator } from '../../adapters/fs/curationStore';
 import { RepairFlowError, acceptSuggestion, rejectSuggestion, revalidate, serviceRunner } from '../../adapters/fs/repairFlow';
 import type { SuggestionRecord } from '../../adapters/fs/repairStore';
@@ -26,6 +27,7 @@ import { REPAIR_TARGETS } from '../../core/repair/suggestion';
 import type { RepairView, TaskViewModel } from '../../protocol/messages';
 import type { DatasetService } from '../datasetService';
 import type { DisposableStore } from '../disposables';
+import { commandRegistrar } from '../reportingCommand';
 import { readSettings } from '../settings';
 import type { TaskPanels } from '../taskPanels';
 import { requireTrust } from '../trust';
@@ -379,11 +381,31 @@ export class RepairController implements vscode.Disposable {
 
   // ---- decide ----------------------------------------------------------------------------------------------------
 
+  /**
+   * Saves the curator's edits of the suggested files before they become the new revision. `TextDocument.save()` can
+   * answer false without saving (seen in the workbench when the save races the editor that shows the file), so the
+   * text as the curator left it is taken first, and written by us when the file on disk does not hold it after the
+   * save: an edit is never dropped silently.
+   */
   private async saveEdits(taskId: string, id: string): Promise<void> {
     const root = this.d.dataset.root;
     if (!root) return;
     const dir = suggestionFolder(root, taskId, id) + path.sep;
-    for (const doc of vscode.workspace.textDocuments) if (doc.isDirty && doc.uri.scheme === 'file' && doc.uri.fsPath.startsWith(dir)) await doc.save();
+    for (const doc of vscode.workspace.textDocuments) {
+      if (!doc.isDirty || doc.uri.scheme !== 'file' || !doc.uri.fsPath.startsWith(dir)) continue;
+      const file = doc.uri.fsPath;
+      const text = doc.getText();
+      const saved = await doc.save();
+      let onDisk: string | undefined;
+      try {
+        onDisk = fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
+      } catch {
+        onDisk = undefined;
+      }
+      if (saved && onDisk === text) continue;
+      writeFileAtomicSync(file, text);
+      this.d.log.warn(`repair ${taskId}: VS Code did not save ${path.relative(root, file)} (save answered ${String(saved)}); wrote the edited text to it directly`);
+    }
   }
 
   async accept(taskArg: string | undefined, idArg: string | undefined, note?: string): Promise<AcceptCommandResult> {
