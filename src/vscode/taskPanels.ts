@@ -221,7 +221,14 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
     const actions = this.actions(taskId);
     const session: TaskSession = new TaskSession({
       taskId,
-      post: (m) => void panel.webview.postMessage(m),
+      post: (m) => {
+        panel.webview.postMessage(m).then(
+          (delivered) => {
+            if (!delivered && m.type === 'init') this.d.log.warn(`task view ${taskId}: VS Code did not deliver the task to the page; the page asks again`);
+          },
+          () => undefined,
+        );
+      },
       buildModel: (traj) => this.model(taskId, traj),
       cache,
       trajectoryColumns: task?.attempts.filter((a) => a.trajectoryFile).map((a) => a.id) ?? [],

@@ -101,7 +101,12 @@ export class TaskSession {
       if (typeof id === 'number' && Number.isInteger(id) && id > 0) this.send({ type: 'reply', id, ok: false, error: v.error });
       return;
     }
-    await this.dispatch(v.message);
+    try {
+      await this.dispatch(v.message);
+    } catch (e) {
+      // Requests answer their own errors; this is a `ready` whose model could not be built, or a state update.
+      this.o.log?.(`task ${this.o.taskId}: could not answer the webview's ${v.message.type}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    }
   }
 
   dispose(): void {

@@ -20,6 +20,7 @@ import { SpecLinks } from './views/specLinks';
 import { renderSpecs } from './views/specs';
 import { renderTests } from './views/tests';
 import { TrajectoryView } from './views/trajectory';
+import { startHandshake } from './handshake';
 import type { VsCodeApi } from './vscodeApi';
 
 const VIEW_COMMANDS: readonly ViewCommand[] = ['nextAttempt', 'previousAttempt', 'nextHit', 'previousHit', 'focusSearch', 'openDiff'];
@@ -67,11 +68,20 @@ export class App {
     this.seenRepairs = new SeenRepairs(api.getState());
     window.addEventListener('message', (e: MessageEvent<unknown>) => this.onMessage(e.data));
     document.addEventListener('keydown', (e) => this.onKey(e));
-    root.append(el('p', { class: 'muted loading', testid: 'loading', text: 'Loading the task\u2026' }));
-    const ready: { type: 'ready'; protocol: number; state?: WebviewState } = { type: 'ready', protocol: PROTOCOL_VERSION };
-    const saved = savedWebviewState(api.getState());
-    if (saved) ready.state = saved;
-    api.postMessage(ready);
+    const loading = el('p', { class: 'muted loading', testid: 'loading', text: 'Loading the task\u2026' });
+    root.append(loading);
+    startHandshake({
+      sayReady: () => {
+        const ready: { type: 'ready'; protocol: number; state?: WebviewState } = { type: 'ready', protocol: PROTOCOL_VERSION };
+        const saved = savedWebviewState(api.getState());
+        if (saved) ready.state = saved;
+        api.postMessage(ready);
+      },
+      answered: () => this.model !== undefined,
+      onSilent: () => {
+        loading.textContent = 'Loading the task\u2026 The extension has not answered yet; still asking. If this stays, close this tab and open the task again.';
+      },
+    });
   }
 
   private onMessage(raw: unknown): void {

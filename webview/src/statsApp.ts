@@ -16,6 +16,7 @@ import { el } from './dom';
 import { oneLine } from './text';
 import { renderAdjudication } from './statsAdjudication';
 import { renderStats } from './statsCharts';
+import { startHandshake } from './handshake';
 import type { VsCodeApi } from './vscodeApi';
 
 type Reply = Extract<HostToCurationWebview, { type: 'reply' }>;
@@ -70,9 +71,16 @@ export class CurationPanelApp {
     const post = (m: CurationWebviewToHost) => (api as unknown as { postMessage(m: CurationWebviewToHost): void }).postMessage(m);
     this.host = new PanelConnection(post);
     root.dataset.testid = kind === 'stats' ? 'stats-view' : 'adjudication-view';
-    root.append(el('p', { class: 'muted loading', testid: 'loading', text: kind === 'stats' ? 'Computing the statistics\u2026' : 'Finding disagreements\u2026' }));
+    const loading = el('p', { class: 'muted loading', testid: 'loading', text: kind === 'stats' ? 'Computing the statistics\u2026' : 'Finding disagreements\u2026' });
+    root.append(loading);
     window.addEventListener('message', (e: MessageEvent<unknown>) => this.onMessage(e.data));
-    post({ type: 'ready', protocol: PROTOCOL_VERSION });
+    startHandshake({
+      sayReady: () => post({ type: 'ready', protocol: PROTOCOL_VERSION }),
+      answered: () => this.model !== undefined,
+      onSilent: () => {
+        loading.textContent = `${loading.textContent ?? ''} The extension has not answered yet; still asking. If this stays, close this panel and open it again.`;
+      },
+    });
   }
 
   private onMessage(raw: unknown): void {

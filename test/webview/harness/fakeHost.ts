@@ -57,6 +57,7 @@ const invalid: string[] = [];
 const violations: string[] = [];
 const uiStates: WebviewState[] = [];
 let setStateCalls = 0;
+let readies = 0;
 let searchDelayMs = 0;
 const running = new Map<number, { cancelled: boolean }>();
 
@@ -251,6 +252,9 @@ function receive(raw: unknown): void {
   const msg = v.message;
   switch (msg.type) {
     case 'ready': {
+      readies++;
+      // `dropReady=N`: the first N `ready`s are lost on the way, as after a window reload.
+      if (readies <= Number(params.get('dropReady') ?? 0)) return;
       const host = g.sessionStorage.getItem(HOST_STATE_KEY);
       const init: HostToWebview = { type: 'init', model: fixture.model };
       if (host) init.state = JSON.parse(host) as WebviewState;
@@ -340,6 +344,9 @@ g.__fakeHost = {
   uiStates,
   get setStateCalls() {
     return setStateCalls;
+  },
+  get readies() {
+    return readies;
   },
   requests: (method: string) => log.filter((l) => l.method === method),
   command: (command: ViewCommand) => send({ type: 'command', command }),

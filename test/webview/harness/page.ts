@@ -15,6 +15,7 @@ export interface FakeHostProbe {
   violations: string[];
   uiStates: Array<Record<string, unknown>>;
   setStateCalls: number;
+  readies: number;
   requests(method: string): Array<{ method: string; params: Record<string, unknown> }>;
   command(c: ViewCommand): void;
   update(patch: Record<string, unknown>): void;
@@ -36,7 +37,8 @@ export interface Harness {
   server: HarnessServer;
   browser: Browser;
   /** Opens a fresh page on a fixture; console errors and page errors are collected in `errors`. */
-  open(o?: { fixture?: 'standard' | 'hostile' | 'scale'; query?: string; theme?: 'dark' | 'light' | 'hc'; width?: number; height?: number }): Promise<Page>;
+  /** Opens the page and waits for the task title (unless `waitForTask` is false). */
+  open(o?: { fixture?: 'standard' | 'hostile' | 'scale'; query?: string; theme?: 'dark' | 'light' | 'hc'; width?: number; height?: number; waitForTask?: boolean }): Promise<Page>;
   errors: string[];
   shot(page: Page, name: string): Promise<void>;
   close(): Promise<void>;
@@ -61,7 +63,7 @@ export async function startBrowserHarness(suite: string): Promise<Harness> {
         if (m.type() === 'error') errors.push(`console: ${m.text()}`);
       });
       await page.goto(`${server.url}/?fixture=${o.fixture ?? 'standard'}&theme=${o.theme ?? 'dark'}${o.query ? `&${o.query}` : ''}`);
-      await page.locator('[data-testid="task-title"]').waitFor({ timeout: 15_000 });
+      if (o.waitForTask !== false) await page.locator('[data-testid="task-title"]').waitFor({ timeout: 15_000 });
       return page;
     },
     async shot(page, name) {
