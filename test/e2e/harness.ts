@@ -109,6 +109,11 @@ export async function openWorkbench(o: WorkbenchOptions): Promise<Workbench> {
       },
       async close(): Promise<void> {
         writeFileSync(path.join(outDir, 'browser-console.log'), consoleLines.join('\n') + '\n');
+        await browser?.close().catch(() => undefined);
+        await server?.stop();
+        // The extension host's logs (output channels included) outlive the run, for a test that failed.
+        const logs = path.join(tmp, 'ud', 'logs');
+        if (existsSync(logs)) cpSync(logs, path.join(outDir, 'logs'), { recursive: true });
         await cleanUp();
       },
     };

@@ -107,7 +107,15 @@ describe('review workbench on the example dataset', { timeout: 300_000 }, () => 
     await open.click();
     // code-server's own folder picker: a quick input holding a path.
     await pickFolder(page, path.join(examples, 'dataset'));
-    for (const id of ['format-precision', 'fractional-units', 'total-command']) await treeRows(page, id).first().waitFor({ timeout: 30_000 });
+    try {
+      for (const id of ['format-precision', 'fractional-units', 'total-command']) await treeRows(page, id).first().waitFor({ timeout: 30_000 });
+    } catch (e) {
+      // Say what the window shows instead: a notification, or the welcome view still asking for a dataset.
+      await shot(wb, 'no-rows');
+      const notes = await page.locator('.notification-list-item-message').allInnerTexts().catch(() => []);
+      const welcome = await page.locator('.welcome-view-content').allInnerTexts().catch(() => []);
+      throw new Error(`no task rows after picking the dataset; notifications: ${JSON.stringify(notes)}; welcome view: ${JSON.stringify(welcome)}; ${String(e)}`);
+    }
     const row = treeRows(page, 'format-precision').first();
     assert.match(await row.innerText(), /candidate · \d+ specs · \d+ tests · 3 attempts/);
     await shot(wb, 'candidates');
@@ -189,7 +197,14 @@ describe('review workbench on the example dataset', { timeout: 300_000 }, () => 
     await runCommand(page, 'Developer: Reload Window');
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     const view = webviewFrame(page, 'panel');
-    await view.locator('[data-testid="task-title"]', { hasText: 'Round formatted durations' }).waitFor({ timeout: 60_000 });
+    try {
+      await view.locator('[data-testid="task-title"]', { hasText: 'Round formatted durations' }).waitFor({ timeout: 60_000 });
+    } catch (e) {
+      await shot(wb, 'no-panel-after-reload');
+      const notes = await page.locator('.notification-list-item-message').allInnerTexts().catch(() => []);
+      const tabs = await page.locator('.tabs-container .tab').allInnerTexts().catch(() => []);
+      throw new Error(`the task panel did not come back after the reload; tabs: ${JSON.stringify(tabs)}; notifications: ${JSON.stringify(notes)}; ${String(e)}`);
+    }
     await view.locator('[data-testid="column-sweagent-gpt-4o"]').waitFor();
     await openActivity(page, 'SpecWeave');
     await treeRows(page, 'format-precision').first().waitFor({ timeout: 30_000 });
