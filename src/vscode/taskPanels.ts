@@ -34,6 +34,8 @@ interface PanelEntry {
   missing: boolean;
   /** The page in the panel has said `ready`: it can take an `init` for another task without reloading. */
   pageReady: boolean;
+  /** The panel's HTML is set: a page is there or loading (any task's page can show any task). */
+  htmlSet: boolean;
   session: TaskSession;
   /** Reloads a page that never says `ready` (a webview that failed to start). */
   watchdog: PageWatchdog;
@@ -139,7 +141,9 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
       return;
     }
     // The dataset may still be loading after a reload; the panel shows once its task is known.
+    const t0 = Date.now();
     await this.d.dataset.whenLoaded();
+    this.d.log.info(`task view ${taskId}: restored after ${Date.now() - t0} ms (dataset ${this.d.dataset.root ? `${this.d.dataset.taskCount} tasks` : 'not open'}, task ${this.d.dataset.task(taskId) ? 'found' : 'not found'})`);
     this.attach(panel, taskId);
   }
 
@@ -160,7 +164,7 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
   private attach(panel: vscode.WebviewPanel, taskId: string): void {
     const store = new DisposableStore();
     const entry: PanelEntry = {
-      panel, taskId, missing: false, pageReady: false, session: undefined as unknown as TaskSession, sessionStore: new DisposableStore(), store,
+      panel, taskId, missing: false, pageReady: false, htmlSet: false, session: undefined as unknown as TaskSession, sessionStore: new DisposableStore(), store,
       watchdog: undefined as unknown as PageWatchdog,
     };
     entry.watchdog = store.add(panelWatchdog(panel, () => `task view ${entry.taskId}`, () => { panel.webview.html = this.html(panel.webview, entry.taskId); }, this.d.log));
@@ -258,10 +262,14 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
       }),
     );
     if (reuse && entry.pageReady) void session.receive({ type: 'ready', protocol: PROTOCOL_VERSION });
-    else {
+    else if (!entry.htmlSet) {
+      entry.htmlSet = true;
       panel.webview.html = this.html(panel.webview, taskId);
       entry.watchdog.arm();
     }
+    // Else the page is still loading: its `ready` reaches this session. Setting the HTML again while a page loads
+    // (a restored panel whose task arrives with the dataset) could leave VS Code with two pages, neither of which
+    // got the host's messages.
   }
 
   private html(webview: vscode.Webview, taskId: string): string {

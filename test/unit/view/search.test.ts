@@ -114,14 +114,18 @@ test('a long search yields to the event loop, streams first hits early and can b
   let ticks = 0;
   const timer = setInterval(() => ticks++, 1);
   let firstAt = 0;
+  let yields = 0;
   const t0 = performance.now();
+  // The curator cancels during the third pause the search takes (not after a fixed time: a fast machine would reach
+  // the 1,000,000-match cap first and end the search as capped, not cancelled).
   const done = runSearch(s, q.re, {
     signal: ac.signal,
+    yieldNow: () =>
+      new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+        if (++yields === 3) ac.abort();
+      }),
     onHits: () => {
-      if (!firstAt) {
-        firstAt = performance.now() - t0;
-        setTimeout(() => ac.abort(), 20);
-      }
+      if (!firstAt) firstAt = performance.now() - t0;
     },
   });
   const out = await done;
@@ -130,4 +134,5 @@ test('a long search yields to the event loop, streams first hits early and can b
   assert.equal(out.cancelled, true);
   assert.ok(out.total < 10 * 5 * 40_000, 'cancelled before the end');
   assert.ok(ticks > 0, 'timers ran while searching');
+  assert.equal(yields, 3, 'the search stopped at the first check after the cancel');
 });
