@@ -116,13 +116,15 @@ test('a long search yields to the event loop, streams first hits early and can b
   let firstAt = 0;
   let yields = 0;
   const t0 = performance.now();
-  // The curator cancels during the third pause the search takes (not after a fixed time: a fast machine would reach
-  // the 1,000,000-match cap first and end the search as capped, not cancelled).
+  // The curator cancels during the fifth pause the search takes, about 10 ms in (not after a fixed time: a run
+  // that got the CPU to itself reached the 1,000,000-match cap first and ended as capped, not cancelled).
   const done = runSearch(s, q.re, {
     signal: ac.signal,
+    sliceMs: 2,
+    maxCount: Number.MAX_SAFE_INTEGER,
     yieldNow: () =>
       new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
-        if (++yields === 3) ac.abort();
+        if (++yields === 5) ac.abort();
       }),
     onHits: () => {
       if (!firstAt) firstAt = performance.now() - t0;
@@ -134,5 +136,5 @@ test('a long search yields to the event loop, streams first hits early and can b
   assert.equal(out.cancelled, true);
   assert.ok(out.total < 10 * 5 * 40_000, 'cancelled before the end');
   assert.ok(ticks > 0, 'timers ran while searching');
-  assert.equal(yields, 3, 'the search stopped at the first check after the cancel');
+  assert.equal(yields, 5, 'the search stopped at the first check after the cancel');
 });
