@@ -41,7 +41,7 @@ interface Entry {
   showSettled: boolean;
   store: DisposableStore;
   /** Reloads a page that never says `ready` (a webview that failed to start). */
-  watchdog?: PageWatchdog;
+  watchdog: PageWatchdog;
 }
 
 export class CurationPanels implements vscode.Disposable {
@@ -131,9 +131,8 @@ export class CurationPanels implements vscode.Disposable {
 
   private attach(kind: Kind, panel: vscode.WebviewPanel): void {
     const store = new DisposableStore();
-    const entry: Entry = { kind, panel, ready: false, showSettled: false, store };
     const watchdog = store.add(panelWatchdog(panel, () => title(kind), () => { panel.webview.html = this.html(panel.webview, kind); }, this.d.log));
-    entry.watchdog = watchdog;
+    const entry: Entry = { kind, panel, ready: false, showSettled: false, store, watchdog };
     this.entries.set(kind, entry);
     panel.iconPath = vscode.Uri.joinPath(this.d.extensionUri, 'media', 'specweave.svg');
     store.add(panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(entry, m)));
@@ -172,7 +171,7 @@ export class CurationPanels implements vscode.Disposable {
     const m: CurationWebviewToHost = v.message;
     if (m.type === 'ready') {
       e.ready = true;
-      e.watchdog?.loaded();
+      e.watchdog.loaded();
       this.post(e, 'init');
       return;
     }
