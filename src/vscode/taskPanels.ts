@@ -163,11 +163,9 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
 
   private attach(panel: vscode.WebviewPanel, taskId: string): void {
     const store = new DisposableStore();
-    const entry: PanelEntry = {
-      panel, taskId, missing: false, pageReady: false, htmlSet: false, session: undefined as unknown as TaskSession, sessionStore: new DisposableStore(), store,
-      watchdog: undefined as unknown as PageWatchdog,
-    };
-    entry.watchdog = store.add(panelWatchdog(panel, () => `task view ${entry.taskId}`, () => { panel.webview.html = this.html(panel.webview, entry.taskId); }, this.d.log));
+    // The watchdog's callbacks run later, once `entry` exists: they name the task the panel shows then.
+    const watchdog = store.add(panelWatchdog(panel, () => `task view ${entry.taskId}`, () => { panel.webview.html = this.html(panel.webview, entry.taskId); }, this.d.log));
+    const entry: PanelEntry = { panel, taskId, missing: false, pageReady: false, htmlSet: false, session: undefined as unknown as TaskSession, sessionStore: new DisposableStore(), store, watchdog };
     this.entries.set(panel, entry);
     panel.iconPath = vscode.Uri.joinPath(this.d.extensionUri, 'media', 'task.svg');
     store.add(
