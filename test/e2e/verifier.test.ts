@@ -67,7 +67,8 @@ describe('verifier in the workbench', { timeout: 600_000 }, () => {
     await wb.screenshot('context-menu');
     await item.click();
 
-    const toast = notifications(page, `Verifier: ${TASK}`).first();
+    // The progress toast: the one with a Cancel button (a finished batch's toast names the task too).
+    const toast = notifications(page, `Verifier: ${TASK}`).filter({ has: page.locator('.monaco-button', { hasText: 'Cancel' }) }).first();
     await toast.waitFor({ timeout: 15_000 });
     const bar = statusItem(page);
     await bar.waitFor({ timeout: 15_000 });
@@ -144,13 +145,18 @@ describe('verifier in the workbench', { timeout: 600_000 }, () => {
   it('cancels the runs of a batch from its progress notification', async () => {
     assert.ok(wb);
     const { page } = wb;
-    // Fresh runs this time (the stored ones would be reused at once): a workspace setting, as a user would set it.
+    // Fresh runs this time (the stored ones would be reused at once), one at a time so that the batch is still
+    // running when Cancel is clicked (two at a time, five short runs could end first): workspace settings, as a user
+    // would set them.
     fs.mkdirSync(path.join(examples, '.vscode'), { recursive: true });
-    fs.writeFileSync(path.join(examples, '.vscode', 'settings.json'), JSON.stringify({ 'specweave.verifier.reuseRuns': false }, null, 2));
+    fs.writeFileSync(path.join(examples, '.vscode', 'settings.json'), JSON.stringify({ 'specweave.verifier.reuseRuns': false, 'specweave.verifier.concurrency': 1 }, null, 2));
     await page.waitForTimeout(1500);
+    // The earlier runs' notifications would stack over the progress toast and its Cancel button.
+    await runCommand(page, 'Notifications: Clear All Notifications');
     await page.locator('.tabs-container .tab', { hasText: TASK }).first().click();
     await runCommand(page, 'SpecWeave: Run Verifier on All Attempts');
-    const toast = notifications(page, `Verifier: ${TASK}`).first();
+    // The progress toast: the one with a Cancel button (a finished batch's toast names the task too).
+    const toast = notifications(page, `Verifier: ${TASK}`).filter({ has: page.locator('.monaco-button', { hasText: 'Cancel' }) }).first();
     await toast.waitFor({ timeout: 15_000 });
     await statusItem(page).filter({ hasText: /running/ }).waitFor({ timeout: 20_000 });
     await wb.screenshot('before-cancel');
