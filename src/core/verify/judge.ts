@@ -20,6 +20,17 @@ export interface ExecutionOutcome {
   stderrText: string;
   /** The JUnit report's text when the verifier's parser is `junit` and the file existed. */
   junitXml?: string;
+  /**
+   * The run wrote more than its bounded writable space allows (a full size-limited tmpfs, or the container's
+   * written size over the limit): the status is `disk_limit` whatever the output says.
+   */
+  diskLimitExceeded?: boolean;
+  /**
+   * Set when the harness asked the test runner for a report at a path it owns outside the repository (for pytest, a
+   * JUnit XML through `PYTEST_ADDOPTS=--junitxml=...`): `xml` is that report's text, undefined when the runner never
+   * wrote it (a test process that exited itself, a plugin that swallowed it). Compared with the log by the judge.
+   */
+  harnessReport?: { format: 'junit'; xml?: string };
 }
 
 export type LogFormat = 'pytest' | 'junit' | 'django' | 'exitcode';

@@ -1,7 +1,7 @@
 // The words of a verifier run: its status, how each patch applied, what was captured, and the stored record.
 import type { SpecVerdict, TestStatus } from '../model';
 
-export const RUN_STATUSES = ['passed', 'failed', 'timeout', 'oom', 'apply_failed', 'invalid', 'infra_error'] as const;
+export const RUN_STATUSES = ['passed', 'failed', 'timeout', 'oom', 'disk_limit', 'apply_failed', 'invalid', 'infra_error'] as const;
 /** `passed` = resolved; `failed` = the tests ran and graded unresolved; the rest say why no verdict can be trusted. */
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
