@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# THE test command (README, CI): every layer in order, stopping at the first that fails, then a summary with each
-# layer's pass/fail counts and duration. Logs of each layer go to .test-output/<layer>.log; screenshots of the UI
+# THE test command (README, CI): every layer in order, then a summary with each layer's pass/fail counts and
+# duration and every failed test of every layer; the exit status is non-zero when any layer failed. A layer runs
+# even after an earlier one failed, unless it needs what failed (e2e needs the package; every layer needs setup). Logs of each layer go to .test-output/<layer>.log; screenshots of the UI
 # tests to .test-output/e2e/<test>/.
 #
 # Layers: setup, check, build, unit, webview (the task view in Chromium), integration (real Docker),
 #         vscode (inside a real extension host),
 #         package (.vsix), e2e (the .vsix clicked in a real workbench).
 #
-# Usage: bash scripts/test.sh [--no-setup] [--only LAYER[,LAYER...]] [--keep-going]
+# Usage: bash scripts/test.sh [--no-setup] [--only LAYER[,LAYER...]] [--fail-fast]
 #   --no-setup     do not run scripts/setup.sh (everything already installed)
 #   --only         run just these layers (in the order above)
-#   --keep-going   run every layer even after a failure (exit status still says a layer failed)
+#   --fail-fast    stop at the first failing layer (the later ones read "not run")
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -20,7 +21,7 @@ mkdir -p "$OUT"
 
 ALL_LAYERS=(setup check build unit webview integration vscode package e2e)
 ONLY=""
-KEEP_GOING=0
+KEEP_GOING=1
 NO_SETUP=0
 while (($#)); do
   case "$1" in
@@ -28,7 +29,8 @@ while (($#)); do
     --only) ONLY=",${2:?--only needs a list},"; shift ;;
     --only=*) ONLY=",${1#--only=},"; ;;
     --keep-going) KEEP_GOING=1 ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    --fail-fast) KEEP_GOING=0 ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
     *) echo "test.sh: unknown flag $1" >&2; exit 2 ;;
   esac
   shift
@@ -67,10 +69,26 @@ counts() {
 }
 
 # run_layer NAME COMMAND...: streams the output, keeps it in .test-output/NAME.log, records the summary line.
+# needs_failed NAME: the layer NAME cannot mean anything after the failure of a layer it depends on.
+needs_failed() {
+  local l
+  for l in "${FAILED_LAYERS[@]}"; do
+    case "$l:$1" in
+      setup:*|package:e2e) echo "$l"; return 0 ;;
+    esac
+  done
+  return 1
+}
+
 run_layer() {
   local name="$1"; shift
   if [ -n "$FAILED_LAYER" ] && ((KEEP_GOING == 0)); then
     SUMMARY+=("$(printf '%-12s %-7s' "$name" 'not run')")
+    return 0
+  fi
+  local dep
+  if dep=$(needs_failed "$name"); then
+    SUMMARY+=("$(printf '%-12s %-7s' "$name" 'not run') (needs $dep, which failed)")
     return 0
   fi
   if ! wanted "$name"; then
@@ -134,7 +152,7 @@ for layer in "${FAILED_LAYERS[@]}"; do
   node "$ROOT/scripts/failures.mjs" "$OUT/$layer.log" || true
 done
 if [ -n "$FAILED_LAYER" ]; then
-  echo "FAILED at layer: $FAILED_LAYER (log: .test-output/$FAILED_LAYER.log)"
+  echo "FAILED layers: ${FAILED_LAYERS[*]} (logs: .test-output/<layer>.log)"
 fi
 echo "$TOTAL_PASSED passed, $TOTAL_FAILED failed"
 [ -z "$FAILED_LAYER" ]

@@ -1,0 +1,74 @@
+// scripts/test.sh, the README's test command: a failing layer does not hide the later ones; every failure is listed
+// under the summary and the exit status still fails. Run on a copy of the script with a stand-in `npm` on the PATH
+// whose layers pass or fail as the test says.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { tmpDir } from './helpers/tmp';
+
+const repo = path.resolve(__dirname, '../..');
+
+function fakeProject(failing: string[]): { root: string; env: NodeJS.ProcessEnv } {
+  const root = tmpDir('sw-testsh-');
+  fs.mkdirSync(path.join(root, 'scripts'));
+  for (const f of ['test.sh', 'failures.mjs']) fs.copyFileSync(path.join(repo, 'scripts', f), path.join(root, 'scripts', f));
+  for (const d of ['test/unit', 'test/webview']) {
+    fs.mkdirSync(path.join(root, d), { recursive: true });
+    fs.writeFileSync(path.join(root, d, 'x.test.ts'), '');
+  }
+  const bin = path.join(root, 'bin');
+  fs.mkdirSync(bin);
+  // `npm run -s NAME`: prints what node's test runner prints, failing the layers named in FAILING.
+  fs.writeFileSync(
+    path.join(bin, 'npm'),
+    [
+      '#!/usr/bin/env bash',
+      'name="$3"',
+      'echo "ran $name" >> "$RAN_LOG"',
+      'case " $FAILING " in',
+      '  *" $name "*)',
+      '    printf "✖ failing tests:\\n\\ntest at test/x.test.ts:1:1\\n✖ %s breaks (1ms)\\n  AssertionError: %s went wrong\\n\\nℹ pass 2\\nℹ fail 1\\n" "$name" "$name"',
+      '    exit 1 ;;',
+      'esac',
+      'printf "ℹ pass 3\\nℹ fail 0\\n"',
+      '',
+    ].join('\n'),
+    { mode: 0o755 },
+  );
+  return { root, env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, FAILING: failing.join(' '), RAN_LOG: path.join(root, 'ran.log') } };
+}
+
+function run(failing: string[], args: string[] = []) {
+  const { root, env } = fakeProject(failing);
+  const r = spawnSync('bash', [path.join(root, 'scripts', 'test.sh'), '--only', 'check,build,unit,webview', ...args], { env, encoding: 'utf8' });
+  const ran = fs.existsSync(env.RAN_LOG as string) ? fs.readFileSync(env.RAN_LOG as string, 'utf8').trim().split('\n') : [];
+  return { status: r.status, out: r.stdout, ran };
+}
+
+test('a failing layer does not stop the later ones; every failure is listed at the end and the run fails', () => {
+  const r = run(['check', 'test:unit']);
+  assert.deepEqual(r.ran, ['ran check', 'ran build', 'ran test:unit', 'ran test:webview'], 'every layer ran');
+  assert.notEqual(r.status, 0);
+  const summary = r.out.slice(r.out.lastIndexOf('=== summary'));
+  assert.match(summary, /check\s+FAIL/);
+  assert.match(summary, /unit\s+FAIL.*2 passed, 1 failed/);
+  assert.match(summary, /webview\s+pass.*3 passed, 0 failed/);
+  assert.match(summary, /failed in check:\n.*check breaks[\s\S]*failed in unit:\n.*test:unit breaks/);
+  assert.match(summary, /test:unit went wrong/);
+  assert.match(summary.trimEnd().split('\n').at(-1) ?? '', /^10 passed, 2 failed$/);
+});
+
+test('a clean run exits 0', () => {
+  const r = run([]);
+  assert.equal(r.status, 0, r.out);
+  assert.match(r.out.trimEnd().split('\n').at(-1) ?? '', /^12 passed, 0 failed$/);
+});
+
+test('--fail-fast stops at the first failing layer', () => {
+  const r = run(['check'], ['--fail-fast']);
+  assert.deepEqual(r.ran, ['ran check']);
+  assert.notEqual(r.status, 0);
+  assert.match(r.out, /unit\s+not run/);
+});
