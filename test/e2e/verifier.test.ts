@@ -145,12 +145,16 @@ describe('verifier in the workbench', { timeout: 600_000 }, () => {
   it('cancels the runs of a batch from its progress notification', async () => {
     assert.ok(wb);
     const { page } = wb;
-    // Fresh runs this time (the stored ones would be reused at once), one at a time so that the batch is still
-    // running when Cancel is clicked (two at a time, five short runs could end first): workspace settings, as a user
-    // would set them.
-    fs.mkdirSync(path.join(examples, '.vscode'), { recursive: true });
-    fs.writeFileSync(path.join(examples, '.vscode', 'settings.json'), JSON.stringify({ 'specweave.verifier.reuseRuns': false, 'specweave.verifier.concurrency': 1 }, null, 2));
-    await page.waitForTimeout(1500);
+    // Runs that last until they are cancelled, so the batch is still running when Cancel is clicked however slow the
+    // machine: the task's verifier now sleeps before its tests (a curator's edit of task.json). The edit also makes
+    // the stored runs stale, so nothing is reused; the open task view marks them stale once the extension has read
+    // the new definition, and only then is the batch started.
+    const file = path.join(examples, 'dataset', 'tasks', TASK, 'task.json');
+    const task = JSON.parse(fs.readFileSync(file, 'utf8')) as { verifier: { command: string } };
+    task.verifier.command = `sleep 240; ${task.verifier.command}`;
+    fs.writeFileSync(file, `${JSON.stringify(task, null, 2)}\n`);
+    const view = webviewFrame(page, 'panel');
+    await view.locator('[data-testid="result-stale"]').first().waitFor({ timeout: 30_000 });
     // The earlier runs' notifications would stack over the progress toast and its Cancel button.
     await runCommand(page, 'Notifications: Clear All Notifications');
     await page.locator('.tabs-container .tab', { hasText: TASK }).first().click();

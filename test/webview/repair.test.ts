@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { standardFixture } from './harness/fixtures';
-import { dataOf, probe, startBrowserHarness, waitForStatus, type Harness } from './harness/page';
+import { dataOf, nextRequest, probe, startBrowserHarness, waitForStatus, waitUntil, type Harness } from './harness/page';
 import { repairFixture } from './harness/repairFixtures';
 
 let h: Harness;
@@ -21,7 +21,6 @@ after(async () => {
 
 const tid = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`);
 const cellAt = (page: Page, attempt: string, spec: string) => page.locator(`[data-testid="repair-cell"][data-attempt="${attempt}"][data-spec="${spec}"]`);
-const lastRequest = async (page: Page, method: string) => (await probe(page, (g) => g.__fakeHost.log)).filter((l) => l.method === method).at(-1)?.params;
 
 async function openRepair(query: string, o: { fixture?: 'standard' | 'hostile' | 'scale'; theme?: 'dark' | 'light' | 'hc' } = {}): Promise<Page> {
   const page = await h.open({ query, ...o });
@@ -85,9 +84,9 @@ test('a revalidated repair: accepted, revision n -> n+1, the counts, and the bef
   assert.equal(await tid(page, 'repair-action-accept').count(), 0, 'no accept once accepted');
   await h.shot(page, 'revalidated-dark');
 
-  await tid(page, 'repair-action-matrix').click();
+  const matrixRequest = await nextRequest(page, 'runCommand', () => tid(page, 'repair-action-matrix').click());
+  assert.deepEqual(matrixRequest, { command: 'specweave.repair.showMatrix', args: ['demo__parser-1234', '20261129T134201123Z-a1b2c3'] });
   await waitForStatus(page, /before\/after matrix as a document/);
-  assert.deepEqual(await lastRequest(page, 'runCommand'), { command: 'specweave.repair.showMatrix', args: ['demo__parser-1234', '20261129T134201123Z-a1b2c3'] });
   // A spec header shows the spec; a row header activates the attempt's column.
   await page.locator('[data-testid="repair-row"][data-attempt="a2"] th').click();
   assert.ok(((await page.locator('[data-testid="column-a2"]').getAttribute('class')) ?? '').includes('active'));
@@ -124,9 +123,7 @@ test('a suggestion ready for review: requested, what accepting makes, and the bu
     ['repair-action-reject', 'specweave.repair.reject'],
     ['repair-action-prompt', 'specweave.repair.showPrompt'],
   ] as const) {
-    await tid(page, button).click();
-    await page.waitForTimeout(50);
-    assert.deepEqual(await lastRequest(page, 'runCommand'), { command, args: ids }, button);
+    assert.deepEqual(await nextRequest(page, 'runCommand', () => tid(page, button).click()), { command, args: ids }, button);
   }
   assert.equal(await tid(page, 'repair-action-request').count(), 0, 'no new request while one waits for a decision');
   await page.close();
@@ -146,9 +143,10 @@ test('revalidating, rejected and failed suggestions say so', async () => {
   assert.equal(await tid(page, 'repair-note').textContent(), 'Reason: The tests were right; the request is the problem.');
   assert.match((await tid(page, 'repair-suggestion').textContent()) ?? '', /rejected by alice/);
   assert.equal(await tid(page, 'repair-matrix').count(), 0);
-  await tid(page, 'repair-action-request').click();
-  await page.waitForTimeout(50);
-  assert.deepEqual(await lastRequest(page, 'runCommand'), { command: 'specweave.repair.request', args: ['demo__parser-1234'] });
+  assert.deepEqual(await nextRequest(page, 'runCommand', () => tid(page, 'repair-action-request').click()), {
+    command: 'specweave.repair.request',
+    args: ['demo__parser-1234'],
+  });
   await page.close();
 
   page = await openRepair('repair=failed');
@@ -174,9 +172,10 @@ test('when the revalidation finishes, the view switches to the Repair tab and sh
   assert.equal(await tid(page, 'repair-revision').textContent(), 'revision 3 → 4');
   // A later update of the same task (e.g. a label) leaves the tab where the curator put it.
   await tid(page, 'specs-tab-tests').click();
-  await page.evaluate(`window.__fakeHost.update({ notices: [] })`);
   await tid(page, 'tests').waitFor();
-  await page.waitForTimeout(100);
+  // The update is rendered once its notice shows; only then can the tab be checked.
+  await page.evaluate(`window.__fakeHost.update({ notices: ['a label was recorded'] })`);
+  await tid(page, 'notice').filter({ hasText: 'a label was recorded' }).waitFor({ timeout: 5_000 });
   assert.equal(await tid(page, 'specs-tab-tests').getAttribute('active'), '');
   await page.close();
   assert.deepEqual(h.errors, []);
@@ -189,7 +188,11 @@ test('a revalidation the panel has not shown opens the Repair tab once; after th
   await tid(page, 'specs-tab-tests').click();
   await tid(page, 'tests').waitFor();
   // A hidden panel comes back as a fresh page with its saved state: the same repair does not take the tab again.
-  await page.waitForTimeout(300);
+  // Reload once the page has saved the tab and the repair it has shown.
+  await waitUntil(
+    page,
+    `(() => { const s = JSON.parse(sessionStorage.getItem('harness.webviewState') ?? '{}'); return s.specsTab === 'tests' && s.repairSeen !== undefined; })()`,
+  );
   await page.reload();
   await tid(page, 'tests').waitFor({ timeout: 10_000 });
   assert.equal(await tid(page, 'specs-tab-tests').getAttribute('active'), '');

@@ -290,6 +290,8 @@ test('keyboard: host commands and the same keys in the webview; one press acts o
   await probe(page, (g) => g.__fakeHost.command('openDiff'));
   await waitUntil(page, (g) => g.__fakeHost.log.filter((l) => l.method === 'openDiff').length > 0);
   await page.keyboard.press('d');
+  await waitUntil(page, `window.__fakeHost.log.filter((l) => l.method === 'openDiff').length >= ${before + 2}`);
+  // Then a moment more, in which one press must not have opened a second diff.
   await page.waitForTimeout(300);
   const diffs = (await requests('openDiff')).slice(before);
   assert.deepEqual(diffs, [
@@ -311,7 +313,7 @@ test('keyboard: host commands and the same keys in the webview; one press acts o
 test('UI state is saved for the host and survives a reload', async () => {
   await tid('kind-system').click();
   await search('ValueError');
-  await page.waitForTimeout(600);
+  await waitUntil(page, (g) => g.__fakeHost.uiStates.at(-1)?.search === 'ValueError' && !((g.__fakeHost.uiStates.at(-1)?.stepKinds ?? []) as string[]).includes('system'));
   const shared = await probe(page, (g) => g.__fakeHost.uiStates.at(-1));
   assert.equal(shared?.taskId, 'demo__parser-1234');
   assert.equal(shared?.activeColumn, 'a2');

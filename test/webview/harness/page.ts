@@ -103,6 +103,19 @@ export async function dataOf(loc: Locator, key: string): Promise<Array<string | 
   return Promise.all((await loc.all()).map((l) => l.getAttribute(`data-${key}`)));
 }
 
+/**
+ * Runs `act` (a click, a key), then waits until the fake host has logged one more request of `method` than before,
+ * and returns that request's params: a request is sent asynchronously, so reading the log right after the click
+ * (or after the status line changed) can miss it.
+ */
+export async function nextRequest(page: Page, method: string, act: () => Promise<unknown>, timeout = 10_000): Promise<unknown> {
+  const count = `window.__fakeHost.log.filter((l) => l.method === ${JSON.stringify(method)}).length`;
+  const before = (await page.evaluate(count)) as number;
+  await act();
+  await waitUntil(page, `${count} > ${before}`, timeout);
+  return page.evaluate(`window.__fakeHost.log.filter((l) => l.method === ${JSON.stringify(method)})[${before}].params`);
+}
+
 /** Waits for the status line to say something matching `re`. */
 export async function waitForStatus(page: Page, re: RegExp): Promise<void> {
   await page.locator('[data-testid="status-line"]').filter({ hasText: re }).waitFor({ timeout: 10_000 });
