@@ -12,7 +12,7 @@ import { CURATOR_VERDICTS, isUndoable, PAYLOAD_CHECKS } from './events';
 import { checkTransition, DECISION_STATUSES } from './lifecycle';
 import type { ReviewState } from './reducer';
 import { reduceTask, taskState, undoneEvents } from './reducer';
-import { waiverProblems } from './rules';
+import { approvalAllowed, waiverProblems } from './rules';
 import { assessTask } from './taskReview';
 import type { TaskVerifierResults } from './verdicts';
 
@@ -142,9 +142,10 @@ export function prepareEvent(intent: ReviewIntent, ctx: IntentContext): PrepareR
       if (wp.length > 0) return refuse('bad_input', wp.join('; '));
       const policy = ctx.policy ?? 'adjudicate';
       const a = assessTask({ task, state: st, ...(ctx.verifier ? { verifier: ctx.verifier } : {}), policy, waivers });
-      if (a.blockers.length > 0) {
-        const msg = a.blockers.map((r) => `rule ${r.id} (${r.title}): ${r.message ?? 'fails'}`).join('; ');
-        return refuse('rule', `cannot approve task ${task.id}: ${msg}. Fix it, or waive it: --waive RULE --reason TEXT`, a.blockers.map((r) => r.id));
+      const allowed = approvalAllowed(a.rules);
+      if (!allowed.ok) {
+        const how = allowed.blockers.length > 0 ? '. Fix it, or waive it: --waive RULE --reason TEXT' : '';
+        return refuse('rule', `cannot approve task ${task.id}: ${allowed.message}${how}`, allowed.blockers.map((r) => r.id));
       }
       const runs = Object.entries(a.verifier.attempts)
         .map(([attempt, v]) => ({ attempt, run: v.runId }))

@@ -39,6 +39,15 @@ const list = (items: string[], max = 5) => (items.length <= max ? items.join(', 
 
 export const APPROVAL_RULES: readonly ApprovalRule[] = [
   {
+    // Without specs every other rule is vacuously true: nothing would have been judged (a SWE-bench row as imported).
+    id: 'has-specs',
+    title: 'the task has at least one spec',
+    check({ task }) {
+      if (task.specs.length > 0) return { ok: true };
+      return { ok: false, message: `task ${task.id} has no specs: add them (the per-spec review needs them)`, items: [] };
+    },
+  },
+  {
     id: 'gold-passes',
     title: 'the gold patch passes',
     check({ task, verifier }) {
@@ -72,7 +81,13 @@ export const APPROVAL_RULES: readonly ApprovalRule[] = [
   {
     id: 'every-attempt-judged',
     title: 'every attempt is judged against every spec',
-    check({ cells }) {
+    check({ task, cells }) {
+      if (task.attempts.length === 0) return { ok: false, message: `task ${task.id} has no attempt to judge`, items: [] };
+      if (task.specs.length === 0) {
+        const ids = task.attempts.map((a) => a.id);
+        return { ok: false, message: `no spec to judge the attempts ${list(ids)} against`, items: ids };
+      }
+      if (cells.length === 0) return { ok: false, message: 'no (attempt, spec) pair was judged', items: [] };
       const missing = cells.filter((c) => c.final === undefined || c.final === 'unsure');
       if (missing.length === 0) return { ok: true };
       const why = (c: (typeof cells)[number]) => (c.from === 'disagreement' ? 'curators disagree' : c.final === 'unsure' ? 'unsure' : 'no verdict');
@@ -116,6 +131,17 @@ export function evaluateRules(ctx: RuleContext, waivers: readonly Waiver[] = [])
 /** The rules that block approval: failing and not waived. */
 export function blockingRules(results: readonly RuleResult[]): RuleResult[] {
   return results.filter((r) => !r.ok && !r.waiver);
+}
+
+/**
+ * Whether the rules allow approval: at least one rule was evaluated, and none fails without a waiver. An empty rule
+ * set never approves (nothing would have been checked).
+ */
+export function approvalAllowed(results: readonly RuleResult[]): { ok: true } | { ok: false; message: string; blockers: RuleResult[] } {
+  if (results.length === 0) return { ok: false, message: 'no approval rule was evaluated', blockers: [] };
+  const blockers = blockingRules(results);
+  if (blockers.length === 0) return { ok: true };
+  return { ok: false, message: blockers.map((r) => `rule ${r.id} (${r.title}): ${r.message ?? 'fails'}`).join('; '), blockers };
 }
 
 /** Waivers that name no rule, or have no reason. */

@@ -8,6 +8,7 @@ import type { ReviewIntent } from '../../../src/core/review/intents';
 import { prepareEvent } from '../../../src/core/review/intents';
 import { reduceLog } from '../../../src/core/review/reducer';
 import type { ReviewState } from '../../../src/core/review/reducer';
+import { approvalAllowed, evaluateRules } from '../../../src/core/review/rules';
 import { listDisagreements, reviewQueue, reviewTask } from '../../../src/core/review/taskReview';
 import type { TaskVerifierResults } from '../../../src/core/review/verdicts';
 import { deriveOutcome, recordedVerifierResult } from '../../../src/core/review/verdicts';
@@ -134,6 +135,46 @@ describe('approval', () => {
     assert.equal(view.status, 'approved');
     assert.equal(view.rules.find((x) => x.id === 'no-open-false-positive')?.waiver?.reason, 'the wrong greeting is out of scope');
     assert.equal(view.blockers.length, 0);
+  });
+
+  it('refuses a task with no specs (a SWE-bench row as imported), with its gold passing and nothing judged', () => {
+    // t1 without its specs: every other rule is vacuously true, so the approval rested on nothing at all.
+    const bare: CandidateTask = { ...t1, specs: [], specTestMap: [] } as CandidateTask;
+    const v = t1Verifier();
+    const r = prepareEvent({ kind: 'approve' }, { task: bare, taskId: 't1', state: reduceLog([]), curator: 'alice', verifier: v });
+    assert.ok(!r.ok, 'approved a task with no specs');
+    assert.deepEqual(r.refusal.rules, ['has-specs', 'every-attempt-judged']);
+    assert.match(r.refusal.message, /task t1 has no specs/);
+    assert.match(r.refusal.message, /no spec to judge the attempts a1, a2 against/);
+    // Waived with reasons, as any rule can be: then it approves, and the waivers are recorded.
+    const waived = prepareEvent(
+      {
+        kind: 'approve',
+        waivers: [
+          { rule: 'has-specs', reason: 'graded by its tests alone' },
+          { rule: 'every-attempt-judged', reason: 'graded by its tests alone' },
+        ],
+      },
+      { task: bare, taskId: 't1', state: reduceLog([]), curator: 'alice', verifier: v },
+    );
+    assert.ok(waived.ok && waived.draft.kind === 'approve');
+  });
+
+  it('refuses a task with specs but no attempt: nothing was judged', () => {
+    const none: CandidateTask = { ...t1, attempts: [] } as CandidateTask;
+    const v = t1Verifier();
+    const r = prepareEvent({ kind: 'approve' }, { task: none, taskId: 't1', state: reduceLog([]), curator: 'alice', verifier: { ...v, attempts: { gold: v.attempts.gold! } } });
+    assert.ok(!r.ok);
+    assert.deepEqual(r.refusal.rules, ['every-attempt-judged']);
+    assert.match(r.refusal.message, /no attempt to judge/);
+  });
+
+  it('never approves when no rule was evaluated', () => {
+    const none = approvalAllowed([]);
+    assert.ok(!none.ok, 'an empty rule set approved');
+    assert.match(none.message, /no approval rule was evaluated/);
+    const all = evaluateRules({ task: t1, cells: [], verifier: t1Verifier(), confirmedFlags: [] });
+    assert.ok(!approvalAllowed(all).ok, 'no (attempt, spec) pair was judged');
   });
 
   it('refuses waivers of unknown rules or without a reason', () => {
