@@ -14,7 +14,7 @@ import { costOf } from './pricing';
 import { Redactor } from './redact';
 import type { BuiltPrompt } from '../../core/repair/prompt';
 import { buildPrompt, promptDocument } from '../../core/repair/prompt';
-import { proposedFiles } from '../../core/repair/revision';
+import { proposedFiles, splitPatch } from '../../core/repair/revision';
 import type { CheckedSuggestion, RequestedTarget } from '../../core/repair/suggestion';
 import { SUGGESTION_SCHEMA, SUGGESTION_SCHEMA_NAME } from '../../core/repair/suggestion';
 import { checkReply, parseReply, pathsNamed, retryMessage } from '../../core/repair/validate';
@@ -112,6 +112,8 @@ export async function requestSuggestion(o: RequestOptions): Promise<RequestOutco
   let durationMs = 0;
   const messages: ChatMessage[] = prompt.messages.map((m) => ({ ...m }));
   const testFiles = new Map(ctx.texts.testFiles);
+  // The task's own test files, before the reply's paths are read in beside them.
+  const testPatchPaths = splitPatch(ctx.texts.testPatch).map((p) => p.path);
 
   const store = (status: SuggestionRecord['status'], extra: Partial<SuggestionRecord>, checked?: CheckedSuggestion): SuggestionRecord => {
     o.onProgress?.({ phase: 'storing' });
@@ -236,7 +238,7 @@ export async function requestSuggestion(o: RequestOptions): Promise<RequestOutco
           return fail('io', (e as Error).message);
         }
       }
-      const checked = checkReply(parsed.reply, { task: ctx.task, requested: o.target, request: ctx.texts.request, testFiles });
+      const checked = checkReply(parsed.reply, { task: ctx.task, requested: o.target, request: ctx.texts.request, testFiles, testPatchPaths });
       if (checked.ok === 'refused') {
         log(`the model declined: ${checked.reason}`);
         return finish(store('refused', { refusal: redactor.redact(checked.reason) }));

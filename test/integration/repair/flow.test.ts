@@ -206,6 +206,26 @@ describe('repair flow on the example dataset (fake model)', () => {
     assert.match(r.record.error?.message ?? '', /asked for a change to the tests only, but the reply also changes request/);
   });
 
+  for (const target of ['tests', 'auto'] as const) {
+    it(`a "tests" suggestion that rewrites library code (durations/format.py) is refused with the reason (asked for ${target})`, async () => {
+      const root = copyExample();
+      const beforeFiles = taskFiles(root);
+      const body = JSON.stringify(reply({ target: 'tests', testFiles: [{ path: 'durations/format.py', content: 'def format_duration(s):\n    return "ok"\n', diff: null }] }));
+      fake.push({ kind: 'answer', content: body }, { kind: 'answer', content: body });
+      const r = await ask(root, target);
+      assert.equal(r.record.status, 'failed');
+      assert.equal(r.record.error?.code, 'invalid_reply');
+      assert.match(r.record.error?.message ?? '', /testFiles\[0\]\.path: "durations\/format\.py" is not a test file/);
+      assert.deepEqual(r.record.files, []);
+      assert.deepEqual(taskFiles(root), beforeFiles);
+      // The retry told the model why.
+      const second = fake.requests[fake.requests.length - 1]?.body as { messages: Array<{ content: string }> };
+      assert.match(second.messages[second.messages.length - 1]?.content ?? '', /durations\/format\.py" is not a test file/);
+      await assert.rejects(acceptSuggestion({ root, taskId: FN_TASK, suggestionId: r.record.id, curator: 'alice' }), (e: unknown) => e instanceof RepairFlowError && e.code === 'not_ready');
+      assert.ok(!fs.readFileSync(path.join(root, 'tasks', FN_TASK, 'tests.patch'), 'utf8').includes('durations/format.py'));
+    });
+  }
+
   it('rejecting records the reason; a task changed since the suggestion refuses acceptance', async () => {
     const root = copyExample();
     fake.push({ kind: 'answer', content: goodReplyWhole(root) }, { kind: 'answer', content: goodReplyWhole(root) });
