@@ -15,7 +15,7 @@ import type { LlmSettings } from '../adapters/llm/client';
 import { DEFAULT_BASE_URL, DEFAULT_SETTINGS } from '../adapters/llm/client';
 import { CLI_KEY_HINT, LlmError } from '../adapters/llm/errors';
 import { Redactor } from '../adapters/llm/redact';
-import type { RepairProgress } from '../adapters/llm/repairAgent';
+import type { RepairProgress, RequestOutcome } from '../adapters/llm/repairAgent';
 import { requestSuggestion } from '../adapters/llm/repairAgent';
 import { formatMatrix } from '../core/repair/matrix';
 import type { RequestedTarget } from '../core/repair/suggestion';
@@ -91,6 +91,13 @@ function printSuggestion(root: string, r: SuggestionRecord): void {
   }
   out.push(`Prompt sent: ${path.join(dir, r.prompt.file)}`);
   process.stdout.write(`${out.join('\n')}\n`);
+}
+
+/** What a request that gave no suggestion left behind, and where: the record is always stored. */
+function storedLine(root: string, r: RequestOutcome): string {
+  const what = r.record.status === 'refused' ? 'the refusal' : 'the failed request';
+  const log = r.eventId ? `review-log event ${r.eventId}` : `not in the review log${r.logError ? `: ${r.logError}` : ''}`;
+  return `stored: ${what} as suggestion ${r.record.id} in ${suggestionFolder(root, r.record.task, r.record.id)} (${log})`;
 }
 
 function progressPrinter(): (p: RepairProgress) => void {
@@ -176,9 +183,10 @@ const requestCmd = defineCommand({
         redactor,
       });
       if (r.logError) say(`warning: ${r.logError}`);
-      if (json) printJson({ ok: r.record.status === 'ready', suggestion: suggestionJson(store.root, r.record) });
+      if (json) printJson({ ok: r.record.status === 'ready', suggestion: suggestionJson(store.root, r.record), ...(r.eventId ? { eventId: r.eventId } : {}) });
       else printSuggestion(root, r.record);
       if (r.record.status !== 'ready' && !json) say(`specweave repair: ${r.record.status === 'refused' ? `the model declined: ${r.record.refusal ?? ''}` : (r.record.error?.message ?? 'failed')}`);
+      if (r.record.status !== 'ready') say(storedLine(store.root, r));
       return r.record.status === 'ready' ? 0 : 1;
     } catch (e) {
       if (e instanceof LlmError) return fail(json, e.code, e.message);

@@ -385,13 +385,13 @@ export class LlmClient {
         // An error the server put in the stream is an API error; a broken connection is a cut stream.
         if (e instanceof LlmError || (e instanceof APIError && !(e instanceof APIConnectionError))) throw e;
         // The connection broke after the reply had begun.
-        throw new LlmError('stream_cut', `The reply from ${this.settings.baseUrl} was cut off after ${estimateTokens(text)} tokens (${errorText(e)}). Nothing was stored; ask again.`);
+        throw new LlmError('stream_cut', `The reply from ${this.settings.baseUrl} was cut off after ${estimateTokens(text)} tokens (${errorText(e)}); ask again.`);
       }
       // The SDK ends the iteration quietly when the request was aborted.
       this.checkAbort(state, o, text.length);
       if (refusal) throw new LlmError('refusal', `The model declined: ${this.redact(refusal)}`);
       if (finishReason === undefined) {
-        throw new LlmError('stream_cut', `The reply from ${this.settings.baseUrl} ended before the model finished (after ${estimateTokens(text)} tokens, no end-of-reply marker). Nothing was stored; ask again.`);
+        throw new LlmError('stream_cut', `The reply from ${this.settings.baseUrl} ended before the model finished (after ${estimateTokens(text)} tokens, no end-of-reply marker); ask again.`);
       }
       o.onProgress?.({ phase: 'streaming', tokens: usage?.completion_tokens ?? estimateTokens(text), tryNumber: n });
       return { text, finishReason, ...usageOf(usage), model, sent, ...(firstTokenMs !== undefined ? { firstTokenMs } : {}) };

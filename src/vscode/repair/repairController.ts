@@ -333,8 +333,10 @@ export class RepairController implements vscode.Disposable {
     this.refreshView(taskId);
     if (r.status !== 'ready') {
       const msg = r.status === 'refused' ? `the model declined: ${r.refusal ?? ''}` : (r.error?.message ?? 'failed');
+      const stored = `${r.status === 'refused' ? 'The refusal' : 'The failed request'} is stored as suggestion ${r.id} in ${path.relative(root, suggestionFolder(root, taskId, r.id))}.`;
+      log.info(`repair ${taskId}: ${this.redactor.redact(msg)}; ${stored}`);
       const show = 'Show What Was Sent';
-      void vscode.window.showErrorMessage(`SpecWeave: no repair suggestion for ${taskId}: ${this.redactor.redact(msg)}`, show).then((p) => {
+      void vscode.window.showErrorMessage(`SpecWeave: no repair suggestion for ${taskId}: ${this.redactor.redact(msg)} ${stored}`, show).then((p) => {
         if (p === show) void this.showDoc('prompt', taskId, r.id);
       });
       return { suggestion: r.id, status: r.status, message: this.redactor.redact(msg) };

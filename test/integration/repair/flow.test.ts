@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CurationStore } from '../../../src/adapters/fs/curationStore';
 import { RepairFlowError, acceptSuggestion, rejectSuggestion } from '../../../src/adapters/fs/repairFlow';
-import { loadSuggestion, readProposed, suggestionFolder } from '../../../src/adapters/fs/repairStore';
+import { listSuggestions, loadSuggestion, readProposed, suggestionFolder } from '../../../src/adapters/fs/repairStore';
 import type { LogFs } from '../../../src/adapters/fs/reviewLog';
 import type { RevisionFs } from '../../../src/adapters/fs/taskRevision';
 import { readRevision } from '../../../src/adapters/fs/taskRevision';
@@ -45,6 +45,20 @@ async function ask(root: string, target: RequestedTarget = 'tests', logs: string
     client,
     redactor,
     onLog: (l) => logs.push(l),
+  });
+}
+
+/** The CLI in a child process (asynchronous: the fake server answers from this process). */
+function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../../../src/cli/main.ts'), ...args], {
+      env: { ...process.env, OPENAI_API_KEY: KEY, OPENAI_BASE_URL: base, SPECWEAVE_MODEL: 'gpt-4o-mini', ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    p.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    p.on('close', (status) => resolve({ status, stdout, stderr }));
   });
 }
 
@@ -311,18 +325,6 @@ describe('repair flow faults around the review log and the CLI', () => {
 
   it('the CLI prints a failure clearly, as JSON too, and never the key', async () => {
     const root = copyExample();
-    // Asynchronous: the fake server answers from this process.
-    const cli = (args: string[]) =>
-      new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-        const p = spawn(process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../../../src/cli/main.ts'), ...args], {
-          env: { ...process.env, OPENAI_API_KEY: KEY, OPENAI_BASE_URL: base, SPECWEAVE_MODEL: 'gpt-4o-mini' },
-        });
-        let stdout = '';
-        let stderr = '';
-        p.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-        p.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-        p.on('close', (status) => resolve({ status, stdout, stderr }));
-      });
     fake.push({ kind: 'error', status: 401, message: 'Incorrect API key provided: {KEY}' });
     const human = await cli(['repair', root, FN_TASK, '--curator', 'alice']);
     assert.equal(human.status, 1);
@@ -340,6 +342,35 @@ describe('repair flow faults around the review log and the CLI', () => {
     assert.equal((JSON.parse(none.stdout) as { error: { code: string } }).error.code, 'unknown_suggestion');
     for (const o of [human, json, bad, none]) assert.ok(!o.stdout.includes(KEY) && !o.stderr.includes(KEY));
     assert.deepEqual(filesContaining(root, KEY), []);
+  });
+
+  it('a cut stream says what is stored and where (a failed record), never "Nothing was stored"', async () => {
+    const root = copyExample();
+    fake.push({ kind: 'answer', content: goodReplyWhole(root), cutAfterChars: 200 });
+    const r = await ask(root);
+    assert.equal(r.record.status, 'failed');
+    assert.equal(r.record.error?.code, 'stream_cut');
+    assert.match(r.record.error?.message ?? '', /cut off after \d+ tokens/);
+    assert.doesNotMatch(r.record.error?.message ?? '', /[Nn]othing (was|is) stored/);
+    for (const args of [[], ['--json']]) {
+      fake.push({ kind: 'answer', content: goodReplyWhole(root), cutAfterChars: 200 });
+      const o = await cli(['repair', root, FN_TASK, '--curator', 'alice', ...args]);
+      assert.equal(o.status, 1, o.stderr);
+      assert.doesNotMatch(o.stdout + o.stderr, /[Nn]othing (was|is) stored/);
+      const latest = listSuggestions(root, FN_TASK)[0];
+      assert.ok(latest);
+      assert.equal(latest.status, 'failed');
+      const folder = suggestionFolder(root, FN_TASK, latest.id);
+      assert.ok(fs.existsSync(path.join(folder, 'suggestion.json')));
+      const st = taskState(CurationStore.open(root).state, FN_TASK);
+      const ev = [...st.events].reverse().find((e) => e.kind === 'repair.request');
+      assert.ok(ev);
+      assert.ok(o.stderr.includes(`stored: the failed request as suggestion ${latest.id} in ${folder} (review-log event ${ev.id})`), o.stderr);
+      if (args.length > 0) {
+        const out = JSON.parse(o.stdout) as { suggestion: { folder: string; status: string }; eventId: string };
+        assert.deepEqual([out.suggestion.folder, out.suggestion.status, out.eventId], [folder, 'failed', ev.id]);
+      }
+    }
   });
 });
 
