@@ -27,10 +27,10 @@ import { UsageError } from './args';
 import type { CliCommand } from './command';
 import { defineCommand } from './command';
 import { curatorFlag, curatorOf, openStore } from './curationCommon';
-import { printJson } from './output';
+import { err, out, printJson } from './output';
 
 const redactor = new Redactor();
-const say = (line: string) => process.stderr.write(`${redactor.redact(line)}\n`);
+const say = (line: string) => err(`${redactor.redact(line)}\n`);
 
 function number(flag: string, v: string | undefined, min: number, max: number): number | undefined {
   if (v === undefined) return undefined;
@@ -72,25 +72,25 @@ function suggestionJson(root: string, r: SuggestionRecord): Record<string, unkno
 }
 
 function printSuggestion(root: string, r: SuggestionRecord): void {
-  const out: string[] = [];
+  const lines: string[] = [];
   const dir = suggestionFolder(root, r.task, r.id);
   const usage = r.llm.usage ? `${r.llm.usage.promptTokens} prompt + ${r.llm.usage.completionTokens} reply tokens` : 'tokens not reported';
   const cost = r.llm.costUsd !== undefined ? `, $${r.llm.costUsd.toFixed(4)} (${r.llm.costSource})` : '';
-  out.push(`suggestion ${r.id} for ${r.task} (revision ${r.revision}): ${r.status}`);
-  out.push(`  ${r.llm.model} at ${r.llm.baseUrl}: ${usage}${cost}, ${(r.llm.durationMs / 1000).toFixed(1)} s, ${r.llm.tries.length} request(s)`);
-  if (r.status === 'refused') out.push('', `The model declined: ${r.refusal ?? ''}`);
-  if (r.status === 'failed') out.push('', `No suggestion: ${r.error?.message ?? ''}`);
+  lines.push(`suggestion ${r.id} for ${r.task} (revision ${r.revision}): ${r.status}`);
+  lines.push(`  ${r.llm.model} at ${r.llm.baseUrl}: ${usage}${cost}, ${(r.llm.durationMs / 1000).toFixed(1)} s, ${r.llm.tries.length} request(s)`);
+  if (r.status === 'refused') lines.push('', `The model declined: ${r.refusal ?? ''}`);
+  if (r.status === 'failed') lines.push('', `No suggestion: ${r.error?.message ?? ''}`);
   if (r.status === 'ready') {
-    out.push('', `${r.target}: ${r.summary ?? ''}`, '', 'Rationale:', ...(r.rationale ?? '').split('\n').map((l) => `  ${l}`));
+    lines.push('', `${r.target}: ${r.summary ?? ''}`, '', 'Rationale:', ...(r.rationale ?? '').split('\n').map((l) => `  ${l}`));
     if (r.evidence && r.evidence.length > 0) {
-      out.push('', 'Evidence:');
-      for (const e of r.evidence) out.push(`  ${formatEvidence(e)} — ${e.why}`);
+      lines.push('', 'Evidence:');
+      for (const e of r.evidence) lines.push(`  ${formatEvidence(e)} — ${e.why}`);
     }
-    for (const f of r.files) out.push('', `--- ${f.path} (edit ${path.join(dir, f.proposed)} before accepting if needed)`, f.diff.trimEnd());
-    out.push('', `Accept: specweave repair accept ${root} ${r.task} ${r.id} [--revalidate]`, `Reject: specweave repair reject ${root} ${r.task} ${r.id} --reason TEXT`);
+    for (const f of r.files) lines.push('', `--- ${f.path} (edit ${path.join(dir, f.proposed)} before accepting if needed)`, f.diff.trimEnd());
+    lines.push('', `Accept: specweave repair accept ${root} ${r.task} ${r.id} [--revalidate]`, `Reject: specweave repair reject ${root} ${r.task} ${r.id} --reason TEXT`);
   }
-  out.push(`Prompt sent: ${path.join(dir, r.prompt.file)}`);
-  process.stdout.write(`${out.join('\n')}\n`);
+  lines.push(`Prompt sent: ${path.join(dir, r.prompt.file)}`);
+  out(`${lines.join('\n')}\n`);
 }
 
 /** What a request that gave no suggestion left behind, and where: the record is always stored. */
@@ -106,8 +106,8 @@ function progressPrinter(): (p: RepairProgress) => void {
   let lastTokens = -1;
   return (p) => {
     if (tty) {
-      process.stderr.write(`\r\x1b[K${p.phase}${p.tokens ? ` · ${p.tokens} tokens` : ''}${p.message ? ` · ${redactor.redact(p.message)}` : ''}`);
-      if (p.phase === 'storing') process.stderr.write('\n');
+      err(`\r\x1b[K${p.phase}${p.tokens ? ` · ${p.tokens} tokens` : ''}${p.message ? ` · ${redactor.redact(p.message)}` : ''}`);
+      if (p.phase === 'storing') err('\n');
       return;
     }
     const step = p.tokens !== undefined ? Math.floor(p.tokens / 500) : -1;
@@ -199,7 +199,7 @@ const requestCmd = defineCommand({
 });
 
 function printAccept(r: AcceptResult, taskId: string): void {
-  process.stdout.write(
+  out(
     `${taskId}: revision ${r.from} -> ${r.to}${r.edited ? ' (with your edits)' : ''}; changed ${r.changed.join(', ')}` +
       `${r.changedSpecs.length ? `; specs changed: ${r.changedSpecs.join(', ')} (labels on them are now stale)` : ''}\n`,
   );
@@ -246,9 +246,9 @@ const acceptCmd = defineCommand({
       const reopened = openStore(a, { quiet: true });
       reval = await revalidate({ root: store.root, taskId, runner: serviceRunner(service), curator, suggestionId: id, store: reopened });
       if (!json) {
-        for (const r of reval.record.runs) process.stdout.write(`  ${r.attempt}: ${r.status}${r.error ? ` (${r.error})` : ''}\n`);
-        process.stdout.write(formatMatrix(reval.record.matrix));
-        if (reval.revalidated) process.stdout.write(`${taskId} is revalidated\n`);
+        for (const r of reval.record.runs) out(`  ${r.attempt}: ${r.status}${r.error ? ` (${r.error})` : ''}\n`);
+        out(formatMatrix(reval.record.matrix));
+        if (reval.revalidated) out(`${taskId} is revalidated\n`);
       }
     }
     if (json) printJson({ ok: true, accepted: { from: accepted.from, to: accepted.to, changedSpecs: accepted.changedSpecs, edited: accepted.edited, changed: accepted.changed }, ...(reval ? { revalidation: { runs: reval.record.runs, matrix: reval.record.matrix, revalidated: reval.revalidated } } : {}) });
@@ -272,7 +272,7 @@ const rejectCmd = defineCommand({
     try {
       const e = await rejectSuggestion({ root: store.root, taskId, suggestionId: id, curator, reason, store });
       if (json) printJson({ ok: true, event: e });
-      else process.stdout.write(`${e.id} ${taskId}: suggestion ${id} rejected by ${curator}\n`);
+      else out(`${e.id} ${taskId}: suggestion ${id} rejected by ${curator}\n`);
       return 0;
     } catch (e) {
       if (e instanceof RepairFlowError) return fail(json, e.code, e.message);
@@ -295,7 +295,7 @@ const showCmd = defineCommand({
     if (id === undefined) {
       const all = listSuggestions(root, taskId);
       if (json) printJson({ ok: true, suggestions: all.map((r) => suggestionJson(root, r)) });
-      else for (const r of all) process.stdout.write(`${r.id}  ${r.status.padEnd(7)}  ${r.target ?? r.requestedTarget}  ${r.summary ?? r.refusal ?? r.error?.message ?? ''}\n`);
+      else for (const r of all) out(`${r.id}  ${r.status.padEnd(7)}  ${r.target ?? r.requestedTarget}  ${r.summary ?? r.refusal ?? r.error?.message ?? ''}\n`);
       return 0;
     }
     let r: SuggestionRecord;
@@ -305,14 +305,14 @@ const showCmd = defineCommand({
       return fail(json, 'unknown_suggestion', (e as Error).message);
     }
     if (a.booleans.prompt) {
-      process.stdout.write(fs.readFileSync(path.join(suggestionFolder(root, taskId, id), r.prompt.file), 'utf8'));
+      out(fs.readFileSync(path.join(suggestionFolder(root, taskId, id), r.prompt.file), 'utf8'));
       return 0;
     }
     const reval = loadRevalidation(root, taskId, id);
     if (json) printJson({ ok: true, suggestion: suggestionJson(root, r), ...(reval ? { revalidation: reval } : {}) });
     else {
       printSuggestion(root, r);
-      if (reval) process.stdout.write(formatMatrix(reval.matrix));
+      if (reval) out(formatMatrix(reval.matrix));
     }
     return 0;
   },
