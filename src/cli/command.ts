@@ -1,7 +1,7 @@
 // The shape of one CLI command, and a helper that handles --help and usage errors the same way everywhere.
 import { UsageError, helpText, parseArgs } from './args';
 import type { FlagSpec, ParsedArgs } from './args';
-import { err, out } from './output';
+import { err, one, out } from './output';
 
 export interface CliCommand {
   name: string;
@@ -42,7 +42,7 @@ export function defineCommand(def: CommandDefinition): CliCommand {
         return await def.run(parsed);
       } catch (e) {
         if (!(e instanceof UsageError)) throw e;
-        err(`specweave ${def.name}: ${e.message}\n\n${help()}`);
+        err(`specweave ${def.name}: ${one(e.message)}\n\n${help()}`);
         return 2;
       }
     },

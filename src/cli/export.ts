@@ -5,7 +5,7 @@ import { EXPORT_FORMATS, EXPORT_MANIFEST } from '../core/review/exportSet';
 import { UsageError } from './args';
 import { defineCommand } from './command';
 import { jsonFlag, openStore, policyFlag } from './curationCommon';
-import { err, out, printJson } from './output';
+import { err, one, out, printJson } from './output';
 
 export const exportCommand = defineCommand({
   name: 'export',
@@ -29,11 +29,11 @@ export const exportCommand = defineCommand({
       writeCuratedSet(outDir, plan);
     } catch (e) {
       if (!(e instanceof ExportError)) throw e;
-      err(`specweave export: ${e.message}\n`);
+      err(`specweave export: ${one(e.message)}\n`);
       return 1;
     }
     if (a.booleans.json) printJson({ out: outDir, format, tasks: plan.tasks, files: plan.files.map((f) => f.path) });
-    else out(`${plan.tasks.length} approved task(s) exported to ${outDir} (${format}, ${plan.files.length} files; checksums in ${EXPORT_MANIFEST})\n`);
+    else out(`${plan.tasks.length} approved task(s) exported to ${one(outDir)} (${format}, ${plan.files.length} files; checksums in ${EXPORT_MANIFEST})\n`);
     return 0;
   },
 });

@@ -6,7 +6,7 @@ import type { Unmatched } from '../core/import/pairing';
 import type { ImportSummary } from '../core/import/summary';
 import { UsageError } from './args';
 import { defineCommand } from './command';
-import { formatProblem, out, printJson, table } from './output';
+import { formatProblem, one, out, printJson, table } from './output';
 
 const deps: ImportDeps = { listTrajectoryInstances: (p) => listTrajectoryInstances(p) };
 
@@ -68,10 +68,12 @@ export function renderSummary(s: ImportSummary): string {
   if (s.tasks.length > 0) {
     lines.push('');
     lines.push(
-      table(
+      ...table(
         ['TASK', 'F2P', 'P2P', 'ATTEMPTS', 'REPO', 'STATUS'],
         s.tasks.map((t) => [t.id, t.tests.failToPass, t.tests.passToPass, t.attempts.length, t.repo.kind === 'git' ? `${t.repo.name} @ ${t.repo.path}` : `${t.repo.name} (in image)`, t.status]),
-      ).trimEnd(),
+      )
+        .trimEnd()
+        .split('\n'),
     );
     for (const t of s.tasks) {
       if (t.attempts.length === 0) continue;
@@ -102,7 +104,8 @@ export function renderSummary(s: ImportSummary): string {
     lines.push('', `Problems (${s.counts.errors} error(s), ${s.counts.warnings} warning(s)):`);
     for (const p of s.problems) lines.push(`  ${formatProblem(p)}`);
   }
-  return lines.join('\n') + '\n';
+  // Every line holds file names, ids and reasons from the inputs: each stays one inert line.
+  return lines.map(one).join('\n') + '\n';
 }
 
 /** One line per unmatched input; many of the same kind, file, solver and reason share a line. */

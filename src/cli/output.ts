@@ -1,6 +1,43 @@
 // How the CLI prints: every byte it writes to stdout or stderr goes through `out` / `err` here (a lint rule keeps
-// `process.stdout.write` out of the other files), and problems, tables and JSON have one shape each.
+// `process.stdout.write` out of the other files), and problems, tables and JSON have one shape each. Dataset texts,
+// folder names, model replies and server messages are hostile input: `termSafe` is the one function that makes them
+// inert on a terminal, the call sites use it for single-line fields, and `out` / `err` apply it to everything as the
+// last line of defence, so no escape sequence, carriage return or bidi override ever reaches the terminal raw.
 import type { Problem } from '../core/model';
+
+/**
+ * Characters a terminal acts on: C0 controls (ESC starts CSI/OSC sequences: title changes, OSC 52 clipboard writes,
+ * screen clears; CR overwrites the line), DEL, C1 controls (U+009B is a one-byte CSI), the bidirectional marks,
+ * embeddings, overrides and isolates that reorder what is shown, and the Unicode line and paragraph separators.
+ */
+// eslint-disable-next-line no-control-regex
+const LINE_UNSAFE = /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/** The same, but a block keeps its tabs and newlines. */
+// eslint-disable-next-line no-control-regex
+const BLOCK_UNSAFE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/** What JSON.stringify leaves raw that a terminal acts on (it escapes C0 itself). */
+const JSON_UNSAFE = /[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+function visible(c: string): string {
+  if (c === '\n') return '\\n';
+  if (c === '\t') return '\\t';
+  if (c === '\r') return '\\r';
+  const n = c.charCodeAt(0);
+  return n < 0x100 ? `\\x${n.toString(16).padStart(2, '0')}` : `\\u${n.toString(16).padStart(4, '0')}`;
+}
+
+/**
+ * Untrusted text made inert for a terminal: every control and bidi character shown as a visible escape (`\x1b`,
+ * `\u202e`, `\r`). `line` (names, ids, titles, messages) also escapes tabs and newlines, so a name stays on its line;
+ * `block` (a request, a rationale, a diff, a prompt) keeps them, and reads CRLF line ends as plain ends.
+ */
+export function termSafe(text: string, mode: 'line' | 'block' = 'line'): string {
+  if (mode === 'line') return text.replace(LINE_UNSAFE, visible);
+  return text.replace(/\r\n/g, '\n').replace(BLOCK_UNSAFE, visible);
+}
+
+/** termSafe for one field of a line: the short name call sites use. */
+export const one = (text: string | number | undefined): string => termSafe(String(text ?? ''), 'line');
 
 /** Where the CLI's output goes: the process's streams, or a test's capture. */
 export interface OutputSink {
@@ -19,25 +56,33 @@ export function setOutput(s: OutputSink | undefined): void {
   sink = s ?? processSink;
 }
 
-/** Writes to stdout. */
+/** Writes to stdout, made inert (a block: our own tabs and newlines stay). */
 export function out(text: string): void {
-  sink.stdout(text);
+  sink.stdout(termSafe(text, 'block'));
 }
 
-/** Writes to stderr. */
+/** Writes to stderr, made inert. */
 export function err(text: string): void {
-  sink.stderr(text);
+  sink.stderr(termSafe(text, 'block'));
+}
+
+/**
+ * Rewrites the current stderr line of a terminal (progress): our own `\r` and erase-line, then `text` made inert on
+ * one line. Only for a TTY; the caller checks.
+ */
+export function errStatusLine(text: string, end = false): void {
+  sink.stderr(`\r\x1b[K${termSafe(text, 'line')}${end ? '\n' : ''}`);
 }
 
 /** `file:line: error: field: message`, the shape editors and CI logs link. */
 export function formatProblem(p: Problem): string {
-  const where = p.line !== undefined ? `${p.file}:${p.line}` : p.file;
-  return `${where}: ${p.severity}: ${p.field ? `${p.field}: ` : ''}${p.message}`;
+  const where = p.line !== undefined ? `${one(p.file)}:${p.line}` : one(p.file);
+  return `${where}: ${p.severity}: ${p.field ? `${one(p.field)}: ` : ''}${one(p.message)}`;
 }
 
-/** A plain left-aligned table; numbers right-aligned. */
+/** A plain left-aligned table; numbers right-aligned; every cell one inert line. */
 export function table(header: string[], rows: Array<Array<string | number>>): string {
-  const cells = [header, ...rows.map((r) => r.map(String))];
+  const cells = [header, ...rows.map((r) => r.map(one))];
   const widths = header.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
   const numeric = header.map((_, i) => rows.length > 0 && rows.every((r) => typeof r[i] === 'number'));
   return (
@@ -47,6 +92,11 @@ export function table(header: string[], rows: Array<Array<string | number>>): st
   );
 }
 
+/** JSON text whose every character a terminal acts on is a `\\u` escape: the same value for a parser, inert on `| cat`. */
+export function jsonText(value: unknown, indent?: number): string {
+  return JSON.stringify(value, null, indent).replace(JSON_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 export function printJson(value: unknown): void {
-  out(JSON.stringify(value, null, 2) + '\n');
+  out(jsonText(value, 2) + '\n');
 }

@@ -27,10 +27,11 @@ import { UsageError } from './args';
 import type { CliCommand } from './command';
 import { defineCommand } from './command';
 import { curatorFlag, curatorOf, openStore } from './curationCommon';
-import { err, out, printJson } from './output';
+import { err, errStatusLine, one, out, printJson } from './output';
 
 const redactor = new Redactor();
-const say = (line: string) => err(`${redactor.redact(line)}\n`);
+/** One line on stderr: the key masked, made inert, on one line. */
+const say = (line: string) => err(`${one(redactor.redact(line))}\n`);
 
 function number(flag: string, v: string | undefined, min: number, max: number): number | undefined {
   if (v === undefined) return undefined;
@@ -76,20 +77,21 @@ function printSuggestion(root: string, r: SuggestionRecord): void {
   const dir = suggestionFolder(root, r.task, r.id);
   const usage = r.llm.usage ? `${r.llm.usage.promptTokens} prompt + ${r.llm.usage.completionTokens} reply tokens` : 'tokens not reported';
   const cost = r.llm.costUsd !== undefined ? `, $${r.llm.costUsd.toFixed(4)} (${r.llm.costSource})` : '';
-  lines.push(`suggestion ${r.id} for ${r.task} (revision ${r.revision}): ${r.status}`);
-  lines.push(`  ${r.llm.model} at ${r.llm.baseUrl}: ${usage}${cost}, ${(r.llm.durationMs / 1000).toFixed(1)} s, ${r.llm.tries.length} request(s)`);
-  if (r.status === 'refused') lines.push('', `The model declined: ${r.refusal ?? ''}`);
-  if (r.status === 'failed') lines.push('', `No suggestion: ${r.error?.message ?? ''}`);
+  lines.push(`suggestion ${one(r.id)} for ${one(r.task)} (revision ${r.revision}): ${one(r.status)}`);
+  lines.push(`  ${one(r.llm.model)} at ${one(r.llm.baseUrl)}: ${usage}${cost}, ${(r.llm.durationMs / 1000).toFixed(1)} s, ${r.llm.tries.length} request(s)`);
+  if (r.status === 'refused') lines.push('', `The model declined: ${one(r.refusal)}`);
+  if (r.status === 'failed') lines.push('', `No suggestion: ${one(r.error?.message)}`);
   if (r.status === 'ready') {
-    lines.push('', `${r.target}: ${r.summary ?? ''}`, '', 'Rationale:', ...(r.rationale ?? '').split('\n').map((l) => `  ${l}`));
+    // The rationale and the diffs are blocks: their lines stay lines (out() escapes everything else in them).
+    lines.push('', `${one(r.target)}: ${one(r.summary)}`, '', 'Rationale:', ...(r.rationale ?? '').split('\n').map((l) => `  ${l}`));
     if (r.evidence && r.evidence.length > 0) {
       lines.push('', 'Evidence:');
-      for (const e of r.evidence) lines.push(`  ${formatEvidence(e)} — ${e.why}`);
+      for (const e of r.evidence) lines.push(`  ${one(formatEvidence(e))} — ${one(e.why)}`);
     }
-    for (const f of r.files) lines.push('', `--- ${f.path} (edit ${path.join(dir, f.proposed)} before accepting if needed)`, f.diff.trimEnd());
-    lines.push('', `Accept: specweave repair accept ${root} ${r.task} ${r.id} [--revalidate]`, `Reject: specweave repair reject ${root} ${r.task} ${r.id} --reason TEXT`);
+    for (const f of r.files) lines.push('', `--- ${one(f.path)} (edit ${one(path.join(dir, f.proposed))} before accepting if needed)`, f.diff.trimEnd());
+    lines.push('', `Accept: specweave repair accept ${one(root)} ${one(r.task)} ${one(r.id)} [--revalidate]`, `Reject: specweave repair reject ${one(root)} ${one(r.task)} ${one(r.id)} --reason TEXT`);
   }
-  lines.push(`Prompt sent: ${path.join(dir, r.prompt.file)}`);
+  lines.push(`Prompt sent: ${one(path.join(dir, r.prompt.file))}`);
   out(`${lines.join('\n')}\n`);
 }
 
@@ -97,7 +99,7 @@ function printSuggestion(root: string, r: SuggestionRecord): void {
 function storedLine(root: string, r: RequestOutcome): string {
   const what = r.record.status === 'refused' ? 'the refusal' : 'the failed request';
   const log = r.eventId ? `review-log event ${r.eventId}` : `not in the review log${r.logError ? `: ${r.logError}` : ''}`;
-  return `stored: ${what} as suggestion ${r.record.id} in ${suggestionFolder(root, r.record.task, r.record.id)} (${log})`;
+  return `stored: ${what} as suggestion ${one(r.record.id)} in ${one(suggestionFolder(root, r.record.task, r.record.id))} (${one(log)})`;
 }
 
 function progressPrinter(): (p: RepairProgress) => void {
@@ -106,8 +108,7 @@ function progressPrinter(): (p: RepairProgress) => void {
   let lastTokens = -1;
   return (p) => {
     if (tty) {
-      err(`\r\x1b[K${p.phase}${p.tokens ? ` · ${p.tokens} tokens` : ''}${p.message ? ` · ${redactor.redact(p.message)}` : ''}`);
-      if (p.phase === 'storing') err('\n');
+      errStatusLine(`${p.phase}${p.tokens ? ` · ${p.tokens} tokens` : ''}${p.message ? ` · ${redactor.redact(p.message)}` : ''}`, p.phase === 'storing');
       return;
     }
     const step = p.tokens !== undefined ? Math.floor(p.tokens / 500) : -1;
@@ -163,7 +164,8 @@ const requestCmd = defineCommand({
     if (!store.task(taskId)) throw new UsageError(`no task "${taskId}" in ${root}`);
     const ac = new AbortController();
     const onSigint = () => {
-      say('\ncancelling...');
+      err('\n');
+      say('cancelling...');
       ac.abort();
     };
     process.once('SIGINT', onSigint);
@@ -200,8 +202,8 @@ const requestCmd = defineCommand({
 
 function printAccept(r: AcceptResult, taskId: string): void {
   out(
-    `${taskId}: revision ${r.from} -> ${r.to}${r.edited ? ' (with your edits)' : ''}; changed ${r.changed.join(', ')}` +
-      `${r.changedSpecs.length ? `; specs changed: ${r.changedSpecs.join(', ')} (labels on them are now stale)` : ''}\n`,
+    `${one(taskId)}: revision ${r.from} -> ${r.to}${r.edited ? ' (with your edits)' : ''}; changed ${one(r.changed.join(', '))}` +
+      `${r.changedSpecs.length ? `; specs changed: ${one(r.changedSpecs.join(', '))} (labels on them are now stale)` : ''}\n`,
   );
 }
 
@@ -246,9 +248,9 @@ const acceptCmd = defineCommand({
       const reopened = openStore(a, { quiet: true });
       reval = await revalidate({ root: store.root, taskId, runner: serviceRunner(service), curator, suggestionId: id, store: reopened });
       if (!json) {
-        for (const r of reval.record.runs) out(`  ${r.attempt}: ${r.status}${r.error ? ` (${r.error})` : ''}\n`);
+        for (const r of reval.record.runs) out(`  ${one(r.attempt)}: ${one(r.status)}${r.error ? ` (${one(r.error)})` : ''}\n`);
         out(formatMatrix(reval.record.matrix));
-        if (reval.revalidated) out(`${taskId} is revalidated\n`);
+        if (reval.revalidated) out(`${one(taskId)} is revalidated\n`);
       }
     }
     if (json) printJson({ ok: true, accepted: { from: accepted.from, to: accepted.to, changedSpecs: accepted.changedSpecs, edited: accepted.edited, changed: accepted.changed }, ...(reval ? { revalidation: { runs: reval.record.runs, matrix: reval.record.matrix, revalidated: reval.revalidated } } : {}) });
@@ -272,7 +274,7 @@ const rejectCmd = defineCommand({
     try {
       const e = await rejectSuggestion({ root: store.root, taskId, suggestionId: id, curator, reason, store });
       if (json) printJson({ ok: true, event: e });
-      else out(`${e.id} ${taskId}: suggestion ${id} rejected by ${curator}\n`);
+      else out(`${one(e.id)} ${one(taskId)}: suggestion ${one(id)} rejected by ${one(curator)}\n`);
       return 0;
     } catch (e) {
       if (e instanceof RepairFlowError) return fail(json, e.code, e.message);
@@ -295,7 +297,7 @@ const showCmd = defineCommand({
     if (id === undefined) {
       const all = listSuggestions(root, taskId);
       if (json) printJson({ ok: true, suggestions: all.map((r) => suggestionJson(root, r)) });
-      else for (const r of all) out(`${r.id}  ${r.status.padEnd(7)}  ${r.target ?? r.requestedTarget}  ${r.summary ?? r.refusal ?? r.error?.message ?? ''}\n`);
+      else for (const r of all) out(`${one(r.id)}  ${one(r.status).padEnd(7)}  ${one(r.target ?? r.requestedTarget)}  ${one(r.summary ?? r.refusal ?? r.error?.message)}\n`);
       return 0;
     }
     let r: SuggestionRecord;

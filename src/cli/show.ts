@@ -5,7 +5,7 @@ import type { TrajectorySummary } from '../core/model';
 import { filePath, parsePatch } from '../core/patch';
 import { defineCommand } from './command';
 import { UsageError } from './args';
-import { err, formatProblem, out, printJson, table } from './output';
+import { err, formatProblem, one, out, printJson, table } from './output';
 import { reviewStatuses } from './reviewStatus';
 
 export const showCommand = defineCommand({
@@ -51,9 +51,10 @@ export const showCommand = defineCommand({
       return 0;
     }
     const w = (s: string) => out(s);
-    w(`${task.id}  ${task.title}\nstatus ${status} · revision ${task.revision} · ${task.repo.name}${task.repo.baseCommit ? ` @ ${task.repo.baseCommit.slice(0, 12)}` : ''} · image ${task.environment.image || '(none)'}\n`);
-    w(`verifier: ${task.verifier.command} (${task.verifier.parser})\n`);
-    for (const n of task.notes) w(`note: ${n}\n`);
+    // Names and fields one line each; the request is a block (its lines stay, out() escapes the rest).
+    w(`${one(task.id)}  ${one(task.title)}\nstatus ${status} · revision ${task.revision} · ${one(task.repo.name)}${task.repo.baseCommit ? ` @ ${one(task.repo.baseCommit.slice(0, 12))}` : ''} · image ${one(task.environment.image || '(none)')}\n`);
+    w(`verifier: ${one(task.verifier.command)} (${one(task.verifier.parser)})\n`);
+    for (const n of task.notes) w(`note: ${one(n)}\n`);
     w(`\nREQUEST\n${(view.request ?? '(missing)').trimEnd()}\n\nSPECS (${task.specs.length})\n`);
     const coveredBy = (sid: string) => task.tests.filter((t) => t.specs.includes(sid)).map((t) => t.id);
     w(table(['SPEC', 'CATEGORY', 'TESTS', 'DEPENDS', 'TEXT'], task.specs.map((s) => [s.id, s.category, coveredBy(s.id).join(',') || '(none)', s.dependsOn.join(','), s.text])));
@@ -82,7 +83,7 @@ export const showCommand = defineCommand({
     );
     for (const x of attempts) {
       for (const r of x.recordedResults) {
-        w(`recorded (${r.source}, imported) for ${x.id}: ${r.status ?? (r.resolved ? 'resolved' : 'unresolved')} — ${r.file}\n`);
+        w(`recorded (${one(r.source)}, imported) for ${one(x.id)}: ${one(r.status ?? (r.resolved ? 'resolved' : 'unresolved'))} — ${one(r.file)}\n`);
       }
     }
     for (const p of dataset.problems) err(formatProblem(p) + '\n');

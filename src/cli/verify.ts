@@ -12,7 +12,7 @@ import { EMPTY_ATTEMPT, GOLD_ATTEMPT } from '../core/verify/runResult';
 import { runSummary } from '../core/verify/summary';
 import { UsageError } from './args';
 import { defineCommand } from './command';
-import { err, formatProblem, out } from './output';
+import { err, formatProblem, jsonText, one, out } from './output';
 
 function positiveNumber(flag: string, v: string | undefined, integer: boolean): number | undefined {
   if (v === undefined) return undefined;
@@ -61,20 +61,20 @@ function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)}s`;
 }
 
-function humanLine(r: VerifierRunRecord): string {
+export function humanLine(r: VerifierRunRecord): string {
   const f2p = r.grade.failToPass;
   const p2p = r.grade.passToPass;
   const n = (l: typeof f2p) => l.success.length + l.failure.length + l.missing.length + l.skipped.length;
   const parts = [
-    r.taskId,
-    r.attemptId + (r.repeat > 1 ? `#${r.repeat}` : ''),
+    one(r.taskId),
+    one(r.attemptId) + (r.repeat > 1 ? `#${r.repeat}` : ''),
     r.status.toUpperCase(),
     `F2P ${f2p.success.length}/${n(f2p)}`,
     `P2P ${p2p.success.length}/${n(p2p)}`,
     `apply=${r.apply.attempt.method}`,
     r.reused ? 'reused' : seconds(r.timings.totalMs),
   ];
-  return `${parts.join('  ')}\n    ${r.reason}\n`;
+  return `${parts.join('  ')}\n    ${one(r.reason)}\n`;
 }
 
 export const verifyCommand = defineCommand({
@@ -124,7 +124,7 @@ export const verifyCommand = defineCommand({
     const requests: VerifyRequest[] = [];
     for (const task of tasks) {
       const { attemptIds, notes } = selectRuns(task, sel);
-      for (const n of notes) err(`note: ${n}\n`);
+      for (const n of notes) err(`note: ${one(n)}\n`);
       for (const attemptId of attemptIds) {
         for (let i = 1; i <= repeat; i++) requests.push({ task, attemptId, repeat: i, force: a.booleans.force === true, timeoutSec });
       }
@@ -141,13 +141,13 @@ export const verifyCommand = defineCommand({
       datasetRoot: dataset.root,
       engine: { host: a.strings.host },
       concurrency,
-      log: (l) => err(`${l}\n`),
+      log: (l) => err(`${one(l)}\n`),
     });
     try {
       await service.checkEngine();
     } catch (e) {
       if (e instanceof EngineUnavailableError) {
-        err(`specweave verify: ${e.message}\n`);
+        err(`specweave verify: ${one(e.message)}\n`);
         return 1;
       }
       throw e;
@@ -184,13 +184,13 @@ export const verifyCommand = defineCommand({
               if (!json) {
                 const p = service.queue.progress();
                 const eta = p.etaMs !== undefined ? `, about ${seconds(p.etaMs)} left` : '';
-                err(`[${finished}/${requests.length}] ${task.id} ${req.attemptId} ${o.value.status}${eta}\n`);
+                err(`[${finished}/${requests.length}] ${one(task.id)} ${one(req.attemptId)} ${o.value.status}${eta}\n`);
               }
             } else if (o.state === 'failed') {
               if (o.error instanceof EngineUnavailableError) engineError = o.error;
               else {
                 requestErrors++;
-                err(`error: ${task.id} ${req.attemptId}: ${o.error instanceof Error ? o.error.message : String(o.error)}\n`);
+                err(`error: ${one(task.id)} ${one(req.attemptId)}: ${one(o.error instanceof Error ? o.error.message : String(o.error))}\n`);
               }
             }
           }
@@ -198,21 +198,21 @@ export const verifyCommand = defineCommand({
           runs.sort((x, y) => (x.attemptId === y.attemptId ? x.repeat - y.repeat : x.attemptId < y.attemptId ? -1 : 1));
           for (const r of runs) {
             if (r.status === 'infra_error') infraErrors++;
-            if (json) out(`${JSON.stringify(runSummary(r, flagsFor(r, report)))}\n`);
+            if (json) out(`${jsonText(runSummary(r, flagsFor(r, report)))}\n`);
             else {
               out(humanLine(r));
               const own = r.attemptId === GOLD_ATTEMPT || r.attemptId === EMPTY_ATTEMPT ? [] : flagsFor(r, report);
-              for (const f of own) out(`    ! ${f.kind}: ${f.message}\n`);
+              for (const f of own) out(`    ! ${f.kind}: ${one(f.message)}\n`);
             }
           }
-          if (!json) for (const f of report.task) out(`  ${task.id} ! ${f.kind}: ${f.message}\n`);
+          if (!json) for (const f of report.task) out(`  ${one(task.id)} ! ${f.kind}: ${one(f.message)}\n`);
         }),
       );
     } finally {
       process.removeListener('SIGINT', onSigint);
     }
     if (engineError) {
-      err(`specweave verify: ${engineError.message}\n`);
+      err(`specweave verify: ${one(engineError.message)}\n`);
       return 1;
     }
     if (!json) {
