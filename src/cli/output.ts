@@ -45,10 +45,32 @@ export interface OutputSink {
   stderr(text: string): void;
 }
 
+/** Streams whose reader has gone (`specweave show | head -2`): what is left for them is dropped. */
+const closed = new Set<NodeJS.WriteStream>();
+
+function write(stream: NodeJS.WriteStream, text: string): void {
+  if (closed.has(stream) || stream.destroyed) return;
+  stream.write(text);
+}
+
 const processSink: OutputSink = {
-  stdout: (t) => void process.stdout.write(t),
-  stderr: (t) => void process.stderr.write(t),
+  stdout: (t) => write(process.stdout, t),
+  stderr: (t) => write(process.stderr, t),
 };
+
+/**
+ * A reader that closes the pipe early is normal use, not an error: the rest of the output is dropped and the command
+ * finishes its work (a label is recorded, runs are stored) and exits with its usual code. Other stream errors are
+ * left to the default handling.
+ */
+export function endQuietlyOnClosedPipes(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EPIPE' && e.code !== 'ERR_STREAM_DESTROYED') throw e;
+      closed.add(stream);
+    });
+  }
+}
 let sink: OutputSink = processSink;
 
 /** Sends the CLI's output to `s` (tests); undefined restores the process's streams. */
