@@ -2,7 +2,9 @@
 // `process.stdout.write` out of the other files), and problems, tables and JSON have one shape each. Dataset texts,
 // folder names, model replies and server messages are hostile input: `termSafe` is the one function that makes them
 // inert on a terminal, the call sites use it for single-line fields, and `out` / `err` apply it to everything as the
-// last line of defence, so no escape sequence, carriage return or bidi override ever reaches the terminal raw.
+// last line of defence, so no escape sequence, carriage return or bidi override ever reaches the terminal raw. They
+// also mask the API key (whole, or partly masked as servers echo it) in everything, text and JSON alike.
+import { Redactor } from '../adapters/llm/redact';
 import type { Problem } from '../core/model';
 
 /**
@@ -78,14 +80,26 @@ export function setOutput(s: OutputSink | undefined): void {
   sink = s ?? processSink;
 }
 
-/** Writes to stdout, made inert (a block: our own tabs and newlines stay). */
-export function out(text: string): void {
-  sink.stdout(termSafe(text, 'block'));
+/** The secrets this process knows (the API key): masked in everything printed, whole or partly masked. */
+const secrets = new Redactor();
+
+/** Masks `secret` in all further output (the CLI registers OPENAI_API_KEY at start). */
+export function maskInOutput(secret: string | undefined): void {
+  secrets.add(secret?.trim());
 }
 
-/** Writes to stderr, made inert. */
+function printable(text: string): string {
+  return termSafe(secrets.maskSecrets(text), 'block');
+}
+
+/** Writes to stdout, the key masked and made inert (a block: our own tabs and newlines stay). */
+export function out(text: string): void {
+  sink.stdout(printable(text));
+}
+
+/** Writes to stderr, the key masked and made inert. */
 export function err(text: string): void {
-  sink.stderr(termSafe(text, 'block'));
+  sink.stderr(printable(text));
 }
 
 /**
@@ -93,7 +107,7 @@ export function err(text: string): void {
  * one line. Only for a TTY; the caller checks.
  */
 export function errStatusLine(text: string, end = false): void {
-  sink.stderr(`\r\x1b[K${termSafe(text, 'line')}${end ? '\n' : ''}`);
+  sink.stderr(`\r\x1b[K${termSafe(secrets.maskSecrets(text), 'line')}${end ? '\n' : ''}`);
 }
 
 /** `file:line: error: field: message`, the shape editors and CI logs link. */

@@ -1,7 +1,7 @@
 // The `specweave` command as a function: parses the command name and dispatches to one module per command. main.ts
 // runs it on the process; tests run it in-process with the output captured (output.ts, setOutput).
 import { commands } from './commands';
-import { err, out } from './output';
+import { err, maskInOutput, out } from './output';
 
 declare const VERSION_INJECTED: string | undefined;
 const VERSION = typeof VERSION_INJECTED === 'string' ? VERSION_INJECTED : '0.1.0';
@@ -20,6 +20,8 @@ function usage(): string {
 
 /** Runs one command line; resolves to the exit code (3 for an unexpected error, printed on stderr). */
 export async function runCli(argv: string[]): Promise<number> {
+  // The key the repair agent uses never reaches stdout or stderr, from any command or any stored file shown.
+  maskInOutput(process.env.OPENAI_API_KEY);
   try {
     const [name, ...rest] = argv;
     if (!name || name === '--help' || name === '-h' || name === 'help') {

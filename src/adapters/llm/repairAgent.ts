@@ -115,6 +115,16 @@ export async function requestSuggestion(o: RequestOptions): Promise<RequestOutco
   // The task's own test files, before the reply's paths are read in beside them.
   const testPatchPaths = splitPatch(ctx.texts.testPatch).map((p) => p.path);
 
+  // Whatever the model wrote is shown, printed and stored: the key (whole or partly masked) never is. Prose is fully
+  // redacted; the proposed texts keep every byte but the known key's.
+  const safe = (s: CheckedSuggestion): CheckedSuggestion => ({
+    ...s,
+    summary: redactor.redact(s.summary),
+    rationale: redactor.redact(s.rationale),
+    evidence: s.evidence.map((e) => ({ ...e, why: redactor.redact(e.why) })),
+    changes: redactor.maskValue(s.changes),
+  });
+
   const store = (status: SuggestionRecord['status'], extra: Partial<SuggestionRecord>, checked?: CheckedSuggestion): SuggestionRecord => {
     o.onProgress?.({ phase: 'storing' });
     const model = last?.model ?? o.settings.model;
@@ -122,7 +132,7 @@ export async function requestSuggestion(o: RequestOptions): Promise<RequestOutco
     const files = checked ? proposedFiles(checked.changes, { ...ctx.texts, testFiles }).map((f) => ({ ...f, diff: unifiedDiff(f.path, f.path, f.current, f.proposed) })) : [];
     const promptDoc = promptDocument({ messages: rounds.flatMap((r, i) => (i === 0 ? r.messages : r.messages.slice(-2))), sections: prompt.sections });
     return saveSuggestion(o.store.root, {
-      record: {
+      record: redactor.maskValue({
         format: 1,
         id,
         task: ctx.task.id,
@@ -152,7 +162,7 @@ export async function requestSuggestion(o: RequestOptions): Promise<RequestOutco
         rounds,
         taskFingerprint: { taskJson: sha256(ctx.texts.taskJsonText), request: sha256(ctx.texts.request), testPatch: sha256(ctx.texts.testPatch) },
         timings: { contextMs, promptMs, totalMs: Date.now() - t0 },
-      },
+      } as const),
       files,
       promptDoc,
       mask: (t) => redactor.maskSecrets(t),
@@ -244,7 +254,7 @@ export async function requestSuggestion(o: RequestOptions): Promise<RequestOutco
         return finish(store('refused', { refusal: redactor.redact(checked.reason) }));
       }
       if (checked.ok) {
-        const s = checked.suggestion;
+        const s = safe(checked.suggestion);
         const record = store('ready', { target: s.target, summary: s.summary, rationale: s.rationale, evidence: s.evidence }, s);
         log(`suggestion ${record.id}: ${s.summary} (${record.files.map((f) => f.path).join(', ')})`);
         return finish(record, s);

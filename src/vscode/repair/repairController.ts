@@ -247,8 +247,9 @@ export class RepairController implements vscode.Disposable {
       suggestion: r.id,
       status,
       target: r.target ?? r.requestedTarget,
-      ...(r.summary ? { summary: r.summary } : {}),
-      ...(r.rationale ? { rationale: r.rationale.slice(0, RATIONALE_VIEW_CHARS) } : {}),
+      // Model-written texts: the key masked, as the CLI prints them (a record stored before redaction too).
+      ...(r.summary ? { summary: this.redactor.redact(r.summary) } : {}),
+      ...(r.rationale ? { rationale: this.redactor.redact(r.rationale.slice(0, RATIONALE_VIEW_CHARS)) } : {}),
       ...(message ? { message: this.redactor.redact(message) } : {}),
     };
   }
@@ -343,7 +344,7 @@ export class RepairController implements vscode.Disposable {
     }
     await this.review(taskId, r.id);
     const [accept, reject, sent] = ['Accept', 'Reject', 'Show What Was Sent'];
-    void vscode.window.showInformationMessage(`SpecWeave: repair suggestion for ${taskId}: ${r.summary ?? ''} — review the diff, edit the suggested side if needed, then accept or reject.`, accept, reject, sent).then((p) => {
+    void vscode.window.showInformationMessage(`SpecWeave: repair suggestion for ${taskId}: ${this.redactor.redact(r.summary ?? '')} — review the diff, edit the suggested side if needed, then accept or reject.`, accept, reject, sent).then((p) => {
       if (p === accept) void vscode.commands.executeCommand(REPAIR_CMD.accept, taskId, r.id);
       else if (p === reject) void vscode.commands.executeCommand(REPAIR_CMD.reject, taskId, r.id);
       else if (p === sent) void vscode.commands.executeCommand(REPAIR_CMD.showPrompt, taskId, r.id);

@@ -28,6 +28,23 @@ export type FakeReply =
   /** Accept the request and never answer. */
   | { kind: 'hang' };
 
+/** The key as servers echo it whole or partly masked (first 8 and last 4 characters), by placeholder. */
+export function keyForms(key: string): Record<string, string> {
+  const [head, tail] = [key.slice(0, 8), key.slice(-4)];
+  return { '{KEY}': key, '{KEY_DOTS}': `${head}...${tail}`, '{KEY_STARS}': `${head}${'*'.repeat(24)}${tail}`, '{KEY_ELLIPSIS}': `${head}\u2026${tail}` };
+}
+
+/**
+ * Fills placeholders with what the request carried, as an echoing server would: `{KEY}` and its masked forms from the
+ * Authorization header, `{HEADERS}` with every request header (a server that reflects them in its message).
+ */
+function echo(text: string, headers: http.IncomingHttpHeaders): string {
+  const key = (headers.authorization ?? '').replace(/^Bearer /, '');
+  let out = text.replace(/\{HEADERS\}/g, JSON.stringify(headers));
+  for (const [k, v] of Object.entries(keyForms(key))) out = out.split(k).join(v);
+  return out;
+}
+
 export interface SeenRequest {
   body: Record<string, unknown>;
   authorization: string | undefined;
@@ -96,13 +113,15 @@ export class FakeOpenAI {
         return;
       }
       if (reply.kind === 'hang') return;
+      const fill = (text: string) => echo(text, req.headers);
       if (reply.kind === 'error') {
-        const msg = reply.message.replace('{KEY}', (req.headers.authorization ?? '').replace(/^Bearer /, ''));
+        const msg = fill(reply.message);
         this.json(res, reply.status, { error: { message: msg, type: 'error', ...(reply.param ? { param: reply.param } : {}) } }, reply.headers);
         return;
       }
-      if (body.stream === true) void this.stream(res, body, reply);
-      else this.complete(res, body, reply);
+      const filled = { ...reply, content: fill(reply.content), ...(reply.refusal !== undefined ? { refusal: fill(reply.refusal) } : {}) };
+      if (body.stream === true) void this.stream(res, body, filled);
+      else this.complete(res, body, filled);
     });
   }
 

@@ -217,6 +217,17 @@ describe('redaction', () => {
     assert.equal(r.redact('other sk-abcdefghijkl key'), 'other sk-[redacted] key');
     assert.deepEqual(r.redactValue({ a: [`x${key}`] }), { a: ['x[redacted]'] });
   });
+  it("masks the partial masks servers echo: the key's first 8 and last 4 characters around ..., * or …", () => {
+    for (const sep of ['...', '*'.repeat(30), '…', '*']) {
+      const shown = `${key.slice(0, 8)}${sep}${key.slice(-4)}`;
+      assert.equal(r.redact(`Incorrect API key provided: ${shown}.`), 'Incorrect API key provided: [redacted].', shown);
+      assert.equal(r.maskSecrets(`# ${shown}`), '# [redacted]', shown);
+    }
+    // Any key-shaped partial mask, not only the known key's.
+    assert.equal(r.redact('got sk-abcde...wxyz'), 'got sk-[redacted]');
+    // Ordinary text with an ellipsis stays.
+    assert.equal(r.redact('wait... and see'), 'wait... and see');
+  });
   it('masks only the known key in content that must stay as it is', () => {
     assert.equal(r.maskSecrets(`token = "sk-abcdefghijkl" # ${key}`), 'token = "sk-abcdefghijkl" # [redacted]');
   });
