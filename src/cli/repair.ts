@@ -12,7 +12,7 @@ import { RepairContextError } from '../adapters/fs/repairContext';
 import type { SuggestionRecord } from '../adapters/fs/repairStore';
 import { RepairStoreError, listSuggestions, loadRevalidation, loadSuggestion, suggestionFolder } from '../adapters/fs/repairStore';
 import type { LlmSettings } from '../adapters/llm/client';
-import { DEFAULT_BASE_URL, DEFAULT_SETTINGS } from '../adapters/llm/client';
+import { DEFAULT_BASE_URL, DEFAULT_MAX_REPLY_BYTES, DEFAULT_SETTINGS } from '../adapters/llm/client';
 import { CLI_KEY_HINT, LlmError } from '../adapters/llm/errors';
 import { Redactor } from '../adapters/llm/redact';
 import type { RepairProgress, RequestOutcome } from '../adapters/llm/repairAgent';
@@ -48,6 +48,7 @@ export function settingsFrom(a: ParsedArgs, env: NodeJS.ProcessEnv = process.env
     temperature: number('temperature', a.strings.temperature, 0, 2) ?? DEFAULT_SETTINGS.temperature,
     maxTokens: number('max-tokens', a.strings['max-tokens'], 2048, 2_000_000) ?? DEFAULT_SETTINGS.maxTokens,
     timeoutSec: number('timeout', a.strings.timeout, 1, 3600) ?? DEFAULT_SETTINGS.timeoutSec,
+    maxReplyBytes: number('max-reply-bytes', a.strings['max-reply-bytes'], 1024, 64 * 1024 * 1024) ?? DEFAULT_MAX_REPLY_BYTES,
   };
 }
 
@@ -132,6 +133,7 @@ const endpointFlags = {
   temperature: { type: 'string', help: 'sampling temperature (default 0.2)' },
   'max-tokens': { type: 'string', help: 'token budget of the request, prompt and reply (default 32000)' },
   timeout: { type: 'string', help: 'seconds to wait for the reply to start and between its parts (default 120)' },
+  'max-reply-bytes': { type: 'string', help: 'most bytes of reply taken; past it reading stops and the request fails (default 524288)' },
 } as const;
 
 const requestCmd = defineCommand({

@@ -15,7 +15,7 @@ import { RepairFlowError, acceptSuggestion, rejectSuggestion, revalidate, servic
 import type { SuggestionRecord } from '../../adapters/fs/repairStore';
 import { listSuggestions, loadRevalidation, loadSuggestion, suggestionFolder } from '../../adapters/fs/repairStore';
 import type { LlmSettings } from '../../adapters/llm/client';
-import { DEFAULT_SETTINGS, EndpointMemory, LlmClient } from '../../adapters/llm/client';
+import { DEFAULT_MAX_REPLY_BYTES, DEFAULT_SETTINGS, EndpointMemory, LlmClient } from '../../adapters/llm/client';
 import { LlmError, VSCODE_KEY_HINT } from '../../adapters/llm/errors';
 import { Redactor } from '../../adapters/llm/redact';
 import { requestSuggestion } from '../../adapters/llm/repairAgent';
@@ -58,6 +58,7 @@ export function readRepairSettings(): LlmSettings {
     temperature: num('temperature', DEFAULT_SETTINGS.temperature, 0, 2),
     maxTokens: num('maxTokens', DEFAULT_SETTINGS.maxTokens, 2048, 2_000_000),
     timeoutSec: num('timeoutSec', DEFAULT_SETTINGS.timeoutSec, 1, 3600),
+    maxReplyBytes: num('maxReplyBytes', DEFAULT_MAX_REPLY_BYTES, 1024, 64 * 1024 * 1024),
   };
 }
 

@@ -344,6 +344,31 @@ describe('repair flow faults around the review log and the CLI', () => {
     assert.deepEqual(filesContaining(root, KEY), []);
   });
 
+  it('a 50 MB reply stops at the cap: stored once as a small failed record, never sent back in a retry, not printed', async () => {
+    const root = copyExample();
+    const sizeOf = (dir: string): number => fs.readdirSync(dir, { withFileTypes: true }).reduce((n, e) => n + (e.isDirectory() ? sizeOf(path.join(dir, e.name)) : fs.statSync(path.join(dir, e.name)).size), 0);
+    const asked = fake.requests.length;
+    fake.push({ kind: 'flood', bytes: 50 * 1024 * 1024, shape: 'chunks' });
+    const o = await cli(['repair', root, FN_TASK, '--curator', 'alice']);
+    assert.equal(o.status, 1, o.stderr);
+    assert.match(o.stderr, /larger than 512 KiB \(specweave\.repair\.maxReplyBytes, or --max-reply-bytes for the CLI\); reading stopped there/);
+    assert.equal(fake.requests.length, asked + 1, 'one request: the reply is not sent back for a retry');
+    assert.ok(o.stdout.length + o.stderr.length < 64 * 1024, `printed ${o.stdout.length + o.stderr.length} characters`);
+    const [latest] = listSuggestions(root, FN_TASK);
+    assert.equal(latest?.status, 'failed');
+    assert.equal(latest?.error?.code, 'too_large');
+    assert.equal(latest?.rounds[0]?.reply, undefined, 'nothing of the reply is kept');
+    const folder = suggestionFolder(root, FN_TASK, latest?.id ?? '');
+    assert.ok(sizeOf(folder) < 512 * 1024, `the stored record takes ${sizeOf(folder)} bytes`);
+    // A lower cap from the command line.
+    fake.push({ kind: 'flood', bytes: 50 * 1024 * 1024, shape: 'one-line' });
+    const low = await cli(['repair', root, FN_TASK, '--curator', 'alice', '--max-reply-bytes', '65536', '--json']);
+    assert.equal(low.status, 1, low.stderr);
+    const j = JSON.parse(low.stdout) as { suggestion: { error: { code: string; message: string } } };
+    assert.equal(j.suggestion.error.code, 'too_large');
+    assert.match(j.suggestion.error.message, /larger than 64 KiB/);
+  });
+
   it('a cut stream says what is stored and where (a failed record), never "Nothing was stored"', async () => {
     const root = copyExample();
     fake.push({ kind: 'answer', content: goodReplyWhole(root), cutAfterChars: 200 });
