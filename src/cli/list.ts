@@ -1,7 +1,7 @@
 // `specweave list DATASET`: one row per task (id, specs, tests, attempts, status).
 import { loadDataset } from '../adapters/fs/datasetLoader';
 import { defineCommand } from './command';
-import { formatProblem, printJson, table } from './output';
+import { err, formatProblem, out, printJson, table } from './output';
 import { reviewStatuses } from './reviewStatus';
 
 export const listCommand = defineCommand({
@@ -23,10 +23,10 @@ export const listCommand = defineCommand({
     }));
     if (a.booleans.json) printJson(rows);
     else {
-      process.stdout.write(table(['TASK', 'SPECS', 'TESTS', 'ATTEMPTS', 'STATUS', 'TITLE'], rows.map((r) => [r.id, r.specs, r.tests, r.attempts, r.status, r.title])));
+      out(table(['TASK', 'SPECS', 'TESTS', 'ATTEMPTS', 'STATUS', 'TITLE'], rows.map((r) => [r.id, r.specs, r.tests, r.attempts, r.status, r.title])));
       const errors = dataset.problems.filter((p) => p.severity === 'error');
-      for (const p of errors) process.stderr.write(formatProblem(p) + '\n');
-      if (errors.length > 0) process.stderr.write(`${errors.length} problems: run \`specweave validate\` for all of them\n`);
+      for (const p of errors) err(formatProblem(p) + '\n');
+      if (errors.length > 0) err(`${errors.length} problems: run \`specweave validate\` for all of them\n`);
     }
     return 0;
   },

@@ -1,45 +1,8 @@
-// Entry point of the `specweave` command: parses the command name and dispatches to one module per command.
-import { commands } from './commands';
+// Entry point of the `specweave` command (dist/cli.js): runs the command line on this process.
+import { endQuietlyOnClosedPipes } from './output';
+import { runCli } from './run';
 
-async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(usage());
-    return name ? 0 : 2;
-  }
-  if (name === '--version') {
-    process.stdout.write(`${VERSION}\n`);
-    return 0;
-  }
-  const command = commands.find((c) => c.name === name);
-  if (!command) {
-    process.stderr.write(`specweave: unknown command "${name}"\n\n${usage()}`);
-    return 2;
-  }
-  return command.run(rest);
-}
-
-declare const VERSION_INJECTED: string | undefined;
-const VERSION = typeof VERSION_INJECTED === 'string' ? VERSION_INJECTED : '0.1.0';
-
-function usage(): string {
-  const width = Math.max(...commands.map((c) => c.name.length));
-  return [
-    'usage: specweave <command> [options]',
-    '',
-    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
-    '',
-    'Run `specweave <command> --help` for the options of one command. See docs/cli.md.',
-    '',
-  ].join('\n');
-}
-
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (e: unknown) => {
-    process.stderr.write(`specweave: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-    process.exitCode = 3;
-  },
-);
+endQuietlyOnClosedPipes();
+void runCli(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

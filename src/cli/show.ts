@@ -5,7 +5,7 @@ import type { TrajectorySummary } from '../core/model';
 import { filePath, parsePatch } from '../core/patch';
 import { defineCommand } from './command';
 import { UsageError } from './args';
-import { formatProblem, printJson, table } from './output';
+import { err, formatProblem, one, out, printJson, table } from './output';
 import { reviewStatuses } from './reviewStatus';
 
 export const showCommand = defineCommand({
@@ -19,7 +19,7 @@ export const showCommand = defineCommand({
     const dataset = loadDataset(root, { only: [id] });
     const task = dataset.tasks.find((t) => t.id === id);
     if (!task) {
-      for (const p of dataset.problems) process.stderr.write(formatProblem(p) + '\n');
+      for (const p of dataset.problems) err(formatProblem(p) + '\n');
       throw new UsageError(`no task "${id}" in ${dataset.root}`);
     }
     const read = (rel: string | undefined) => (rel ? readDatasetTextIfExists(dataset.root, rel) : undefined);
@@ -38,7 +38,7 @@ export const showCommand = defineCommand({
       attempts.push({ ...at, patch: patchFiles(at.patchFile), trajectory });
     }
     const status = reviewStatuses(dataset)(task.id);
-    const out = {
+    const view = {
       task: { ...task, attempts: undefined, status },
       request: read(task.files.request),
       testPatch: patchFiles(task.files.testPatch),
@@ -47,14 +47,15 @@ export const showCommand = defineCommand({
       problems: dataset.problems,
     };
     if (a.booleans.json) {
-      printJson(out);
+      printJson(view);
       return 0;
     }
-    const w = (s: string) => process.stdout.write(s);
-    w(`${task.id}  ${task.title}\nstatus ${status} · revision ${task.revision} · ${task.repo.name}${task.repo.baseCommit ? ` @ ${task.repo.baseCommit.slice(0, 12)}` : ''} · image ${task.environment.image || '(none)'}\n`);
-    w(`verifier: ${task.verifier.command} (${task.verifier.parser})\n`);
-    for (const n of task.notes) w(`note: ${n}\n`);
-    w(`\nREQUEST\n${(out.request ?? '(missing)').trimEnd()}\n\nSPECS (${task.specs.length})\n`);
+    const w = (s: string) => out(s);
+    // Names and fields one line each; the request is a block (its lines stay, out() escapes the rest).
+    w(`${one(task.id)}  ${one(task.title)}\nstatus ${status} · revision ${task.revision} · ${one(task.repo.name)}${task.repo.baseCommit ? ` @ ${one(task.repo.baseCommit.slice(0, 12))}` : ''} · image ${one(task.environment.image || '(none)')}\n`);
+    w(`verifier: ${one(task.verifier.command)} (${one(task.verifier.parser)})\n`);
+    for (const n of task.notes) w(`note: ${one(n)}\n`);
+    w(`\nREQUEST\n${(view.request ?? '(missing)').trimEnd()}\n\nSPECS (${task.specs.length})\n`);
     const coveredBy = (sid: string) => task.tests.filter((t) => t.specs.includes(sid)).map((t) => t.id);
     w(table(['SPEC', 'CATEGORY', 'TESTS', 'DEPENDS', 'TEXT'], task.specs.map((s) => [s.id, s.category, coveredBy(s.id).join(',') || '(none)', s.dependsOn.join(','), s.text])));
     w(`\nTESTS (${task.tests.length})\n`);
@@ -82,10 +83,10 @@ export const showCommand = defineCommand({
     );
     for (const x of attempts) {
       for (const r of x.recordedResults) {
-        w(`recorded (${r.source}, imported) for ${x.id}: ${r.status ?? (r.resolved ? 'resolved' : 'unresolved')} — ${r.file}\n`);
+        w(`recorded (${one(r.source)}, imported) for ${one(x.id)}: ${one(r.status ?? (r.resolved ? 'resolved' : 'unresolved'))} — ${one(r.file)}\n`);
       }
     }
-    for (const p of dataset.problems) process.stderr.write(formatProblem(p) + '\n');
+    for (const p of dataset.problems) err(formatProblem(p) + '\n');
     return 0;
   },
 });
