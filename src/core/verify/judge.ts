@@ -2,9 +2,10 @@
 // output cannot be believed is `invalid`, never a pass.
 import type { CandidateTask, TestStatus } from '../model';
 import { gradeTests } from './grading';
-import { parseDjango } from './parseDjango';
+import type { TestLog } from './markedLog';
 import { parseJunit } from './parseJunit';
-import { parsePytest } from './parsePytest';
+import type { LogFormat } from './testOutput';
+import { parseTestText } from './testOutput';
 import type { Grade, PatchApplication, RunStatus, VerifierRunRecord } from './runResult';
 import { specVerdicts } from './specVerdicts';
 
@@ -33,33 +34,50 @@ export interface ExecutionOutcome {
   harnessReport?: { format: 'junit'; xml?: string };
 }
 
-export type LogFormat = 'pytest' | 'junit' | 'django' | 'exitcode';
+export type { LogFormat } from './testOutput';
 
 export type Judgement = Pick<VerifierRunRecord, 'status' | 'reason' | 'resolved' | 'testsFrom' | 'reported' | 'grade' | 'specs'>;
 
 type JudgedTask = Pick<CandidateTask, 'tests' | 'specs'> & { verifier: { parser: string } };
 
-/** Parses per-test statuses from a run's output in the given format. */
-export function parseTestOutput(
-  format: LogFormat,
-  text: string,
-  junitXml?: string,
-): { from: Judgement['testsFrom']; tests: Record<string, TestStatus>; note?: string } {
+/** Per-test statuses from a run's output in the given format, and what the log itself says about them. */
+export interface ParsedOutput {
+  from: Judgement['testsFrom'];
+  tests: Record<string, TestStatus>;
+  note?: string;
+  /** The text log as parsed (absent for the exit-code format and when a JUnit report was used). */
+  log?: TestLog;
+}
+
+/** Parses per-test statuses from a run's output (`text`, or the stream already parsed as it arrived). */
+export function parseTestOutput(format: LogFormat, text: string | TestLog, junitXml?: string): ParsedOutput {
+  const textLog = () => (typeof text === 'string' ? parseTestText(format, text) : text);
   if (format === 'junit') {
     if (junitXml !== undefined) {
       const j = parseJunit(junitXml);
       if (Object.keys(j.tests).length > 0) return { from: 'junit', tests: j.tests, note: j.error };
     }
-    const p = parsePytest(text);
-    return { from: Object.keys(p).length > 0 ? 'pytest' : 'none', tests: p, note: 'no usable JUnit report; read the text output' };
-  }
-  if (format === 'django') {
-    const d = parseDjango(text);
-    return { from: Object.keys(d).length > 0 ? 'django' : 'none', tests: d };
+    const p = textLog();
+    return { from: Object.keys(p.tests).length > 0 ? 'pytest' : 'none', tests: p.tests, note: 'no usable JUnit report; read the text output', log: p };
   }
   if (format === 'exitcode') return { from: 'exitcode', tests: {} };
-  const p = parsePytest(text);
-  return { from: Object.keys(p).length > 0 ? 'pytest' : 'none', tests: p };
+  const p = textLog();
+  const from = format === 'django' ? 'django' : 'pytest';
+  return { from: Object.keys(p.tests).length > 0 ? from : 'none', tests: p.tests, log: p };
+}
+
+/** What a log says about itself that a reader of the verdict should know (conflicting lines, cut lines...). */
+function logNotes(log: TestLog | undefined): string[] {
+  if (!log) return [];
+  const out: string[] = [];
+  if (log.conflictCount > 0) {
+    const shown = log.conflicts.slice(0, 3).map((c) => `${c.test}: ${c.seen.join(', then ')}, settled ${c.settled}`);
+    out.push(`conflicting status lines for ${log.conflictCount} test(s), settled as pytest does (${shown.join('; ')}${log.conflictCount > shown.length ? '; ...' : ''})`);
+  }
+  if (log.scope === 'whole-fallback') out.push('the SWE-bench markers held no result: the whole output was read');
+  if (log.longLines > 0) out.push(`${log.longLines} line(s) longer than 64 KiB were not read as results`);
+  if (log.droppedNames > 0) out.push(`${log.droppedNames} result(s) beyond the first 200,000 distinct tests were not kept`);
+  return out;
 }
 
 function emptyGrade(task: JudgedTask): Grade {
@@ -142,6 +160,7 @@ export function judgeRun(task: JudgedTask, o: ExecutionOutcome): Judgement {
   if (missing.length > 0) parts.push(`${missing.length} missing from the output`);
   if (grade.looseMatches.length > 0) parts.push(`${grade.looseMatches.length} matched by ${[...new Set(grade.looseMatches.map((m) => m.how))].join('/')}`);
   if (parsed.note) parts.push(parsed.note);
+  parts.push(...logNotes(parsed.log));
   return {
     status: resolved ? 'passed' : 'failed',
     reason: parts.join('; '),
