@@ -17,8 +17,14 @@ export interface ExecutionOutcome {
   exitCode: number | null;
   timedOut: boolean;
   oomKilled: boolean;
+  /** The kept head and tail of each stream (for display; grading reads `testLog` when the adapter parsed the stream). */
   stdoutText: string;
   stderrText: string;
+  /**
+   * The whole output (stdout and stderr in the order written) parsed as it arrived, by `TestOutputStream` for the
+   * verifier's parser; without it the kept texts are parsed (stdout, then stderr).
+   */
+  testLog?: TestLog;
   /** The JUnit report's text when the verifier's parser is `junit` and the file existed. */
   junitXml?: string;
   /**
@@ -117,8 +123,7 @@ export function judgeRun(task: JudgedTask, o: ExecutionOutcome): Judgement {
   if (o.exitCode === null) return notGraded(task, 'infra_error', 'the container ended without an exit code');
 
   const format = task.verifier.parser as LogFormat;
-  const text = `${o.stdoutText}\n${o.stderrText}`;
-  const parsed = parseTestOutput(format, text, o.junitXml);
+  const parsed = parseTestOutput(format, o.testLog ?? `${o.stdoutText}\n${o.stderrText}`, o.junitXml);
   const reported = parsed.tests;
 
   if (parsed.from === 'exitcode') {

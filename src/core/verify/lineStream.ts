@@ -63,6 +63,8 @@ export class LineSplitter {
   }
 
   private emit(): void {
+    // Empty lines say nothing; skipping them keeps a flood of line breaks cheap.
+    if (this.pendingLen === 0 && !this.cut) return;
     let bytes: Uint8Array;
     if (this.pending.length === 1) bytes = this.pending[0] as Uint8Array;
     else {
