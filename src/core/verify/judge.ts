@@ -163,7 +163,12 @@ export function judgeRun(task: JudgedTask, o: ExecutionOutcome): Judgement {
   parts.push(`PASS_TO_PASS ${p2p.success.length}/${task.tests.filter((t) => t.kind === 'pass_to_pass').length}`);
   const missing = [...f2p.missing, ...p2p.missing];
   if (missing.length > 0) parts.push(`${missing.length} missing from the output`);
-  if (grade.looseMatches.length > 0) parts.push(`${grade.looseMatches.length} matched by ${[...new Set(grade.looseMatches.map((m) => m.how))].join('/')}`);
+  const matched = grade.looseMatches.filter((m) => m.how !== 'ambiguous');
+  if (matched.length > 0) parts.push(`${matched.length} matched by ${[...new Set(matched.map((m) => m.how))].join('/')}`);
+  const ambiguous = grade.looseMatches.filter((m) => m.how === 'ambiguous');
+  if (ambiguous.length > 0) {
+    parts.push(`${ambiguous.length} not matched because the name is ambiguous (first: ${ambiguous[0]?.test} could be ${ambiguous[0]?.reported.slice(0, 3).join(', ')})`);
+  }
   if (parsed.note) parts.push(parsed.note);
   parts.push(...logNotes(parsed.log));
   return {

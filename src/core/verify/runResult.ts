@@ -47,11 +47,14 @@ export interface GradeLists {
   skipped: string[];
 }
 
-/** A task test matched to a reported test other than by exact name. */
+/**
+ * A task test matched to a reported test other than by exact name; `ambiguous`: several candidates (or a candidate
+ * another listed test claims too), so the test is MISSING.
+ */
 export interface LooseMatch {
   test: string;
   reported: string[];
-  how: 'prefix' | 'normalized';
+  how: 'prefix' | 'normalized' | 'ambiguous';
 }
 
 export interface Grade {

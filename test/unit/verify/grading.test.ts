@@ -34,8 +34,8 @@ test('prefix match only for visibly cut ids, and it is reported', () => {
   // A reported name cut with "..." by a narrow terminal.
   assert.equal(m.match('t.py::test_long_name').loose?.how, 'prefix');
   const g = gradeTests([t('t.py::test_p[a', 'fail_to_pass')], { 't.py::test_p[a b]': 'PASSED', 't.py::test_p[a c]': 'FAILED' });
-  assert.deepEqual(g.failToPass.failure, ['t.py::test_p[a'], 'several matches: any failure wins');
-  assert.deepEqual(g.looseMatches[0]?.reported, ['t.py::test_p[a b]', 't.py::test_p[a c]']);
+  assert.deepEqual(g.failToPass.missing, ['t.py::test_p[a'], 'several matches: ambiguous, so missing (issue 9, item 21)');
+  assert.deepEqual(g.looseMatches[0], { test: 't.py::test_p[a', reported: ['t.py::test_p[a b]', 't.py::test_p[a c]'], how: 'ambiguous' });
 });
 
 test('JUnit-style names match node ids after normalisation, and say so', () => {
