@@ -101,8 +101,9 @@ function put(lists: GradeLists, name: string, status: GradedTestStatus): void {
 }
 
 /**
- * Grades the reported statuses against the task's tests. Resolved = every FAIL_TO_PASS and PASS_TO_PASS test
- * succeeded; a task with no tests is resolved only when nothing failed.
+ * Grades the reported statuses against the task's tests. Resolved = every FAIL_TO_PASS test succeeded and no
+ * PASS_TO_PASS test failed or is missing (a skipped PASS_TO_PASS test does not block resolution, a skipped
+ * FAIL_TO_PASS test does: SWE-bench's rules); a task with no tests is resolved only when nothing failed.
  */
 export function gradeTests(tests: TestCase[], reported: Record<string, TestStatus>): Grade {
   const matcher = testMatcher(reported, tests.map((t) => t.name));
@@ -116,10 +117,10 @@ export function gradeTests(tests: TestCase[], reported: Record<string, TestStatu
     if (loose) looseMatches.push(loose);
     put(t.kind === 'fail_to_pass' ? failToPass : passToPass, t.name, status);
   }
-  const allGood = (l: GradeLists) => l.failure.length === 0 && l.missing.length === 0 && l.skipped.length === 0;
+  const noneBad = (l: GradeLists) => l.failure.length === 0 && l.missing.length === 0;
   const resolved =
     tests.length > 0
-      ? allGood(failToPass) && allGood(passToPass)
+      ? noneBad(failToPass) && failToPass.skipped.length === 0 && noneBad(passToPass)
       : Object.values(reported).every((s) => !FAILURE.has(s));
   return { failToPass, passToPass, resolved, tests: out, looseMatches };
 }

@@ -6,7 +6,7 @@ import type { TestLog } from './markedLog';
 import { parseJunit } from './parseJunit';
 import type { LogFormat } from './testOutput';
 import { parseTestText } from './testOutput';
-import type { Grade, PatchApplication, RunStatus, VerifierRunRecord } from './runResult';
+import type { Grade, PatchApplication, RunFlag, RunStatus, VerifierRunRecord } from './runResult';
 import { specVerdicts } from './specVerdicts';
 
 /** What the engine adapter observed; texts are the kept bytes decoded as UTF-8. */
@@ -42,7 +42,9 @@ export interface ExecutionOutcome {
 
 export type { LogFormat } from './testOutput';
 
-export type Judgement = Pick<VerifierRunRecord, 'status' | 'reason' | 'resolved' | 'testsFrom' | 'reported' | 'grade' | 'specs'>;
+export type Judgement = Pick<VerifierRunRecord, 'status' | 'reason' | 'resolved' | 'testsFrom' | 'reported' | 'grade' | 'specs'> & {
+  flags: RunFlag[];
+};
 
 type JudgedTask = Pick<CandidateTask, 'tests' | 'specs'> & { verifier: { parser: string } };
 
@@ -100,7 +102,36 @@ function notGraded(task: JudgedTask, status: RunStatus, reason: string, reported
     reported,
     grade: { ...grade, resolved: false },
     specs: specVerdicts(task.specs, task.tests, grade.tests, false),
+    flags: [],
   };
+}
+
+/** A flag per skipped listed test, saying how it counted. */
+function skipFlags(task: JudgedTask, grade: Grade): RunFlag[] {
+  const out: RunFlag[] = [];
+  for (const t of task.tests) {
+    if (grade.tests[t.name] !== 'SKIPPED') continue;
+    const message =
+      t.kind === 'fail_to_pass'
+        ? `FAIL_TO_PASS test ${t.name} was skipped: counted as a failure (SWE-bench's rule)`
+        : `PASS_TO_PASS test ${t.name} was skipped: it does not block resolution (SWE-bench's rule)`;
+    out.push({ kind: 'skipped_test', test: t.name, message });
+  }
+  return out;
+}
+
+/** A flag per listed test whose status lines conflicted in the log. */
+function conflictFlags(task: JudgedTask, grade: Grade, log: TestLog | undefined): RunFlag[] {
+  if (!log || log.conflicts.length === 0) return [];
+  const byReported = new Map(log.conflicts.map((c) => [c.test, c]));
+  const out: RunFlag[] = [];
+  for (const t of task.tests) {
+    const loose = grade.looseMatches.find((m) => m.test === t.name && m.how !== 'ambiguous');
+    const c = byReported.get(t.name) ?? (loose ? byReported.get(loose.reported[0] as string) : undefined);
+    if (!c) continue;
+    out.push({ kind: 'conflicting_status', test: t.name, message: `${t.name}: the log holds ${c.seen.join(', then ')} lines; settled ${c.settled} as pytest does` });
+  }
+  return out;
 }
 
 function shorten(s: string | undefined, n = 300): string {
@@ -139,6 +170,7 @@ export function judgeRun(task: JudgedTask, o: ExecutionOutcome): Judgement {
       reported: {},
       grade: { ...grade, resolved },
       specs: specVerdicts(task.specs, task.tests, grade.tests, true),
+      flags: [],
     };
   }
   if (parsed.from === 'none') {
@@ -163,6 +195,10 @@ export function judgeRun(task: JudgedTask, o: ExecutionOutcome): Judgement {
   parts.push(`PASS_TO_PASS ${p2p.success.length}/${task.tests.filter((t) => t.kind === 'pass_to_pass').length}`);
   const missing = [...f2p.missing, ...p2p.missing];
   if (missing.length > 0) parts.push(`${missing.length} missing from the output`);
+  const skipped = [...f2p.skipped, ...p2p.skipped];
+  if (skipped.length > 0) {
+    parts.push(`${skipped.length} skipped (${f2p.skipped.length} FAIL_TO_PASS, counted as failures; ${p2p.skipped.length} PASS_TO_PASS, not blocking)`);
+  }
   const matched = grade.looseMatches.filter((m) => m.how !== 'ambiguous');
   if (matched.length > 0) parts.push(`${matched.length} matched by ${[...new Set(matched.map((m) => m.how))].join('/')}`);
   const ambiguous = grade.looseMatches.filter((m) => m.how === 'ambiguous');
@@ -179,5 +215,6 @@ export function judgeRun(task: JudgedTask, o: ExecutionOutcome): Judgement {
     reported,
     grade: { ...grade, resolved },
     specs: specVerdicts(task.specs, task.tests, grade.tests, true),
+    flags: [...skipFlags(task, grade), ...conflictFlags(task, grade, parsed.log)],
   };
 }
