@@ -278,7 +278,7 @@ export class VerifierService {
         stderrText: '',
       };
     }
-    const j = judgeRun(task, outcome);
+    const j = judgeRun(task, outcome, { testPatch: testPatch.toString('utf8'), attemptPatch: attemptPatch.toString('utf8') });
     timings.totalMs = Date.now() - t0;
     const empty = { head: Buffer.alloc(0), tail: Buffer.alloc(0), totalBytes: 0, cutBytes: 0 };
     const out = exec?.stdout ?? empty;

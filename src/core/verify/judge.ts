@@ -8,6 +8,7 @@ import type { LogFormat } from './testOutput';
 import { parseTestText } from './testOutput';
 import type { Grade, PatchApplication, RunFlag, RunStatus, VerifierRunRecord } from './runResult';
 import { specVerdicts } from './specVerdicts';
+import { tamperingFlags } from './tampering';
 
 /** What the engine adapter observed; texts are the kept bytes decoded as UTF-8. */
 export interface ExecutionOutcome {
@@ -140,7 +141,24 @@ function shorten(s: string | undefined, n = 300): string {
   return one.length > n ? `${one.slice(0, n)}...` : one;
 }
 
-export function judgeRun(task: JudgedTask, o: ExecutionOutcome): Judgement {
+/** The patches a run applied, as text: the attempt's is checked for touching what grades it (`tamperingFlags`). */
+export interface RunPatches {
+  testPatch: string;
+  attemptPatch: string;
+}
+
+/**
+ * Judges one run: its status and why, its per-test and per-spec results, and its flags. With `patches`, the
+ * attempt's patch is also checked for touching its own grading (tests, conftest.py, plugins, configuration, exits);
+ * those flags are set whatever the status.
+ */
+export function judgeRun(task: JudgedTask, o: ExecutionOutcome, patches?: RunPatches): Judgement {
+  const j = judgeOutcome(task, o);
+  if (!patches) return j;
+  return { ...j, flags: [...tamperingFlags(patches.attemptPatch, { testPatch: patches.testPatch, tests: task.tests }), ...j.flags] };
+}
+
+function judgeOutcome(task: JudgedTask, o: ExecutionOutcome): Judgement {
   if (o.infraError) return notGraded(task, 'infra_error', o.infraError);
   for (const which of ['test', 'attempt'] as const) {
     const a = o.apply[which];
