@@ -1,9 +1,10 @@
 // From what a run produced to its status, per-test and per-spec results. The trust checks live here: a run whose
 // output cannot be believed is `invalid`, never a pass.
 import type { CandidateTask, TestStatus } from '../model';
-import { gradeTests } from './grading';
+import { gradeTests, testMatcher } from './grading';
 import type { TestLog } from './markedLog';
 import { parseJunit } from './parseJunit';
+import { outcomeClass } from './parsePytest';
 import type { LogFormat } from './testOutput';
 import { parseTestText } from './testOutput';
 import type { Grade, PatchApplication, RunFlag, RunStatus, VerifierRunRecord } from './runResult';
@@ -135,6 +136,37 @@ function conflictFlags(task: JudgedTask, grade: Grade, log: TestLog | undefined)
   return out;
 }
 
+/**
+ * Compares the log's statuses of the listed tests with the harness's report: a test the log reports that the report
+ * lacks, or one they give different outcomes (success, failure, skipped), is a disagreement; a listed test only the
+ * report has is taken from it. `fromReport` holds the report's status of every listed test it has, by task name.
+ */
+function compareWithReport(
+  task: JudgedTask,
+  log: Record<string, TestStatus>,
+  report: Record<string, TestStatus>,
+): { disagreement?: string; fromReport: Record<string, TestStatus>; agreed: number } {
+  const names = task.tests.map((t) => t.name);
+  const inLog = testMatcher(log, names);
+  const inReport = testMatcher(report, names);
+  const fromReport: Record<string, TestStatus> = {};
+  let agreed = 0;
+  for (const name of names) {
+    const l = inLog.match(name).status;
+    const r = inReport.match(name).status;
+    if (r === 'MISSING') {
+      if (l !== 'MISSING') return { disagreement: `${name} is ${l} in the log but absent from the harness's report`, fromReport, agreed };
+      continue;
+    }
+    if (l !== 'MISSING') {
+      if (outcomeClass(l) !== outcomeClass(r)) return { disagreement: `${name}: the log says ${l}, the harness's report says ${r}`, fromReport, agreed };
+      agreed++;
+    }
+    fromReport[name] = r;
+  }
+  return { fromReport, agreed };
+}
+
 function shorten(s: string | undefined, n = 300): string {
   if (!s) return '';
   const one = s.trim().replace(/\s+/g, ' ');
@@ -168,12 +200,17 @@ function judgeOutcome(task: JudgedTask, o: ExecutionOutcome): Judgement {
     if (a.method === 'not-run') return notGraded(task, 'invalid', `the ${which} patch was never applied (the driver stopped early)`);
   }
   if (o.oomKilled) return notGraded(task, 'oom', 'the container ran out of memory (killed by the memory limit)');
+  if (o.diskLimitExceeded) {
+    return notGraded(task, 'disk_limit', 'the run wrote more than its bounded writable space allows (the disk limit): its output cannot be graded');
+  }
   if (o.timedOut) return notGraded(task, 'timeout', 'the verifier did not finish within its deadline and was killed');
   if (o.exitCode === null) return notGraded(task, 'infra_error', 'the container ended without an exit code');
 
   const format = task.verifier.parser as LogFormat;
   const parsed = parseTestOutput(format, o.testLog ?? `${o.stdoutText}\n${o.stderrText}`, o.junitXml);
-  const reported = parsed.tests;
+  let reported = parsed.tests;
+  let testsFrom = parsed.from;
+  const notes: string[] = [];
 
   if (parsed.from === 'exitcode') {
     const status: TestStatus = o.exitCode === 0 ? 'PASSED' : 'FAILED';
@@ -191,8 +228,32 @@ function judgeOutcome(task: JudgedTask, o: ExecutionOutcome): Judgement {
       flags: [],
     };
   }
-  if (parsed.from === 'none') {
-    return notGraded(task, 'invalid', `the test suite never ran: no test result found in the output (exit code ${o.exitCode})`);
+
+  // The report the harness asked pytest to write outside the repository, when it asked for one.
+  let harness: Record<string, TestStatus> | undefined;
+  if (o.harnessReport) {
+    if (o.harnessReport.xml === undefined) {
+      return notGraded(
+        task,
+        'invalid',
+        "the harness's own JUnit report (asked of pytest, written outside the repository) is missing: the test process " +
+          'ended before pytest finished, or something stopped pytest writing it; the output cannot be trusted',
+        reported,
+      );
+    }
+    const rep = parseJunit(o.harnessReport.xml);
+    if (rep.error) return notGraded(task, 'invalid', `the harness's JUnit report cannot be read (${rep.error}): the output cannot be trusted`, reported);
+    harness = rep.tests;
+  }
+
+  if (testsFrom === 'none') {
+    if (!harness || Object.keys(harness).length === 0) {
+      return notGraded(task, 'invalid', `the test suite never ran: no test result found in the output (exit code ${o.exitCode})`);
+    }
+    reported = harness;
+    testsFrom = 'junit';
+    harness = undefined;
+    notes.push("the log names no test: per-test results from the harness's JUnit report");
   }
   const anyFailure = Object.values(reported).some((s) => s === 'FAILED' || s === 'ERROR');
   if (o.exitCode !== 0 && !anyFailure) {
@@ -203,6 +264,23 @@ function judgeOutcome(task: JudgedTask, o: ExecutionOutcome): Judgement {
       reported,
     );
   }
+  // The log against itself: every pytest session that reported results closed, and its counts agree with them.
+  if (parsed.log && testsFrom !== 'junit') {
+    if (parsed.log.unclosed) return notGraded(task, 'invalid', `${parsed.log.unclosed}; the output cannot be trusted`, reported);
+    if (parsed.log.countMismatch) {
+      return notGraded(task, 'invalid', `the per-test results disagree with pytest's own counts (${parsed.log.countMismatch}): the output cannot be trusted`, reported);
+    }
+  }
+  if (harness) {
+    const cmp = compareWithReport(task, reported, harness);
+    if (cmp.disagreement) {
+      return notGraded(task, 'invalid', `the log and the harness's JUnit report disagree (${cmp.disagreement}): the output cannot be trusted`, reported);
+    }
+    reported = { ...reported, ...cmp.fromReport };
+    testsFrom = 'junit';
+    notes.push(`per-test results from the harness's JUnit report (it agrees with the log on ${cmp.agreed} listed test(s))`);
+  }
+
   const grade = gradeTests(task.tests, reported);
   // Exit 0 is required too when the task lists no tests, so a run that crashed after printing nothing bad fails.
   const resolved = grade.resolved && (task.tests.length > 0 || o.exitCode === 0);
@@ -223,13 +301,13 @@ function judgeOutcome(task: JudgedTask, o: ExecutionOutcome): Judgement {
   if (ambiguous.length > 0) {
     parts.push(`${ambiguous.length} not matched because the name is ambiguous (first: ${ambiguous[0]?.test} could be ${ambiguous[0]?.reported.slice(0, 3).join(', ')})`);
   }
-  if (parsed.note) parts.push(parsed.note);
-  parts.push(...logNotes(parsed.log));
+  if (parsed.note && parsed.from !== 'none') parts.push(parsed.note);
+  parts.push(...notes, ...logNotes(parsed.log));
   return {
     status: resolved ? 'passed' : 'failed',
     reason: parts.join('; '),
     resolved,
-    testsFrom: parsed.from,
+    testsFrom,
     reported,
     grade: { ...grade, resolved },
     specs: specVerdicts(task.specs, task.tests, grade.tests, true),

@@ -30,6 +30,8 @@ export interface ParsedTestLog {
 /** Consumes the lines of a log one at a time (already as a terminal shows them). */
 export interface LogLineParser {
   line(text: string): void;
+  /** A line longer than the cap (its start): never a result, but a parser may count it. */
+  cutLine?(start: string): void;
   finish(): ParsedTestLog;
 }
 
@@ -56,11 +58,13 @@ export class MarkedLog {
 
   /** One raw line (without its `\n`); `cut` when it was longer than the cap. */
   line(raw: string, cut = false): void {
+    const l = terminalLine(raw);
     if (cut) {
       this.longLines++;
+      if (this.inMarked) this.marked?.cutLine?.(l);
+      this.whole.cutLine?.(l);
       return;
     }
-    const l = terminalLine(raw);
     if (!this.marked && l.includes(START_MARKER)) {
       // Only the first marked section counts, as in SWE-bench (`split(START)[1].split(END)[0]`).
       this.marked = this.make();

@@ -77,7 +77,7 @@ const ok = (o: Partial<ExecutionOutcome>): ExecutionOutcome => ({
   exitCode: 0,
   timedOut: false,
   oomKilled: false,
-  stdoutText: 'PASSED t.py::a\nPASSED t.py::b\n',
+  stdoutText: 'PASSED t.py::a\nPASSED t.py::b\n==== 2 passed in 0.01s ====\n',
   stderrText: '',
   ...o,
 });
@@ -87,7 +87,7 @@ test('judge: a passing run, then a failing one', () => {
   assert.equal(p.status, 'passed');
   assert.equal(p.resolved, true);
   assert.deepEqual(p.specs, { S1: 'pass' });
-  const f = judgeRun(task, ok({ exitCode: 1, stdoutText: 'FAILED t.py::a - boom\nPASSED t.py::b\n' }));
+  const f = judgeRun(task, ok({ exitCode: 1, stdoutText: 'FAILED t.py::a - boom\nPASSED t.py::b\n==== 1 failed, 1 passed in 0.01s ====\n' }));
   assert.equal(f.status, 'failed');
   assert.deepEqual(f.specs, { S1: 'fail' });
 });
@@ -119,7 +119,7 @@ test('judge: apply failures, OOM, timeouts and infra errors come before any pars
 });
 
 test('judge: missing tests make a run failed, listed as missing', () => {
-  const j = judgeRun(task, ok({ stdoutText: 'PASSED t.py::a\n' }));
+  const j = judgeRun(task, ok({ stdoutText: 'PASSED t.py::a\n==== 1 passed in 0.01s ====\n' }));
   assert.equal(j.status, 'failed');
   assert.deepEqual(j.grade.passToPass.missing, ['t.py::b']);
   assert.match(j.reason, /1 missing/);
