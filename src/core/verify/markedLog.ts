@@ -21,7 +21,10 @@ export interface ParsedTestLog {
   conflictCount: number;
   /** The first disagreement between a session's per-test results and the runner's own counts. */
   countMismatch?: string;
-  /** Set when a session reported results but never printed the runner's closing counts line. */
+  /**
+   * Set when a session the runner visibly began reported results but never printed its closing counts line, or
+   * when results were printed before the runner's session began.
+   */
   unclosed?: string;
   /** Test names not kept once the parser's limit of distinct names was reached. */
   droppedNames: number;

@@ -165,6 +165,10 @@ export class PytestLogParser implements LogLineParser {
   line(l: string): void {
     const s = this.session;
     if (SESSION_RE.test(l)) {
+      if (!s.started && !s.closing && s.results > 0) {
+        // Results before pytest's session began were not printed by pytest (a conftest writing PASSED lines).
+        this.unclosed ??= `${s.results} result line(s) were printed before pytest's session began`;
+      }
       if (s.started || s.results > 0 || s.closing) this.endSession();
       this.session.started = true;
       return;
@@ -293,7 +297,9 @@ export class PytestLogParser implements LogLineParser {
     const s = this.session;
     const settled = s.settled();
     for (const [k, v] of settled) this.settled.set(k, v);
-    if (s.results > 0 && !s.closing) {
+    // A session pytest visibly began (its header, `collected N items`) must end with its closing line. A log without
+    // either (`-qq`, a reporter plugin, a bare list of lines) is read as it is.
+    if (s.results > 0 && s.started && !s.closing) {
       this.unclosed ??=
         `pytest session ${s.index} reported ${s.results} result line(s) but never printed its closing line ` +
         `("N passed, M failed in Xs"): the test process ended early, or the lines were not printed by pytest`;

@@ -184,3 +184,13 @@ test('the exploit\'s flags and status show in the task view\'s results', () => {
     ],
   );
 });
+
+test('results printed before pytest\'s session began are not pytest\'s: invalid; a log with no session at all (-qq) is read as is', () => {
+  const real = pytestOutput([{ id: MUL, status: 'PASSED' }, { id: ADD, status: 'FAILED', message: 'assert -1 == 5' }]);
+  const j = judgeRun({ ...task, tests: [...tests, { id: 'T3', name: 'tests/test_calc.py::test_gone', kind: 'fail_to_pass', specs: [] }] }, outcome(`PASSED tests/test_calc.py::test_gone\n${real}`, { exitCode: 1 }));
+  assert.equal(j.status, 'invalid', j.reason);
+  assert.match(j.reason, /1 result line\(s\) were printed before pytest's session began/);
+  // `pytest -qq -rA` prints no header, no `collected` line and no closing line: nothing to check it against.
+  const qq = `..\n=========================== short test summary info ============================\nPASSED ${ADD}\nPASSED ${MUL}\n`;
+  assert.equal(judgeRun(task, outcome(qq)).status, 'passed');
+});
