@@ -43,19 +43,27 @@ export interface TestMatcher {
  * loosely). Otherwise the test is MISSING, and the candidates are listed as an `ambiguous` loose match.
  */
 export function testMatcher(reported: Record<string, TestStatus>, listed: readonly string[] = []): TestMatcher {
-  const names = Object.keys(reported);
-  const byNorm = new Map<string, string[]>();
-  for (const r of names) {
-    const k = normalizeTestName(r);
-    const list = byNorm.get(k);
-    if (list) list.push(r);
-    else byNorm.set(k, [r]);
-  }
-  const cutReported = names.filter((r) => r.endsWith('...') && r.length > 3);
+  // Built on the first name that does not match exactly: a suite of 100,000 tests whose listed ones all match
+  // exactly never pays for normalising every reported name.
+  let index: { names: string[]; byNorm: Map<string, string[]>; cut: string[] } | undefined;
+  const lookup = () => {
+    if (index) return index;
+    const names = Object.keys(reported);
+    const byNorm = new Map<string, string[]>();
+    for (const r of names) {
+      const k = normalizeTestName(r);
+      const list = byNorm.get(k);
+      if (list) list.push(r);
+      else byNorm.set(k, [r]);
+    }
+    index = { names, byNorm, cut: names.filter((r) => r.endsWith('...') && r.length > 3) };
+    return index;
+  };
   const candidates = (name: string): { how: 'prefix' | 'normalized'; reported: string[] } | undefined => {
+    const { names, byNorm, cut } = lookup();
     const hits = new Set<string>();
     if (unbalancedBracket(name)) for (const r of names) if (r !== name && r.startsWith(name)) hits.add(r);
-    for (const r of cutReported) if (name.startsWith(r.slice(0, -3))) hits.add(r);
+    for (const r of cut) if (name.startsWith(r.slice(0, -3))) hits.add(r);
     if (hits.size > 0) return { how: 'prefix', reported: [...hits] };
     const norm = (byNorm.get(normalizeTestName(name)) ?? []).filter((r) => r !== name);
     return norm.length > 0 ? { how: 'normalized', reported: norm } : undefined;

@@ -36,15 +36,34 @@ export class LineSplitter {
   ) {}
 
   write(chunk: Uint8Array): void {
-    let pos = 0;
-    while (pos < chunk.length) {
-      const nl = chunk.indexOf(NL, pos);
-      const end = nl < 0 ? chunk.length : nl;
-      this.keep(chunk.subarray(pos, end));
-      if (nl < 0) return;
-      this.emit();
-      pos = nl + 1;
+    const first = chunk.indexOf(NL);
+    if (first < 0) {
+      this.keep(chunk);
+      return;
     }
+    // The line pending from earlier chunks ends here.
+    this.keep(chunk.subarray(0, first));
+    this.emit();
+    // The complete lines inside this chunk: decoded at once (the chunk is in memory already), then split.
+    const last = chunk.lastIndexOf(NL);
+    if (last > first) {
+      const text = this.decoder.decode(chunk.subarray(first + 1, last));
+      let pos = 0;
+      while (pos <= text.length) {
+        const nl = text.indexOf('\n', pos);
+        const end = nl < 0 ? text.length : nl;
+        if (end > pos) {
+          // Counted in UTF-16 units here, close enough to bytes for a cap.
+          if (end - pos > this.maxBytes) {
+            this.longLines++;
+            this.onLine(text.slice(pos, pos + this.maxBytes), true);
+          } else this.onLine(text.slice(pos, end), false);
+        }
+        if (nl < 0) break;
+        pos = nl + 1;
+      }
+    }
+    this.keep(chunk.subarray(last + 1));
   }
 
   /** Flushes a last line without a line break. */

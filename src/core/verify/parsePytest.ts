@@ -156,15 +156,16 @@ class Session {
 export class PytestLogParser implements LogLineParser {
   private session = new Session(1);
   private readonly settled = new Map<string, TestStatus>();
-  /** Statuses each test was seen with, in order of first appearance. */
-  private readonly seen = new Map<string, TestStatus[]>();
+  /** Statuses each test was seen with, in order of first appearance, as base-8 digits (`STATUS_ORDER` index + 1). */
+  private readonly seen = new Map<string, number>();
   private countMismatch?: string;
   private unclosed?: string;
   private dropped = 0;
 
   line(l: string): void {
     const s = this.session;
-    if (SESSION_RE.test(l)) {
+    const banner = l.charCodeAt(0) === 61; // '='
+    if (banner && SESSION_RE.test(l)) {
       if (!s.started && !s.closing && s.results > 0) {
         // Results before pytest's session began were not printed by pytest (a conftest writing PASSED lines).
         this.unclosed ??= `${s.results} result line(s) were printed before pytest's session began`;
@@ -175,7 +176,7 @@ export class PytestLogParser implements LogLineParser {
     }
     // After pytest's closing line nothing more is pytest's: results printed then (an atexit hook) are ignored.
     if (s.closing) return;
-    if (l.startsWith('=')) {
+    if (banner) {
       if (SECTION_RE.test(l)) {
         s.startSection();
         return;
@@ -249,8 +250,9 @@ export class PytestLogParser implements LogLineParser {
     for (const [k, v] of this.settled) tests[k] = v;
     const conflicts: StatusConflict[] = [];
     let conflictCount = 0;
-    for (const [test, seen] of this.seen) {
-      if (seen.length < 2) continue;
+    for (const [test, code] of this.seen) {
+      if (code < 8) continue;
+      const seen = decodeSeen(code);
       const settled = this.settled.get(test);
       if (!settled) continue;
       const classes = new Set(seen.map(outcomeClass));
@@ -280,16 +282,17 @@ export class PytestLogParser implements LogLineParser {
 
   /** Remembers that `id` was seen with `status`; false when the name is one too many to keep. */
   private note(id: string, status: TestStatus): boolean {
+    const digit = STATUS_ORDER.indexOf(status) + 1;
     const seen = this.seen.get(id);
-    if (seen) {
-      if (!seen.includes(status)) seen.push(status);
+    if (seen !== undefined) {
+      if (!decodeSeen(seen).includes(status)) this.seen.set(id, seen * 8 + digit);
       return true;
     }
     if (this.seen.size >= MAX_REPORTED_TESTS) {
       this.dropped++;
       return false;
     }
-    this.seen.set(id, [status]);
+    this.seen.set(id, digit);
     return true;
   }
 
@@ -310,6 +313,12 @@ export class PytestLogParser implements LogLineParser {
     }
     this.session = new Session(s.index + 1);
   }
+}
+
+function decodeSeen(code: number): TestStatus[] {
+  const out: TestStatus[] = [];
+  for (let c = code; c > 0; c = Math.floor(c / 8)) out.unshift(STATUS_ORDER[(c % 8) - 1] as TestStatus);
+  return out;
 }
 
 /** The outcome a status stands for: success, failure or skipped. */
