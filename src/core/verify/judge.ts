@@ -84,6 +84,7 @@ function logNotes(log: TestLog | undefined): string[] {
     const shown = log.conflicts.slice(0, 3).map((c) => `${c.test}: ${c.seen.join(', then ')}, settled ${c.settled}`);
     out.push(`conflicting status lines for ${log.conflictCount} test(s), settled as pytest does (${shown.join('; ')}${log.conflictCount > shown.length ? '; ...' : ''})`);
   }
+  if (log.note) out.push(log.note);
   if (log.scope === 'whole-fallback') out.push('the SWE-bench markers held no result: the whole output was read');
   if (log.longLines > 0) out.push(`${log.longLines} line(s) longer than 64 KiB were not read as results`);
   if (log.droppedNames > 0) out.push(`${log.droppedNames} result(s) beyond the first 200,000 distinct tests were not kept`);

@@ -28,6 +28,8 @@ export interface ParsedTestLog {
   unclosed?: string;
   /** Test names not kept once the parser's limit of distinct names was reached. */
   droppedNames: number;
+  /** How the log had to be read, when not the usual way (a reader of the verdict should know). */
+  note?: string;
 }
 
 /** Consumes the lines of a log one at a time (already as a terminal shows them). */

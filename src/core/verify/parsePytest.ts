@@ -100,6 +100,8 @@ class Session {
   /** The last status line of each test in the session. */
   lines = new Map<string, TestStatus>();
   results = 0;
+  /** Sessions printed inside this one (pytester output). */
+  nested = 0;
 
   constructor(readonly index: number) {}
 
@@ -153,6 +155,49 @@ class Session {
 }
 
 /** The pytest parser: feed it lines (as a terminal shows them), then `finish()`. */
+/** What one line of pytest output is. */
+type PytestLine =
+  | { kind: 'session' }
+  | { kind: 'section' }
+  | { kind: 'banner' }
+  | { kind: 'closing'; counts: Counts; text: string }
+  | { kind: 'status'; id: string; status: TestStatus; summary: boolean }
+  | { kind: 'folded-skip'; count: number }
+  | { kind: 'collected'; selected: number }
+  | { kind: 'other' };
+
+function classify(l: string): PytestLine {
+  if (l.charCodeAt(0) === 61 /* '=' */) {
+    if (SESSION_RE.test(l)) return { kind: 'session' };
+    if (SECTION_RE.test(l)) return { kind: 'section' };
+    const closing = CLOSING_RE.exec(l);
+    if (closing) return { kind: 'closing', counts: parseCounts(closing[1] as string), text: l.replace(/^=+ | =+$/g, '') };
+    return BANNER_RE.test(l) ? { kind: 'banner' } : { kind: 'other' };
+  }
+  const sm = SUMMARY_RE.exec(l);
+  if (sm) {
+    const status = sm[1] as TestStatus;
+    const rest = sm[2] as string;
+    // `SKIPPED [1] tests/x.py:12: reason` names a location, not a test.
+    if (status === 'SKIPPED' && rest.startsWith('[')) return { kind: 'folded-skip', count: Number(SKIP_FOLDED_RE.exec(rest)?.[1] ?? 0) };
+    const id = nodeIdOf(rest);
+    return id.length > 0 ? { kind: 'status', id, status, summary: true } : { kind: 'other' };
+  }
+  const closing = CLOSING_RE.exec(l);
+  if (closing) return { kind: 'closing', counts: parseCounts(closing[1] as string), text: l };
+  const x = XDIST_RE.exec(l);
+  if (x) {
+    const id = nodeIdOf(x[2] as string);
+    return id.length > 0 ? { kind: 'status', id, status: x[1] as TestStatus, summary: false } : { kind: 'other' };
+  }
+  const v = VERBOSE_RE.exec(l);
+  if (v) return { kind: 'status', id: v[1] as string, status: v[2] as TestStatus, summary: false };
+  const c = COLLECTED_RE.exec(l) ?? XDIST_ITEMS_RE.exec(l);
+  if (c) return { kind: 'collected', selected: c[3] !== undefined ? Number(c[3]) : Number(c[1]) - Number(c[2] ?? 0) };
+  return { kind: 'other' };
+}
+
+/** The pytest parser: feed it lines (as a terminal shows them), then `finish()`. */
 export class PytestLogParser implements LogLineParser {
   private session = new Session(1);
   private readonly settled = new Map<string, TestStatus>();
@@ -161,11 +206,39 @@ export class PytestLogParser implements LogLineParser {
   private countMismatch?: string;
   private unclosed?: string;
   private dropped = 0;
+  /**
+   * Sessions printed inside the current one (a test running pytest itself, pytester, re-prints the inner run's
+   * output as its captured stdout): their lines are not the outer session's.
+   */
+  private depth = 0;
+  /** A session with nested ones never closed: an inner run's missing closing line took the outer one's. */
+  private unbalanced = false;
+  /**
+   * The same log read as one sequence of lines (every short summary overriding the ones before it, else the last
+   * status line): used when nested sessions do not balance, so the session structure cannot be trusted.
+   */
+  private readonly flat = {
+    inSection: false,
+    sectionNo: 0,
+    section: new Map<string, { status: TestStatus; no: number }>(),
+    lines: new Map<string, TestStatus>(),
+    /** Line numbers of the last status line and the last closing line; a session header was seen. */
+    line: 0,
+    lastStatus: 0,
+    lastClosing: 0,
+    started: false,
+  };
 
   line(l: string): void {
+    const c = classify(l);
+    this.flatLine(c);
     const s = this.session;
-    const banner = l.charCodeAt(0) === 61; // '='
-    if (banner && SESSION_RE.test(l)) {
+    if (c.kind === 'session') {
+      if (s.started && !s.closing) {
+        this.depth++;
+        s.nested++;
+        return;
+      }
       if (!s.started && !s.closing && s.results > 0) {
         // Results before pytest's session began were not printed by pytest (a conftest writing PASSED lines).
         this.unclosed ??= `${s.results} result line(s) were printed before pytest's session began`;
@@ -174,67 +247,66 @@ export class PytestLogParser implements LogLineParser {
       this.session.started = true;
       return;
     }
+    if (this.depth > 0) {
+      if (c.kind === 'closing') this.depth--;
+      return;
+    }
     // After pytest's closing line nothing more is pytest's: results printed then (an atexit hook) are ignored.
     if (s.closing) return;
-    if (banner) {
-      if (SECTION_RE.test(l)) {
+    switch (c.kind) {
+      case 'section':
         s.startSection();
         return;
-      }
-      const closing = CLOSING_RE.exec(l);
-      if (closing) {
-        s.closing = parseCounts(closing[1] as string);
-        s.closingText = l.replace(/^=+ | =+$/g, '');
+      case 'banner':
         s.inSection = false;
         return;
-      }
-      if (BANNER_RE.test(l)) s.inSection = false;
-      return;
-    }
-    const sm = SUMMARY_RE.exec(l);
-    if (sm) {
-      const status = sm[1] as TestStatus;
-      const rest = sm[2] as string;
-      // `SKIPPED [1] tests/x.py:12: reason` names a location, not a test.
-      if (status === 'SKIPPED' && rest.startsWith('[')) {
-        const n = SKIP_FOLDED_RE.exec(rest);
-        if (s.inSection && n) s.sectionFoldedSkips += Number(n[1]);
+      case 'closing':
+        s.closing = c.counts;
+        s.closingText = c.text;
+        s.inSection = false;
+        return;
+      case 'folded-skip':
+        if (s.inSection) s.sectionFoldedSkips += c.count;
+        return;
+      case 'collected':
+        s.started = true;
+        s.collected = c.selected;
+        return;
+      case 'status': {
+        const inSection = c.summary && s.inSection;
+        if (inSection) s.sectionLines[c.status]++;
+        // flatLine() noted it already; a name beyond the cap was not kept.
+        if (!this.seen.has(c.id)) return;
+        if (inSection) {
+          const prev = s.section.get(c.id);
+          if (!(prev && FAILURE.has(prev) && !FAILURE.has(c.status))) s.section.set(c.id, c.status);
+        }
+        s.lines.set(c.id, c.status);
+        s.results++;
         return;
       }
-      const id = nodeIdOf(rest);
-      if (id.length === 0) return;
-      if (s.inSection) s.sectionLines[status]++;
-      if (!this.note(id, status)) return;
-      if (s.inSection) {
-        const prev = s.section.get(id);
-        if (!(prev && FAILURE.has(prev) && !FAILURE.has(status))) s.section.set(id, status);
+      default:
+        return;
+    }
+  }
+
+  private flatLine(c: PytestLine): void {
+    const f = this.flat;
+    f.line++;
+    if (c.kind === 'session' || c.kind === 'collected') f.started = true;
+    if (c.kind === 'closing') f.lastClosing = f.line;
+    if (c.kind === 'status') f.lastStatus = f.line;
+    if (c.kind === 'section') {
+      f.inSection = true;
+      f.sectionNo++;
+    } else if (c.kind === 'banner' || c.kind === 'closing' || c.kind === 'session') f.inSection = false;
+    else if (c.kind === 'status') {
+      if (!this.note(c.id, c.status)) return;
+      if (c.summary && f.inSection) {
+        const prev = f.section.get(c.id);
+        if (!(prev && prev.no === f.sectionNo && FAILURE.has(prev.status) && !FAILURE.has(c.status))) f.section.set(c.id, { status: c.status, no: f.sectionNo });
       }
-      s.lines.set(id, status);
-      s.results++;
-      return;
-    }
-    const closing = CLOSING_RE.exec(l);
-    if (closing) {
-      s.closing = parseCounts(closing[1] as string);
-      s.closingText = l;
-      s.inSection = false;
-      return;
-    }
-    const x = XDIST_RE.exec(l);
-    if (x) {
-      this.status(nodeIdOf(x[2] as string), x[1] as TestStatus);
-      return;
-    }
-    const v = VERBOSE_RE.exec(l);
-    if (v) {
-      this.status(v[1] as string, v[2] as TestStatus);
-      return;
-    }
-    const c = COLLECTED_RE.exec(l) ?? XDIST_ITEMS_RE.exec(l);
-    if (c) {
-      s.started = true;
-      const total = Number(c[1]);
-      s.collected = c[3] !== undefined ? Number(c[3]) : total - Number(c[2] ?? 0);
+      f.lines.set(c.id, c.status);
     }
   }
 
@@ -246,6 +318,12 @@ export class PytestLogParser implements LogLineParser {
 
   finish(): ParsedTestLog {
     this.endSession();
+    const unbalanced = this.depth > 0 || this.unbalanced;
+    if (unbalanced) {
+      this.settled.clear();
+      for (const [k, v] of this.flat.lines) this.settled.set(k, v);
+      for (const [k, v] of this.flat.section) this.settled.set(k, v.status);
+    }
     const tests: Record<string, TestStatus> = {};
     for (const [k, v] of this.settled) tests[k] = v;
     const conflicts: StatusConflict[] = [];
@@ -266,18 +344,15 @@ export class PytestLogParser implements LogLineParser {
       tests,
       conflicts,
       conflictCount,
-      ...(this.countMismatch ? { countMismatch: this.countMismatch } : {}),
-      ...(this.unclosed ? { unclosed: this.unclosed } : {}),
+      ...(this.countMismatch && !unbalanced ? { countMismatch: this.countMismatch } : {}),
+      ...(this.unclosed && !unbalanced ? { unclosed: this.unclosed } : {}),
+      // Read as one sequence, the output must still end the way pytest ends: no result after its last closing line.
+      ...(unbalanced && this.flat.started && this.flat.lastStatus > this.flat.lastClosing
+        ? { unclosed: "result lines follow pytest's last closing line (\"N passed, M failed in Xs\"): the test process ended early, or the lines were not printed by pytest" }
+        : {}),
+      ...(unbalanced ? { note: 'a pytest session printed inside the output never closed: the log was read as one sequence of lines' } : {}),
       droppedNames: this.dropped,
     };
-  }
-
-  private status(id: string, status: TestStatus): void {
-    if (id.length === 0) return;
-    if (this.note(id, status)) {
-      this.session.lines.set(id, status);
-      this.session.results++;
-    }
   }
 
   /** Remembers that `id` was seen with `status`; false when the name is one too many to keep. */
@@ -298,6 +373,7 @@ export class PytestLogParser implements LogLineParser {
 
   private endSession(): void {
     const s = this.session;
+    if (s.nested > 0 && !s.closing) this.unbalanced = true;
     const settled = s.settled();
     for (const [k, v] of settled) this.settled.set(k, v);
     // A session pytest visibly began (its header, `collected N items`) must end with its closing line. A log without

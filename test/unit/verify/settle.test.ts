@@ -193,3 +193,65 @@ test('a bare carriage return inside a line does not hide the status: what follow
   assert.deepEqual(parsePytest(log), { 'tests/t.py::test_a': 'PASSED', 'tests/t.py::test_b': 'PASSED' });
   assert.deepEqual(parsePytest('tests/t.py::test_c PASSED [100%]\r\n\r\n'), { 'tests/t.py::test_c': 'PASSED' });
 });
+
+// pytest's own suite (pytester): a test runs pytest inside itself and the inner run's whole output is re-printed as
+// the test's captured stdout, header, short summary and closing line included (pytest 9.0.3, trimmed).
+const NESTED = [
+  '============================= test session starts ==============================',
+  'platform linux -- Python 3.11.7, pytest-9.0.3, pluggy-1.6.0',
+  'rootdir: /tmp/pyt',
+  'collected 3 items',
+  '',
+  'tests/test_outer.py ...                                                  [100%]',
+  '',
+  '==================================== PASSES ====================================',
+  '________________________________ test_inner_ok _________________________________',
+  '----------------------------- Captured stdout call -----------------------------',
+  '============================= test session starts ==============================',
+  'platform linux -- Python 3.11.7, pytest-9.0.3, pluggy-1.6.0',
+  'rootdir: /tmp/pytest-of-root/pytest-1/test_inner_ok0',
+  'collected 2 items',
+  '',
+  'test_inner_ok.py .F                                                      [100%]',
+  '',
+  '=================================== FAILURES ===================================',
+  '____________________________________ test_b ____________________________________',
+  'E   assert 0',
+  '==================================== PASSES ====================================',
+  '=========================== short test summary info ============================',
+  'PASSED test_inner_ok.py::test_a',
+  'FAILED test_inner_ok.py::test_b - assert 0',
+  '========================= 1 failed, 1 passed in 4.03s ==========================',
+  '__________________________ test_inner_internal_error ___________________________',
+  '----------------------------- Captured stdout call -----------------------------',
+  '============================= test session starts ==============================',
+  'rootdir: /tmp/pytest-of-root/pytest-1/test_inner_internal_error0',
+  'INTERNALERROR> ValueError: boom',
+  '',
+  '============================ no tests ran in 0.05s =============================',
+  '=========================== short test summary info ============================',
+  'PASSED tests/test_outer.py::test_inner_ok',
+  'PASSED tests/test_outer.py::test_inner_internal_error',
+  'PASSED tests/test_outer.py::test_plain',
+  '============================== 3 passed in 7.85s ===============================',
+  '',
+].join('\n');
+
+test('a pytest run printed inside a test (pytester) is not a session of its own: the outer summary decides', () => {
+  assert.deepEqual(parsePytest(NESTED), {
+    'tests/test_outer.py::test_inner_ok': 'PASSED',
+    'tests/test_outer.py::test_inner_internal_error': 'PASSED',
+    'tests/test_outer.py::test_plain': 'PASSED',
+  });
+  const j = judgeRun(task([t('tests/test_outer.py::test_inner_ok', 'fail_to_pass'), t('tests/test_outer.py::test_plain', 'pass_to_pass')]), outcome(NESTED));
+  assert.equal(j.status, 'passed', j.reason);
+});
+
+test('a nested session that never closes: the log is read as one sequence of lines, and the reason says so', () => {
+  // The inner run's closing line is missing (a test printing the start of a pytest output).
+  const cut = NESTED.replace('============================ no tests ran in 0.05s =============================\n', '');
+  assert.deepEqual(parsePytest(cut)['tests/test_outer.py::test_plain'], 'PASSED');
+  const j = judgeRun(task([t('tests/test_outer.py::test_plain', 'fail_to_pass')]), outcome(cut));
+  assert.equal(j.status, 'passed', j.reason);
+  assert.match(j.reason, /a pytest session printed inside the output never closed/);
+});

@@ -194,3 +194,11 @@ test('results printed before pytest\'s session began are not pytest\'s: invalid;
   const qq = `..\n=========================== short test summary info ============================\nPASSED ${ADD}\nPASSED ${MUL}\n`;
   assert.equal(judgeRun(task, outcome(qq)).status, 'passed');
 });
+
+test('a fake session header printed before fake PASSED lines does not switch the checks off', () => {
+  // Inside pytest's session a conftest prints a header (read as a nested session that never closes), then lies.
+  const out = `${HEADER}\n============================= test session starts ==============================\nPASSED ${ADD}\nPASSED ${MUL}\n`;
+  const j = judgeRun(task, outcome(out), { testPatch: '', attemptPatch: FAKE_CONFTEST_PATCH });
+  assert.equal(j.status, 'invalid', j.reason);
+  assert.match(j.reason, /result lines follow pytest's last closing line/);
+});
