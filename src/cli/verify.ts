@@ -49,11 +49,13 @@ export function selectRuns(task: CandidateTask, s: Selection): { attemptIds: str
   return { attemptIds: [...new Set(ids)], notes };
 }
 
-function flagsFor(r: VerifierRunRecord, report: { task: OracleFlag[]; attempts: Record<string, OracleFlag[]> }): OracleFlag[] {
-  const own = report.task.filter((f) => f.kind === 'flaky_test' && f.attemptId === r.attemptId);
-  if (r.attemptId === GOLD_ATTEMPT || r.attemptId === EMPTY_ATTEMPT) {
-    return [...report.task.filter((f) => f.kind !== 'flaky_test'), ...own];
-  }
+/**
+ * The flags about one run: an attempt's verdict flags and its run's own flags (skipped tests, a patch touching the
+ * tests...); for the gold and empty probes, the task's flags and the probe run's own; flaky tests of that run.
+ */
+export function runFlags(r: VerifierRunRecord, report: { task: OracleFlag[]; attempts: Record<string, OracleFlag[]> }): OracleFlag[] {
+  const own = report.task.filter((f) => f.attemptId === r.attemptId);
+  if (r.attemptId === GOLD_ATTEMPT || r.attemptId === EMPTY_ATTEMPT) return [...report.task.filter((f) => f.attemptId === undefined), ...own];
   return [...(report.attempts[r.attemptId] ?? []), ...own];
 }
 
@@ -61,20 +63,25 @@ function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)}s`;
 }
 
-export function humanLine(r: VerifierRunRecord): string {
+/** One run as the CLI prints it: its line, its reason, then the flags about that run (`    ! kind: message`). */
+export function formatRun(r: VerifierRunRecord, report: { task: OracleFlag[]; attempts: Record<string, OracleFlag[]> }): string {
   const f2p = r.grade.failToPass;
   const p2p = r.grade.passToPass;
   const n = (l: typeof f2p) => l.success.length + l.failure.length + l.missing.length + l.skipped.length;
+  const count = (l: typeof f2p) => `${l.success.length}/${n(l)}${l.skipped.length > 0 ? ` (${l.skipped.length} skipped)` : ''}`;
   const parts = [
     one(r.taskId),
     one(r.attemptId) + (r.repeat > 1 ? `#${r.repeat}` : ''),
     r.status.toUpperCase(),
-    `F2P ${f2p.success.length}/${n(f2p)}`,
-    `P2P ${p2p.success.length}/${n(p2p)}`,
+    `F2P ${count(f2p)}`,
+    `P2P ${count(p2p)}`,
     `apply=${r.apply.attempt.method}`,
     r.reused ? 'reused' : seconds(r.timings.totalMs),
   ];
-  return `${parts.join('  ')}\n    ${one(r.reason)}\n`;
+  const probe = r.attemptId === GOLD_ATTEMPT || r.attemptId === EMPTY_ATTEMPT;
+  // A probe's task-level flags are printed once for the task, after its runs.
+  const flags = probe ? report.task.filter((f) => f.attemptId === r.attemptId) : runFlags(r, report);
+  return `${parts.join('  ')}\n    ${one(r.reason)}\n${flags.map((f) => `    ! ${f.kind}: ${one(f.message)}\n`).join('')}`;
 }
 
 export const verifyCommand = defineCommand({
@@ -198,14 +205,10 @@ export const verifyCommand = defineCommand({
           runs.sort((x, y) => (x.attemptId === y.attemptId ? x.repeat - y.repeat : x.attemptId < y.attemptId ? -1 : 1));
           for (const r of runs) {
             if (r.status === 'infra_error') infraErrors++;
-            if (json) out(`${jsonText(runSummary(r, flagsFor(r, report)))}\n`);
-            else {
-              out(humanLine(r));
-              const own = r.attemptId === GOLD_ATTEMPT || r.attemptId === EMPTY_ATTEMPT ? [] : flagsFor(r, report);
-              for (const f of own) out(`    ! ${f.kind}: ${one(f.message)}\n`);
-            }
+            if (json) out(`${jsonText(runSummary(r, runFlags(r, report)))}\n`);
+            else out(formatRun(r, report));
           }
-          if (!json) for (const f of report.task) out(`  ${one(task.id)} ! ${f.kind}: ${one(f.message)}\n`);
+          if (!json) for (const f of report.task.filter((x) => x.attemptId === undefined)) out(`  ${one(task.id)} ! ${f.kind}: ${one(f.message)}\n`);
         }),
       );
     } finally {

@@ -10,7 +10,7 @@ import { describe, it } from 'node:test';
 import { newSuggestionId, saveSuggestion } from '../../src/adapters/fs/repairStore';
 import { printJson, setOutput, table, termSafe } from '../../src/cli/output';
 import { runCli } from '../../src/cli/run';
-import { humanLine } from '../../src/cli/verify';
+import { formatRun } from '../../src/cli/verify';
 import type { VerifierRunRecord } from '../../src/core/verify/runResult';
 import { tmpDir } from './helpers/tmp';
 
@@ -277,8 +277,8 @@ describe('untrusted text on the terminal', () => {
   it("verify's result lines escape the run's reason, ids and flags", () => {
     const grade = { failToPass: { success: [], failure: ['x'], missing: [], skipped: [] }, passToPass: { success: [], failure: [], missing: [], skipped: [] } };
     const rec = { taskId: 'evil', attemptId: 'a1', repeat: 1, status: 'failed', grade, apply: { attempt: { method: 'git-apply' } }, reused: false, timings: { totalMs: 1200 }, reason: `FAILED ${HOSTILE}\nsecond` } as unknown as VerifierRunRecord;
-    const text = humanLine(rec);
-    assertInert(text, 'humanLine');
-    assert.equal(text.split('\n').length, 3, 'two lines and the end');
+    const text = formatRun(rec, { task: [], attempts: { a1: [{ kind: 'attempt_edits_tests', attemptId: 'a1', message: `edits ${HOSTILE}` } as never] } });
+    assertInert(text, 'formatRun');
+    assert.equal(text.split('\n').length, 4, 'the line, the reason, the flag and the end');
   });
 });

@@ -13,6 +13,7 @@ import { taskReport } from '../../core/verify/oracle';
 import type { JobOutcome, QueueProgress } from '../../core/verify/queue';
 import { RunQueue, defaultConcurrency } from '../../core/verify/queue';
 import type { RunInputs, VerifierRunRecord } from '../../core/verify/runResult';
+import { TestOutputStream } from '../../core/verify/testOutput';
 import { EMPTY_ATTEMPT, GOLD_ATTEMPT } from '../../core/verify/runResult';
 import { repoPath, resolveDatasetPath } from '../fs/datasetLoader';
 import { findReusable, newRunId, saveRun } from '../fs/runStore';
@@ -235,10 +236,15 @@ export class VerifierService {
         repoBody,
       );
       timings.archiveMs = Date.now() - a0;
+      // Grading reads the whole output as it arrives, in write order; the kept head and tail are for display.
+      const testOutput = new TestOutputStream(task.verifier.parser);
       exec = await executeRun(this.engine, desc, archive, {
         signal,
         keepBytes: this.opts.keepBytes,
-        onOutput: this.opts.onOutput ? (s, c) => this.opts.onOutput?.(req, s, c) : undefined,
+        onOutput: (s, c) => {
+          testOutput.write(s, c);
+          this.opts.onOutput?.(req, s, c);
+        },
       });
       Object.assign(timings, {
         createMs: exec.timings.createMs,
@@ -255,6 +261,7 @@ export class VerifierService {
         oomKilled: exec.oomKilled,
         stdoutText: textOf(exec.stdout),
         stderrText: textOf(exec.stderr),
+        testLog: testOutput.end(),
         junitXml: exec.junitXml,
       };
     } catch (e) {
@@ -271,7 +278,7 @@ export class VerifierService {
         stderrText: '',
       };
     }
-    const j = judgeRun(task, outcome);
+    const j = judgeRun(task, outcome, { testPatch: testPatch.toString('utf8'), attemptPatch: attemptPatch.toString('utf8') });
     timings.totalMs = Date.now() - t0;
     const empty = { head: Buffer.alloc(0), tail: Buffer.alloc(0), totalBytes: 0, cutBytes: 0 };
     const out = exec?.stdout ?? empty;
