@@ -2,7 +2,7 @@
 // element by element and parses the small top-level members whole; the format is decided from the first member
 // names and elements seen, and each element goes straight to that format's adapter. Nothing holds the whole file.
 
-import type { NormalizedTrajectory, Problem, TrajectoryFormat, TrajectorySummary } from '../model';
+import type { NormalizedTrajectory, Problem, TrajectoryFormat, TrajectoryStep, TrajectorySummary } from '../model';
 import { AtifAdapter } from './atif';
 import { ClaudeCodeAdapter } from './claudeCode';
 import { KNOWN_FORMATS_TEXT, STEP_ARRAYS, describeKeys, describeValue, formatFromEvent, formatFromFirstItem, formatFromKeys } from './detect';
@@ -10,7 +10,7 @@ import type { PathSeg, ScanAction, ScanError, ValueLocation } from './jsonScanne
 import { JsonScanner } from './jsonScanner';
 import { MiniSweAgentAdapter } from './miniSweAgent';
 import { OpenHandsAdapter } from './openHands';
-import type { AdapterOptions, AdapterOutput, FormatAdapter } from './steps';
+import type { AdapterOptions, AdapterOutput, FormatAdapter, SummaryFacts } from './steps';
 import { errorProblem, renumber, summarize, warning } from './steps';
 import { SWE_TRAJECTORY_PICK, SweAgentAdapter } from './sweAgent';
 
@@ -370,7 +370,18 @@ export class TrajectoryBuilder {
 
 function toTrajectory(out: AdapterOutput): NormalizedTrajectory {
   const steps = renumber(out.steps);
-  return { summary: summarize(out.format, steps, out.facts), steps };
+  return { summary: summaryOf(out.format, steps, out.facts), steps };
+}
+
+/** `summarize`, plus the summary fields it does not know of (where the file says them, what was skipped). */
+function summaryOf(format: TrajectoryFormat, steps: TrajectoryStep[], facts: SummaryFacts): TrajectorySummary {
+  const summary = summarize(format, steps, facts);
+  if (facts.repo !== undefined) summary.repo = facts.repo;
+  if (facts.baseCommit !== undefined) summary.baseCommit = facts.baseCommit;
+  if (facts.claimed !== undefined) summary.claimed = facts.claimed;
+  if (facts.skipped !== undefined) summary.skipped = facts.skipped;
+  if (facts.notes !== undefined && facts.notes.length > 0) summary.notes = facts.notes;
+  return summary;
 }
 
 /** The first instance as a TrajectoryResult, with every problem found. */
@@ -386,7 +397,7 @@ export function joinTrajectories(first: NormalizedTrajectory, next: NormalizedTr
   const a = first.summary;
   const b = next.summary;
   const sum = (x: number | undefined, y: number | undefined): number | undefined => (x === undefined && y === undefined ? undefined : (x ?? 0) + (y ?? 0));
-  const facts: Parameters<typeof summarize>[2] = {};
+  const facts: SummaryFacts = {};
   const cost = sum(a.costUsd, b.costUsd);
   if (cost !== undefined) facts.costUsd = cost;
   if (a.tokens !== undefined || b.tokens !== undefined) {
@@ -404,7 +415,20 @@ export function joinTrajectories(first: NormalizedTrajectory, next: NormalizedTr
   if (instanceId !== undefined) facts.instanceId = instanceId;
   const model = a.model ?? b.model;
   if (model !== undefined) facts.model = model;
-  return { summary: summarize(a.format, steps, facts), steps };
+  const repo = a.repo ?? b.repo;
+  if (repo !== undefined) facts.repo = repo;
+  const baseCommit = a.baseCommit ?? b.baseCommit;
+  if (baseCommit !== undefined) facts.baseCommit = baseCommit;
+  const claimed = b.claimed ?? a.claimed;
+  if (claimed !== undefined) facts.claimed = claimed;
+  if (a.skipped !== undefined || b.skipped !== undefined) {
+    const skipped: Record<string, number> = { ...a.skipped };
+    for (const [k, v] of Object.entries(b.skipped ?? {})) skipped[k] = (skipped[k] ?? 0) + v;
+    facts.skipped = skipped;
+  }
+  const notes = [...(a.notes ?? []), ...(b.notes ?? [])];
+  if (notes.length > 0) facts.notes = notes;
+  return { summary: summaryOf(a.format, steps, facts), steps };
 }
 
 const encoder = new TextEncoder();

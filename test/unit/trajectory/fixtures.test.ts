@@ -114,7 +114,6 @@ test('Claude Code: a rewind keeps both branches in tree order, sidechains are le
       "sed -i 's/foo/bar/g'",
       'ok',
       'Renamed.',
-      '[stop_hook_summary]',
       'Other branch: done.',
     ],
   );
@@ -222,7 +221,8 @@ test('a JSONL transcript with a truncated last line and a malformed middle line 
       [28, 'line 28 is cut short (…); it was left out'],
     ],
   );
-  assert.equal(r.trajectory.steps.length, full.t.steps.length - 2, 'the closing text and the stop-hook line are gone');
+  assert.equal(r.trajectory.steps.length, full.t.steps.length - 1, 'the closing text is gone (the stop-hook line is no step anyway)');
+  assert.equal(r.trajectory.summary.skipped?.['system/stop_hook_summary'], undefined, 'the cut line is not counted as read');
 });
 
 test('malformed JSON in a document is an error with the line of the fault', async () => {
