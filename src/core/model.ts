@@ -216,7 +216,9 @@ export type TrajectoryFormat =
   | 'openhands-events'
   | 'openhands-eval'
   | 'atif'
-  | 'claude-code';
+  | 'claude-code'
+  | 'codex'
+  | 'codex-exec';
 
 export interface TrajectorySummary {
   format: TrajectoryFormat;

@@ -81,6 +81,8 @@ const AGENTS: Record<TrajectoryFormat, string> = {
   'openhands-eval': 'openhands',
   atif: 'harbor',
   'claude-code': 'claude-code',
+  codex: 'codex',
+  'codex-exec': 'codex',
 };
 
 export function agentOf(format: TrajectoryFormat): string {

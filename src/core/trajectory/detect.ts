@@ -3,13 +3,14 @@
 
 import type { TrajectoryFormat } from '../model';
 import { isClaudeCodeLine } from './claudeCode';
+import { RESPONSE_ITEM_TYPES, isCodexExecEvent, isCodexLegacyHeader, isCodexLine } from './codex';
 import { isObj } from './steps';
 
 /** Top-level arrays that hold a trajectory's steps; they are streamed element by element. */
-export const STEP_ARRAYS: ReadonlySet<string> = new Set(['trajectory', 'history', 'messages', 'steps']);
+export const STEP_ARRAYS: ReadonlySet<string> = new Set(['trajectory', 'history', 'messages', 'steps', 'items']);
 
 export const KNOWN_FORMATS_TEXT =
-  'expected a SWE-agent .traj, a mini-swe-agent .traj.json, an OpenHands event list or evaluation output, a Harbor ATIF trajectory, or a Claude Code session/stream-json transcript';
+  'expected a SWE-agent .traj, a mini-swe-agent .traj.json, an OpenHands event list or evaluation output, a Harbor ATIF trajectory, a Claude Code session/stream-json transcript, or a Codex CLI rollout / exec --json log';
 
 export function isOpenHandsEvent(v: unknown): boolean {
   return isObj(v) && ('action' in v || 'observation' in v) && ('source' in v || 'id' in v || 'timestamp' in v);
@@ -32,6 +33,9 @@ export function formatFromFirstItem(arrayKey: string, item: unknown, keys: Reado
       return typeof item.role === 'string' ? 'mini-swe-agent' : undefined;
     case 'steps':
       return 'source' in item || 'step_id' in item || keys.has('schema_version') ? 'atif' : undefined;
+    case 'items':
+      // Codex's TypeScript CLI (G0): `{session, items: [response item...]}`.
+      return keys.has('session') && typeof item.type === 'string' && RESPONSE_ITEM_TYPES.has(item.type) ? 'codex' : undefined;
     default:
       return undefined;
   }
@@ -44,11 +48,14 @@ export function formatFromKeys(keys: ReadonlySet<string>): TrajectoryFormat | un
   if (keys.has('messages') && (keys.has('trajectory_format') || keys.has('info'))) return 'mini-swe-agent';
   if (keys.has('steps') && keys.has('schema_version')) return 'atif';
   if (keys.has('history') && (keys.has('instance_id') || keys.has('test_result'))) return 'openhands-eval';
+  if (keys.has('session') && keys.has('items')) return 'codex';
   return undefined;
 }
 
 /** The format of a stream of events: the elements of a top-level array, or JSONL lines. */
-export function formatFromEvent(v: unknown): 'openhands-events' | 'claude-code' | undefined {
+export function formatFromEvent(v: unknown): TrajectoryFormat | undefined {
+  if (isCodexLine(v) || isCodexLegacyHeader(v)) return 'codex';
+  if (isCodexExecEvent(v)) return 'codex-exec';
   if (isClaudeCodeLine(v)) return 'claude-code';
   if (isOpenHandsEvent(v)) return 'openhands-events';
   return undefined;

@@ -5,6 +5,7 @@
 import type { NormalizedTrajectory, Problem, TrajectoryFormat, TrajectoryStep, TrajectorySummary } from '../model';
 import { AtifAdapter } from './atif';
 import { ClaudeCodeAdapter } from './claudeCode';
+import { CodexAdapter, CodexExecAdapter } from './codex';
 import { KNOWN_FORMATS_TEXT, STEP_ARRAYS, describeKeys, describeValue, formatFromEvent, formatFromFirstItem, formatFromKeys } from './detect';
 import type { PathSeg, ScanAction, ScanError, ValueLocation } from './jsonScanner';
 import { JsonScanner } from './jsonScanner';
@@ -340,6 +341,10 @@ export class TrajectoryBuilder {
         return new AtifAdapter(o);
       case 'claude-code':
         return new ClaudeCodeAdapter(o);
+      case 'codex':
+        return new CodexAdapter(o);
+      case 'codex-exec':
+        return new CodexExecAdapter(o);
     }
   }
 

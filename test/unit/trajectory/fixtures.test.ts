@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { NormalizedTrajectory } from '../../../src/core/model';
 import { listTrajectoryInstances, readTrajectory, summarizeTrajectory } from '../../../src/adapters/fs/trajectoryReader';
+import { KNOWN_FORMATS_TEXT } from '../../../src/core/trajectory/detect';
 import { buildFromText, normalizeTrajectoryText } from '../../../src/core/trajectory/normalize';
 
 const FIX = path.resolve(__dirname, '../../fixtures/trajectories');
@@ -141,8 +142,7 @@ test('an unknown format, an empty file and a missing file are errors naming the 
     problem: {
       severity: 'error',
       file: 'a/not-a-trajectory.json',
-      message:
-        'not a known trajectory format: a JSON object with keys name, version, items; expected a SWE-agent .traj, a mini-swe-agent .traj.json, an OpenHands event list or evaluation output, a Harbor ATIF trajectory, or a Claude Code session/stream-json transcript',
+      message: `not a known trajectory format: a JSON object with keys name, version, items; its first step-like element is a JSON number; ${KNOWN_FORMATS_TEXT}`,
     },
   });
   assert.match((normalizeTrajectoryText('[{"role": "user", "content": "hi"}]', 'chat.json') as { problem: { message: string } }).problem.message, /a JSON array whose first element is a JSON object with keys role, content/);
