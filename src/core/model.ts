@@ -218,7 +218,11 @@ export type TrajectoryFormat =
   | 'atif'
   | 'claude-code'
   | 'codex'
-  | 'codex-exec';
+  | 'codex-exec'
+  | 'chat-messages'
+  | 'litellm'
+  | 'agentless'
+  | 'autocoderover';
 
 export interface TrajectorySummary {
   format: TrajectoryFormat;

@@ -83,6 +83,10 @@ const AGENTS: Record<TrajectoryFormat, string> = {
   'claude-code': 'claude-code',
   codex: 'codex',
   'codex-exec': 'codex',
+  'chat-messages': 'chat',
+  litellm: 'litellm',
+  agentless: 'agentless',
+  autocoderover: 'autocoderover',
 };
 
 export function agentOf(format: TrajectoryFormat): string {

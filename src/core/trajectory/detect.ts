@@ -2,6 +2,8 @@
 // big array, or the shape of a JSONL line. File names are never consulted.
 
 import type { TrajectoryFormat } from '../model';
+import { isAgentlessKeys } from './agentless';
+import { isChatMessage, isLiteLlmPayload } from './chatMessages';
 import { isClaudeCodeLine } from './claudeCode';
 import { RESPONSE_ITEM_TYPES, isCodexExecEvent, isCodexLegacyHeader, isCodexLine } from './codex';
 import { isObj } from './steps';
@@ -30,7 +32,8 @@ export function formatFromFirstItem(arrayKey: string, item: unknown, keys: Reado
       if (isOpenHandsEvent(item)) return 'openhands-eval';
       return undefined;
     case 'messages':
-      return typeof item.role === 'string' ? 'mini-swe-agent' : undefined;
+      if (typeof item.role !== 'string' && typeof item.type !== 'string') return undefined;
+      return keys.has('info') || keys.has('trajectory_format') ? 'mini-swe-agent' : 'chat-messages';
     case 'steps':
       return 'source' in item || 'step_id' in item || keys.has('schema_version') ? 'atif' : undefined;
     case 'items':
@@ -49,6 +52,7 @@ export function formatFromKeys(keys: ReadonlySet<string>): TrajectoryFormat | un
   if (keys.has('steps') && keys.has('schema_version')) return 'atif';
   if (keys.has('history') && (keys.has('instance_id') || keys.has('test_result'))) return 'openhands-eval';
   if (keys.has('session') && keys.has('items')) return 'codex';
+  if (isAgentlessKeys(keys)) return 'agentless';
   return undefined;
 }
 
@@ -58,6 +62,8 @@ export function formatFromEvent(v: unknown): TrajectoryFormat | undefined {
   if (isCodexExecEvent(v)) return 'codex-exec';
   if (isClaudeCodeLine(v)) return 'claude-code';
   if (isOpenHandsEvent(v)) return 'openhands-events';
+  if (isLiteLlmPayload(v)) return 'litellm';
+  if (isChatMessage(v)) return 'chat-messages';
   return undefined;
 }
 

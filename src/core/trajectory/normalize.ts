@@ -3,13 +3,14 @@
 // names and elements seen, and each element goes straight to that format's adapter. Nothing holds the whole file.
 
 import type { NormalizedTrajectory, Problem, TrajectoryFormat, TrajectoryStep, TrajectorySummary } from '../model';
+import { AgentlessAdapter } from './agentless';
 import { AtifAdapter } from './atif';
+import { ChatMessagesAdapter, LiteLlmAdapter } from './chatMessages';
 import { ClaudeCodeAdapter } from './claudeCode';
 import { CodexAdapter, CodexExecAdapter } from './codex';
 import { KNOWN_FORMATS_TEXT, STEP_ARRAYS, describeKeys, describeValue, formatFromEvent, formatFromFirstItem, formatFromKeys } from './detect';
 import type { PathSeg, ScanAction, ScanError, ValueLocation } from './jsonScanner';
 import { JsonScanner } from './jsonScanner';
-import { MiniSweAgentAdapter } from './miniSweAgent';
 import { OpenHandsAdapter } from './openHands';
 import type { AdapterOptions, AdapterOutput, FormatAdapter, SummaryFacts } from './steps';
 import { errorProblem, renumber, summarize, warning } from './steps';
@@ -69,6 +70,9 @@ interface DocState {
 }
 
 const SWE_PICK: ScanAction = { pick: SWE_TRAJECTORY_PICK };
+
+/** Formats whose files hold one instance per line, and who writes them. */
+const MULTI_INSTANCE: Partial<Record<TrajectoryFormat, string>> = { 'openhands-eval': 'OpenHands', agentless: 'Agentless' };
 
 /** Streams trajectory bytes into normalized trajectories: `push` chunks, then `end`. */
 export class TrajectoryBuilder {
@@ -146,11 +150,12 @@ export class TrajectoryBuilder {
     }
     if (this.skippedDocs > 0) {
       const first = this.instances[0]!.trajectory.summary;
-      if (first.format === 'openhands-eval') {
+      const who = MULTI_INSTANCE[first.format];
+      if (who !== undefined) {
         problems.push(
           warning(
             file,
-            `the file holds ${this.skippedDocs + 1} OpenHands instances, one per line; this is the first${first.instanceId !== undefined ? ` (${first.instanceId})` : ''}`,
+            `the file holds ${this.skippedDocs + 1} ${who} instances, one per line; this is the first${first.instanceId !== undefined ? ` (${first.instanceId})` : ''}`,
           ),
         );
       } else {
@@ -175,6 +180,8 @@ export class TrajectoryBuilder {
       cur.keys.add(k0);
       if (k0 === 'attempts') return 'descend';
       if (!STEP_ARRAYS.has(k0)) return 'value';
+      // A LiteLLM payload's messages are one logged call's prompt: the payload is an event of a call log.
+      if (k0 === 'messages' && cur.adapter === undefined && cur.keys.has('call_type')) return 'value';
       // The retry agent repeats its chosen attempt at the top level; the attempts already hold it.
       if (cur.adapter?.format === 'swe-agent-retry') return 'skip';
       return 'descend';
@@ -332,7 +339,16 @@ export class TrajectoryBuilder {
       case 'swe-agent-retry':
         return new SweAgentAdapter(o, true);
       case 'mini-swe-agent':
-        return new MiniSweAgentAdapter(o);
+        return new ChatMessagesAdapter(o, 'mini-swe-agent');
+      case 'chat-messages':
+        return new ChatMessagesAdapter(o);
+      case 'litellm':
+        return new LiteLlmAdapter(o);
+      case 'agentless':
+        return new AgentlessAdapter(o);
+      case 'autocoderover':
+        // An ACR folder's conversation is a chat list; the folder's companions are added by the fs reader.
+        return new ChatMessagesAdapter(o, 'autocoderover');
       case 'openhands-events':
         return new OpenHandsAdapter(o, false);
       case 'openhands-eval':

@@ -145,7 +145,7 @@ test('an unknown format, an empty file and a missing file are errors naming the 
       message: `not a known trajectory format: a JSON object with keys name, version, items; its first step-like element is a JSON number; ${KNOWN_FORMATS_TEXT}`,
     },
   });
-  assert.match((normalizeTrajectoryText('[{"role": "user", "content": "hi"}]', 'chat.json') as { problem: { message: string } }).problem.message, /a JSON array whose first element is a JSON object with keys role, content/);
+  assert.match((normalizeTrajectoryText('[{"name": "x", "value": 1}]', 'list.json') as { problem: { message: string } }).problem.message, /a JSON array whose first element is a JSON object with keys name, value/);
   assert.match((normalizeTrajectoryText('{"attempts": 3, "steps": "many"}', 'eval.json') as { problem: { message: string } }).problem.message, /^not a known trajectory format: a JSON object with keys attempts, steps;/);
   assert.deepEqual(normalizeTrajectoryText('  \n', 'blank.json'), { ok: false, problem: { severity: 'error', file: 'blank.json', message: 'the file is empty' } });
   const missing = await readTrajectory(path.join(FIX, 'nope.traj'), { fileLabel: 'nope.traj' });
