@@ -222,7 +222,8 @@ export type TrajectoryFormat =
   | 'chat-messages'
   | 'litellm'
   | 'agentless'
-  | 'autocoderover';
+  | 'autocoderover'
+  | 'openhands-resolver';
 
 export interface TrajectorySummary {
   format: TrajectoryFormat;

@@ -87,6 +87,7 @@ const AGENTS: Record<TrajectoryFormat, string> = {
   litellm: 'litellm',
   agentless: 'agentless',
   autocoderover: 'autocoderover',
+  'openhands-resolver': 'openhands',
 };
 
 export function agentOf(format: TrajectoryFormat): string {

@@ -5,6 +5,7 @@ import type { TrajectoryFormat } from '../model';
 import { isAgentlessKeys } from './agentless';
 import { isChatMessage, isLiteLlmPayload } from './chatMessages';
 import { isClaudeCodeLine } from './claudeCode';
+import { isAsdictEvent } from './openHands';
 import { RESPONSE_ITEM_TYPES, isCodexExecEvent, isCodexLegacyHeader, isCodexLine } from './codex';
 import { isObj } from './steps';
 
@@ -30,6 +31,7 @@ export function formatFromFirstItem(arrayKey: string, item: unknown, keys: Reado
     case 'history':
       if (typeof item.role === 'string') return 'swe-agent';
       if (isOpenHandsEvent(item)) return 'openhands-eval';
+      if (isAsdictEvent(item) && (keys.has('issue') || keys.has('git_patch') || keys.has('instruction'))) return 'openhands-resolver';
       return undefined;
     case 'messages':
       if (typeof item.role !== 'string' && typeof item.type !== 'string') return undefined;
@@ -51,6 +53,7 @@ export function formatFromKeys(keys: ReadonlySet<string>): TrajectoryFormat | un
   if (keys.has('messages') && (keys.has('trajectory_format') || keys.has('info'))) return 'mini-swe-agent';
   if (keys.has('steps') && keys.has('schema_version')) return 'atif';
   if (keys.has('history') && (keys.has('instance_id') || keys.has('test_result'))) return 'openhands-eval';
+  if (keys.has('history') && keys.has('issue') && (keys.has('git_patch') || keys.has('instruction'))) return 'openhands-resolver';
   if (keys.has('session') && keys.has('items')) return 'codex';
   if (isAgentlessKeys(keys)) return 'agentless';
   return undefined;

@@ -72,7 +72,7 @@ interface DocState {
 const SWE_PICK: ScanAction = { pick: SWE_TRAJECTORY_PICK };
 
 /** Formats whose files hold one instance per line, and who writes them. */
-const MULTI_INSTANCE: Partial<Record<TrajectoryFormat, string>> = { 'openhands-eval': 'OpenHands', agentless: 'Agentless' };
+const MULTI_INSTANCE: Partial<Record<TrajectoryFormat, string>> = { 'openhands-eval': 'OpenHands', 'openhands-resolver': 'OpenHands resolver', agentless: 'Agentless' };
 
 /** Streams trajectory bytes into normalized trajectories: `push` chunks, then `end`. */
 export class TrajectoryBuilder {
@@ -353,6 +353,8 @@ export class TrajectoryBuilder {
         return new OpenHandsAdapter(o, false);
       case 'openhands-eval':
         return new OpenHandsAdapter(o, true);
+      case 'openhands-resolver':
+        return new OpenHandsAdapter(o, 'resolver');
       case 'atif':
         return new AtifAdapter(o);
       case 'claude-code':
