@@ -82,3 +82,35 @@ export function describeValue(v: unknown): string {
   if (v === null) return 'null';
   return `a JSON ${typeof v}`;
 }
+
+/** The first line of an Aider chat history (`.aider.chat.history.md`). */
+const AIDER = /^\s*# aider chat started at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d/;
+
+/**
+ * What a file that is not JSON is, when it is something users bring as a trajectory; `head` is its first bytes
+ * as text.
+ */
+export function nonJsonKind(head: string): string | undefined {
+  if (AIDER.test(head.replace(/^\ufeff/, ''))) return 'an Aider chat history (Markdown): it records no instance, model, cost or patch, and is not read';
+  return undefined;
+}
+
+/**
+ * What a JSON document that is no trajectory is, when it is one of the files that sit next to trajectories
+ * (predictions, task rows, reports, run metadata): a reason to give instead of "unknown format". `v` is the
+ * document, or the first element of a top-level array.
+ */
+export function nonTrajectoryKind(v: unknown): string | undefined {
+  if (!isObj(v)) return undefined;
+  if ('instance_id' in v && ('model_patch' in v || 'fix_patch' in v)) return 'SWE-bench-style predictions (instance_id, model_patch): import them with --predictions';
+  if ('problem_statement' in v && ('base_commit' in v || 'instance_id' in v)) return 'SWE-bench-style task rows: import them with --instances';
+  if ('task_id' in v && 'setup_info' in v && 'task_info' in v) return "an AutoCodeRover task's meta.json: read the task folder itself, which holds the conversation";
+  if ('trial_name' in v && ('agent_info' in v || 'verifier_result' in v)) return "a Harbor trial's result.json: the trial's trajectory is agent/trajectory.json (or the agent's own log)";
+  if ('tests_status' in v || ('resolved' in v && ('patch_successfully_applied' in v || 'patch_exists' in v))) return 'an evaluation report: import it with --reports';
+  // SWE-bench's per-instance report.json is keyed by the instance id.
+  const values = Object.values(v);
+  if (values.length > 0 && values.length <= 4 && values.every((x) => isObj(x) && ('tests_status' in x || 'resolved' in x))) {
+    return 'an evaluation report (report.json): import it with --reports';
+  }
+  return undefined;
+}

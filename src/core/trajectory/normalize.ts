@@ -8,7 +8,17 @@ import { AtifAdapter } from './atif';
 import { ChatMessagesAdapter, LiteLlmAdapter } from './chatMessages';
 import { ClaudeCodeAdapter } from './claudeCode';
 import { CodexAdapter, CodexExecAdapter } from './codex';
-import { KNOWN_FORMATS_TEXT, STEP_ARRAYS, describeKeys, describeValue, formatFromEvent, formatFromFirstItem, formatFromKeys } from './detect';
+import {
+  KNOWN_FORMATS_TEXT,
+  STEP_ARRAYS,
+  describeKeys,
+  describeValue,
+  formatFromEvent,
+  formatFromFirstItem,
+  formatFromKeys,
+  nonJsonKind,
+  nonTrajectoryKind,
+} from './detect';
 import type { PathSeg, ScanAction, ScanError, ValueLocation } from './jsonScanner';
 import { JsonScanner } from './jsonScanner';
 import { OpenHandsAdapter } from './openHands';
@@ -88,6 +98,11 @@ export class TrajectoryBuilder {
   private fatal: ScanError | undefined;
   private truncation: ScanError | undefined;
   private unknown: string | undefined;
+  /** What an unknown first document is, when it is a known companion of trajectories (predictions, a report...). */
+  private unknownKind: string | undefined;
+  /** The file's first bytes, to name a non-JSON file users bring as a trajectory (an Aider chat history). */
+  private head = '';
+  private readonly headDecoder = new TextDecoder();
   private firstDocStart = -1;
   private skippedDocs = 0;
 
@@ -109,6 +124,7 @@ export class TrajectoryBuilder {
   }
 
   push(chunk: Uint8Array): void {
+    if (this.head.length < 512) this.head += this.headDecoder.decode(chunk.subarray(0, 512 - this.head.length), { stream: true });
     this.scanner.push(chunk);
   }
 
@@ -118,6 +134,8 @@ export class TrajectoryBuilder {
     if (this.fatal !== undefined) {
       const f = this.fatal;
       const notJson = f.doc === 0 && f.offset === this.firstDocStart;
+      const kind = notJson ? nonJsonKind(this.head) : undefined;
+      if (kind !== undefined) return { ok: false, problem: errorProblem(file, `not a trajectory: ${kind}`) };
       const message = notJson ? `not a JSON or JSONL file: ${f.message} at line ${f.line}` : `malformed JSON at line ${f.line}: ${f.message}`;
       return { ok: false, problem: errorProblem(file, message, f.line) };
     }
@@ -145,6 +163,7 @@ export class TrajectoryBuilder {
       this.instances.push({ trajectory: toTrajectory(out), line: 1, problems: out.problems });
     }
     if (this.instances.length === 0) {
+      if (this.unknownKind !== undefined) return { ok: false, problem: errorProblem(file, `not a trajectory: ${this.unknownKind}`) };
       if (this.unknown !== undefined) return { ok: false, problem: errorProblem(file, `not a known trajectory format: ${this.unknown}; ${KNOWN_FORMATS_TEXT}`) };
       return { ok: false, problem: errorProblem(file, 'the file is empty') };
     }
@@ -299,7 +318,10 @@ export class TrajectoryBuilder {
       const fmt = cur.isArray || cur.rootValue !== undefined ? undefined : formatFromKeys(cur.keys);
       if (fmt === undefined) {
         const what = this.describe(cur, root);
-        if (this.instances.length === 0 && doc === 0) this.unknown = what;
+        if (this.instances.length === 0 && doc === 0) {
+          this.unknown = what;
+          this.unknownKind = nonTrajectoryKind(cur.isArray ? cur.firstItem : root);
+        }
         else this.problems.push(warning(this.file, `line ${cur.line}: not a known trajectory format (${what}); left out`, cur.line));
         return;
       }
