@@ -33,11 +33,12 @@ function isAbort(e: unknown): boolean {
   return e instanceof Error && e.name === 'AbortError';
 }
 
-async function buildFile(absPath: string, opts: BuildOptions, read: ReadTrajectoryOptions): Promise<BuildResult> {
+async function buildFile(absPath: string, opts: BuildOptions, read: ReadTrajectoryOptions, range?: [number, number]): Promise<BuildResult> {
   const { signal, onProgress } = read;
   signal?.throwIfAborted();
   const builder = new TrajectoryBuilder(opts);
-  const stream = createReadStream(absPath, signal !== undefined ? { highWaterMark: CHUNK, signal } : { highWaterMark: CHUNK });
+  const slice = range !== undefined ? { start: range[0], end: Math.max(range[0], range[1] - 1) } : {};
+  const stream = createReadStream(absPath, signal !== undefined ? { highWaterMark: CHUNK, signal, ...slice } : { highWaterMark: CHUNK, ...slice });
   try {
     const total = onProgress !== undefined ? (await stat(absPath)).size : 0;
     let done = 0;
@@ -178,6 +179,15 @@ async function readJoined(absPath: string, opts: ReadTrajectoryOptions, keepText
 /** Reads and normalizes a trajectory file in any supported format (detected from content). */
 export async function readTrajectory(absPath: string, opts: ReadTrajectoryOptions = {}): Promise<TrajectoryResult> {
   return readJoined(absPath, opts, true);
+}
+
+/**
+ * Reads one instance of a multi-instance file (an OpenHands evaluation or resolver line, an Agentless line): the
+ * byte range `listTrajectoryInstances` gave for it.
+ */
+export async function readTrajectoryInstance(absPath: string, byteRange: [number, number], opts: ReadTrajectoryOptions = {}): Promise<TrajectoryResult> {
+  const label = opts.fileLabel ?? absPath;
+  return firstInstanceResult(await buildFile(absPath, { fileLabel: label, keepText: true }, opts, byteRange));
 }
 
 /** Like readTrajectory, without keeping step texts: for step counts, cost and exit status. */
