@@ -13,7 +13,7 @@ import { isObj } from './steps';
 export const STEP_ARRAYS: ReadonlySet<string> = new Set(['trajectory', 'history', 'messages', 'steps', 'items']);
 
 export const KNOWN_FORMATS_TEXT =
-  'expected a SWE-agent .traj, a mini-swe-agent .traj.json, an OpenHands event list or evaluation output, a Harbor ATIF trajectory, a Claude Code session/stream-json transcript, or a Codex CLI rollout / exec --json log';
+  'expected a SWE-agent .traj, a mini-swe-agent .traj.json, an OpenHands event list, evaluation or resolver output, a Harbor ATIF trajectory, a Claude Code session/stream-json transcript, a Codex CLI rollout or exec --json log, a chat-message list (AutoCodeRover, LiteLLM, OpenHands llm_completions), or an Agentless stage output';
 
 export function isOpenHandsEvent(v: unknown): boolean {
   return isObj(v) && ('action' in v || 'observation' in v) && ('source' in v || 'id' in v || 'timestamp' in v);
