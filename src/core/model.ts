@@ -216,7 +216,14 @@ export type TrajectoryFormat =
   | 'openhands-events'
   | 'openhands-eval'
   | 'atif'
-  | 'claude-code';
+  | 'claude-code'
+  | 'codex'
+  | 'codex-exec'
+  | 'chat-messages'
+  | 'litellm'
+  | 'agentless'
+  | 'autocoderover'
+  | 'openhands-resolver';
 
 export interface TrajectorySummary {
   format: TrajectoryFormat;
@@ -229,6 +236,15 @@ export interface TrajectorySummary {
   submission?: string;
   instanceId?: string;
   model?: string;
+  /** The repository and commit the file says the agent worked on (`owner/repo` or a URL), where it says so. */
+  repo?: string;
+  baseCommit?: string;
+  /** What the agent itself claimed at the end (OpenHands resolver `success`): a claim, never a verdict. */
+  claimed?: { status?: string; summary?: string };
+  /** Lines or items that are not conversation steps and were left out, by type (`progress/hook_progress`: 12). */
+  skipped?: Record<string, number>;
+  /** What the reader noticed that is not a problem (what was skipped, how duplicates were merged...). */
+  notes?: string[];
 }
 
 export interface NormalizedTrajectory {

@@ -3,7 +3,7 @@
 // signal's AbortError; every other failure is a Problem value naming the file.
 
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, readdir, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { NormalizedTrajectory, Problem } from '../../core/model';
 import type {
@@ -15,6 +15,7 @@ import type {
   TrajectorySummaryResult,
 } from '../../core/trajectory/normalize';
 import { TrajectoryBuilder, firstInstanceResult, joinTrajectories } from '../../core/trajectory/normalize';
+import { acrFacts, isAcrTaskDir, planAcrDir, withAcrFacts } from '../../core/trajectory/autoCodeRover';
 
 export type { TrajectoryInstance, TrajectoryInstancesResult, TrajectoryResult, TrajectorySummaryResult } from '../../core/trajectory/normalize';
 
@@ -32,11 +33,12 @@ function isAbort(e: unknown): boolean {
   return e instanceof Error && e.name === 'AbortError';
 }
 
-async function buildFile(absPath: string, opts: BuildOptions, read: ReadTrajectoryOptions): Promise<BuildResult> {
+async function buildFile(absPath: string, opts: BuildOptions, read: ReadTrajectoryOptions, range?: [number, number]): Promise<BuildResult> {
   const { signal, onProgress } = read;
   signal?.throwIfAborted();
   const builder = new TrajectoryBuilder(opts);
-  const stream = createReadStream(absPath, signal !== undefined ? { highWaterMark: CHUNK, signal } : { highWaterMark: CHUNK });
+  const slice = range !== undefined ? { start: range[0], end: Math.max(range[0], range[1] - 1) } : {};
+  const stream = createReadStream(absPath, signal !== undefined ? { highWaterMark: CHUNK, signal, ...slice } : { highWaterMark: CHUNK, ...slice });
   try {
     const total = onProgress !== undefined ? (await stat(absPath)).size : 0;
     let done = 0;
@@ -124,8 +126,49 @@ async function joinContinuations(
   return trajectory;
 }
 
+/** A small companion file (an ACR folder's meta.json, cost.json...), or undefined when absent or unreadable. */
+async function companion(absPath: string, json: boolean): Promise<unknown> {
+  try {
+    if ((await stat(absPath)).size > 64 << 20) return undefined;
+    const text = await readFile(absPath, 'utf8');
+    return json ? (JSON.parse(text) as unknown) : text;
+  } catch {
+    return undefined;
+  }
+}
+
+/** An AutoCodeRover task folder: its largest conversation round, with the facts of its companion files. */
+async function readAcrDir(absPath: string, label: string, opts: ReadTrajectoryOptions, keepText: boolean): Promise<TrajectoryResult> {
+  const names = (await readdir(absPath)).sort();
+  const plan = isAcrTaskDir(names) ? planAcrDir(names, await companion(path.join(absPath, 'selected_patch.json'), true)) : undefined;
+  if (plan === undefined) {
+    return { ok: false, problem: { severity: 'error', file: label, message: 'it is a folder, not a file (and not an AutoCodeRover task folder: no meta.json with conversation_round_N.json)' } };
+  }
+  const built = firstInstanceResult(await buildFile(path.join(absPath, plan.conversation), { fileLabel: `${label}/${plan.conversation}`, keepText }, opts));
+  if (!built.ok) return built;
+  const facts = acrFacts({
+    dirName: path.basename(absPath),
+    bucket: path.basename(path.dirname(absPath)),
+    meta: await companion(path.join(absPath, 'meta.json'), true),
+    cost: await companion(path.join(absPath, 'cost.json'), true),
+    extractStatus: await companion(path.join(absPath, 'extract_status.json'), true),
+    ...(plan.patch !== undefined ? { patchText: (await companion(path.join(absPath, plan.patch), false)) as string | undefined } : {}),
+  });
+  const notes = [plan.note, ...(plan.patch !== undefined ? [`the patch is ${plan.patch} (developer_patch.diff is the task's gold patch)`] : [])];
+  return { ok: true, trajectory: { ...built.trajectory, summary: withAcrFacts(built.trajectory.summary, facts, notes) }, problems: built.problems };
+}
+
+async function isDirectory(absPath: string): Promise<boolean> {
+  try {
+    return (await stat(absPath)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 async function readJoined(absPath: string, opts: ReadTrajectoryOptions, keepText: boolean): Promise<TrajectoryResult> {
   const label = opts.fileLabel ?? absPath;
+  if (await isDirectory(absPath)) return readAcrDir(absPath, label, opts, keepText);
   const built = await buildFile(absPath, { fileLabel: label, keepText }, opts);
   const first = firstInstanceResult(built);
   if (!first.ok || !built.ok) return first;
@@ -136,6 +179,15 @@ async function readJoined(absPath: string, opts: ReadTrajectoryOptions, keepText
 /** Reads and normalizes a trajectory file in any supported format (detected from content). */
 export async function readTrajectory(absPath: string, opts: ReadTrajectoryOptions = {}): Promise<TrajectoryResult> {
   return readJoined(absPath, opts, true);
+}
+
+/**
+ * Reads one instance of a multi-instance file (an OpenHands evaluation or resolver line, an Agentless line): the
+ * byte range `listTrajectoryInstances` gave for it.
+ */
+export async function readTrajectoryInstance(absPath: string, byteRange: [number, number], opts: ReadTrajectoryOptions = {}): Promise<TrajectoryResult> {
+  const label = opts.fileLabel ?? absPath;
+  return firstInstanceResult(await buildFile(absPath, { fileLabel: label, keepText: true }, opts, byteRange));
 }
 
 /** Like readTrajectory, without keeping step texts: for step counts, cost and exit status. */
@@ -150,6 +202,12 @@ export async function summarizeTrajectory(absPath: string, opts: ReadTrajectoryO
  */
 export async function listTrajectoryInstances(absPath: string, opts: ReadTrajectoryOptions = {}): Promise<TrajectoryInstancesResult> {
   const label = opts.fileLabel ?? absPath;
+  if (await isDirectory(absPath)) {
+    const r = await readAcrDir(absPath, label, opts, false);
+    if (!r.ok) return r;
+    const summary = r.trajectory.summary;
+    return { ok: true, instances: [summary.instanceId !== undefined ? { instanceId: summary.instanceId, summary } : { summary }], problems: r.problems };
+  }
   const built = await buildFile(absPath, { fileLabel: label, keepText: false, allInstances: true }, opts);
   if (!built.ok) return built;
   if (built.instances.length === 1) {
