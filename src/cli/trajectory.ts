@@ -8,7 +8,7 @@ import type { NormalizedTrajectory, Problem, TrajectoryFormat, TrajectoryStep, T
 import { filePath, parsePatch } from '../core/patch';
 import { UsageError } from './args';
 import { defineCommand } from './command';
-import { formatProblem, printJson, table } from './output';
+import { err, formatProblem, out, printJson, table, termSafe } from './output';
 
 /** What each format is, in words. */
 const FORMAT_NAMES: Record<TrajectoryFormat, string> = {
@@ -28,18 +28,9 @@ const FORMAT_NAMES: Record<TrajectoryFormat, string> = {
   autocoderover: 'AutoCodeRover task folder',
 };
 
-/**
- * Untrusted text made safe for a terminal, on one line: control characters (C0, DEL, C1, so also ESC and CR) and
- * bidirectional overrides and isolates are shown as `\x1b`, `\u202e`..., newlines as `\n`.
- */
+/** Untrusted text on one line, inert on a terminal (`termSafe`); `keepTabs` for a patch line. */
 export function visible(s: string, keepTabs = false): string {
-  // eslint-disable-next-line no-control-regex
-  return s.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => {
-    if (c === '\n') return '\\n';
-    if (c === '\t') return keepTabs ? c : '\\t';
-    const code = c.charCodeAt(0);
-    return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-  });
+  return keepTabs ? termSafe(s, 'block').replace(/\n/g, '\\n') : termSafe(s, 'line');
 }
 
 function short(s: string, n: number): string {
@@ -120,7 +111,7 @@ export const trajectoryCommand = defineCommand({
       });
       return 0;
     }
-    const w = (t: string) => process.stdout.write(t);
+    const w = (t: string) => out(t);
     const rows: Array<[string, string]> = [
       ['format', `${s.format} (${FORMAT_NAMES[s.format] ?? s.format})`],
       ['steps', `${s.steps}${s.steps > 0 ? `: ${byKind(s)}` : ''}`],
@@ -159,13 +150,13 @@ export const trajectoryCommand = defineCommand({
       // Multi-line: every line escaped on its own, tabs kept.
       for (const l of s.submission.replace(/\n$/, '').split('\n')) w(`${visible(l, true)}\n`);
     }
-    for (const p of problems) process.stderr.write(visible(formatProblem(p)) + '\n');
+    for (const p of problems) err(formatProblem(p) + '\n');
     return 0;
   },
 });
 
 function fail(problem: Problem, json: boolean): number {
   if (json) printJson({ file: problem.file, error: problem });
-  else process.stderr.write(visible(formatProblem(problem)) + '\n');
+  else err(formatProblem(problem) + '\n');
   return 1;
 }

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const FIX = path.join(ROOT, 'test/fixtures/trajectories');
-const SAMPLES = path.resolve(ROOT, '../../shared/samples/trajectories');
+const SAMPLES = path.resolve(ROOT, '../shared/samples/trajectories');
 
 interface Run {
   code: number;
@@ -132,9 +132,9 @@ test('trajectory prints no raw control or bidi character from the file: ANSI, OS
       assert.doesNotMatch(all, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/, all);
     }
     assert.equal(runs[0]!.code, 0, runs[0]!.err);
-    assert.match(runs[0]!.out, /^ 0 {2}user +line 2 +List\\x1b\]52;c;ZXZpbA==\\x07\\x1b\[2J\\x0d\\u202eevil$/m);
-    assert.match(runs[0]!.out, /^model {5}model\\x1b\]52;c;ZXZpbA==\\x07\\x1b\[2J\\x0d\\u202eevil$/m);
-    assert.match(runs[1]!.out, /^\+b\\x1b\]52;c;ZXZpbA==\\x07\\x1b\[2J\\x0d\\u202eevil$/m);
+    assert.match(runs[0]!.out, /^ 0 {2}user +line 2 +List\\x1b\]52;c;ZXZpbA==\\x07\\x1b\[2J\\r\\u202eevil$/m);
+    assert.match(runs[0]!.out, /^model {5}model\\x1b\]52;c;ZXZpbA==\\x07\\x1b\[2J\\r\\u202eevil$/m);
+    assert.match(runs[1]!.out, /^\+b\\x1b\]52;c;ZXZpbA==\\x07\\x1b\[2J\\r\\u202eevil$/m);
     assert.equal(runs[2]!.code, 1);
   } finally {
     rmSync(dir, { recursive: true, force: true });
