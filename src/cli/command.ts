@@ -1,4 +1,5 @@
 // The shape of one CLI command, and a helper that handles --help and usage errors the same way everywhere.
+import { NotADatasetError } from '../adapters/fs/datasetLoader';
 import { UsageError, helpText, parseArgs } from './args';
 import type { FlagSpec, ParsedArgs } from './args';
 
@@ -40,6 +41,10 @@ export function defineCommand(def: CommandDefinition): CliCommand {
         }
         return await def.run(parsed);
       } catch (e) {
+        if (e instanceof NotADatasetError) {
+          process.stderr.write(`specweave ${def.name}: ${e.message}\n`);
+          return 2;
+        }
         if (!(e instanceof UsageError)) throw e;
         process.stderr.write(`specweave ${def.name}: ${e.message}\n\n${help()}`);
         return 2;

@@ -10,6 +10,7 @@ import type { AcceptResult, RevalidateResult } from '../adapters/fs/repairFlow';
 import { RepairFlowError, acceptSuggestion, rejectSuggestion, revalidate, serviceRunner } from '../adapters/fs/repairFlow';
 import { RepairContextError } from '../adapters/fs/repairContext';
 import type { SuggestionRecord } from '../adapters/fs/repairStore';
+import { NotADatasetError } from '../adapters/fs/datasetLoader';
 import { RepairStoreError, listSuggestions, loadRevalidation, loadSuggestion, suggestionFolder } from '../adapters/fs/repairStore';
 import type { LlmSettings } from '../adapters/llm/client';
 import { DEFAULT_BASE_URL, DEFAULT_SETTINGS } from '../adapters/llm/client';
@@ -283,7 +284,7 @@ const showCmd = defineCommand({
   async run(a) {
     const [root, taskId, id] = a.positional as [string, string, string | undefined];
     const json = a.booleans.json === true;
-    if (!fs.existsSync(path.join(root, 'specweave.json'))) throw new UsageError(`${root} is not a SpecWeave dataset (no specweave.json)`);
+    if (!fs.existsSync(path.join(root, 'specweave.json'))) throw new NotADatasetError(root);
     if (id === undefined) {
       const all = listSuggestions(root, taskId);
       if (json) printJson({ ok: true, suggestions: all.map((r) => suggestionJson(root, r)) });

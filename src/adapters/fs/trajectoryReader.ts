@@ -5,6 +5,8 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
+import { SYMLINK_OUT_MESSAGE } from '../../core/paths';
+import { DatasetFileError, datasetRoot, resolveForRead } from './datasetPaths';
 import type { NormalizedTrajectory, Problem } from '../../core/model';
 import type {
   BuildOptions,
@@ -24,6 +26,11 @@ export interface ReadTrajectoryOptions {
   fileLabel?: string;
   /** Called after each chunk with the bytes read so far and the file's size (per file, continuations included). */
   onProgress?: (bytesRead: number, totalBytes: number) => void;
+  /**
+   * The dataset the file is in: an ATIF continuation is then followed only when it stays inside the dataset (a
+   * symlink out is an error naming it, and is not read). Without it (an importer's input) continuations are read.
+   */
+  datasetRoot?: string;
 }
 
 const CHUNK = 1 << 20;
@@ -73,6 +80,23 @@ async function findContinuation(current: string, ref: string): Promise<string | 
   return undefined;
 }
 
+/** The dataset-relative path of the symlink when `abs` (a file under the dataset) leads out of it. */
+function leadsOutside(root: string, abs: string): string | undefined {
+  const r = datasetRoot(root);
+  let rel = path.relative(r.abs, abs);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) rel = path.relative(r.real, abs);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) return rel;
+  rel = rel.split(path.sep).join('/');
+  try {
+    resolveForRead(r, rel);
+    return undefined;
+  } catch (e) {
+    if (e instanceof DatasetFileError && e.reason === 'outside') return e.file;
+    if (e instanceof DatasetFileError) return undefined;
+    throw e;
+  }
+}
+
 function siblingLabel(label: string, absSibling: string): string {
   const dir = label.includes('/') ? label.slice(0, label.lastIndexOf('/') + 1) : '';
   return dir + path.basename(absSibling);
@@ -99,6 +123,13 @@ async function joinContinuations(
       break;
     }
     const next = await findContinuation(current, ref);
+    if (next !== undefined && read.datasetRoot !== undefined) {
+      const outside = leadsOutside(read.datasetRoot, next);
+      if (outside !== undefined) {
+        problems.push({ severity: 'error', file: outside, field, message: `${SYMLINK_OUT_MESSAGE}; the trajectory is shown without this continuation` });
+        break;
+      }
+    }
     if (next === undefined) {
       problems.push({ severity: 'warning', file: currentLabel, field, message: `the trajectory continues in "${ref}", which was not found next to it` });
       break;
