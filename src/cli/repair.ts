@@ -11,7 +11,7 @@ import { RepairFlowError, acceptSuggestion, rejectSuggestion, revalidate, servic
 import { RepairContextError } from '../adapters/fs/repairContext';
 import type { SuggestionRecord } from '../adapters/fs/repairStore';
 import { NotADatasetError } from '../adapters/fs/datasetLoader';
-import { RepairStoreError, listSuggestions, loadRevalidation, loadSuggestion, suggestionFolder } from '../adapters/fs/repairStore';
+import { RepairStoreError, listSuggestions, loadRevalidation, loadSuggestion, readSuggestionFile, suggestionFolder } from '../adapters/fs/repairStore';
 import type { LlmSettings } from '../adapters/llm/client';
 import { DEFAULT_BASE_URL, DEFAULT_SETTINGS } from '../adapters/llm/client';
 import { CLI_KEY_HINT, LlmError } from '../adapters/llm/errors';
@@ -298,7 +298,7 @@ const showCmd = defineCommand({
       return fail(json, 'unknown_suggestion', (e as Error).message);
     }
     if (a.booleans.prompt) {
-      process.stdout.write(fs.readFileSync(path.join(suggestionFolder(root, taskId, id), r.prompt.file), 'utf8'));
+      process.stdout.write(readSuggestionFile(root, taskId, id, r.prompt.file));
       return 0;
     }
     const reval = loadRevalidation(root, taskId, id);
