@@ -31,6 +31,12 @@ export interface ReadTrajectoryOptions {
    * symlink out is an error naming it, and is not read). Without it (an importer's input) continuations are read.
    */
   datasetRoot?: string;
+  /** Bytes one step may have (default 64 MiB): a larger one is left out with a problem, and never held in memory. */
+  maxValueBytes?: number;
+}
+
+function limits(read: ReadTrajectoryOptions): Pick<BuildOptions, 'maxValueBytes'> {
+  return read.maxValueBytes !== undefined ? { maxValueBytes: read.maxValueBytes } : {};
 }
 
 const CHUNK = 1 << 20;
@@ -140,7 +146,7 @@ async function joinContinuations(
     }
     seen.add(path.resolve(next));
     const nextLabel = siblingLabel(label, next);
-    const cont = await buildFile(next, { fileLabel: nextLabel, keepText, dropCopiedContext: true }, read);
+    const cont = await buildFile(next, { fileLabel: nextLabel, keepText, dropCopiedContext: true, ...limits(read) }, read);
     if (!cont.ok) {
       problems.push({ ...cont.problem, severity: 'warning', message: `continuation not read: ${cont.problem.message}` });
       break;
@@ -157,7 +163,7 @@ async function joinContinuations(
 
 async function readJoined(absPath: string, opts: ReadTrajectoryOptions, keepText: boolean): Promise<TrajectoryResult> {
   const label = opts.fileLabel ?? absPath;
-  const built = await buildFile(absPath, { fileLabel: label, keepText }, opts);
+  const built = await buildFile(absPath, { fileLabel: label, keepText, ...limits(opts) }, opts);
   const first = firstInstanceResult(built);
   if (!first.ok || !built.ok) return first;
   const trajectory = await joinContinuations(absPath, label, built.instances[0]!, first.problems, keepText, opts);
@@ -181,7 +187,7 @@ export async function summarizeTrajectory(absPath: string, opts: ReadTrajectoryO
  */
 export async function listTrajectoryInstances(absPath: string, opts: ReadTrajectoryOptions = {}): Promise<TrajectoryInstancesResult> {
   const label = opts.fileLabel ?? absPath;
-  const built = await buildFile(absPath, { fileLabel: label, keepText: false, allInstances: true }, opts);
+  const built = await buildFile(absPath, { fileLabel: label, keepText: false, allInstances: true, ...limits(opts) }, opts);
   if (!built.ok) return built;
   if (built.instances.length === 1) {
     const only = built.instances[0]!;

@@ -7,6 +7,7 @@ import { AtifAdapter } from './atif';
 import { ClaudeCodeAdapter } from './claudeCode';
 import { KNOWN_FORMATS_TEXT, STEP_ARRAYS, describeKeys, describeValue, formatFromEvent, formatFromFirstItem, formatFromKeys } from './detect';
 import type { PathSeg, ScanAction, ScanError, ValueLocation } from './jsonScanner';
+import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_VALUE_BYTES } from './jsonScanner';
 import { JsonScanner } from './jsonScanner';
 import { MiniSweAgentAdapter } from './miniSweAgent';
 import { OpenHandsAdapter } from './openHands';
@@ -38,6 +39,8 @@ export interface BuildOptions {
   allInstances?: boolean;
   /** Reading an ATIF continuation file: leave out the context it copied from the earlier file. */
   dropCopiedContext?: boolean;
+  /** Bytes one step (or other value read whole) may have; a larger one is left out with a problem. Default 64 MiB. */
+  maxValueBytes?: number;
 }
 
 export interface BuiltInstance {
@@ -82,6 +85,7 @@ export class TrajectoryBuilder {
   private lineAdapter: FormatAdapter | undefined;
   private fatal: ScanError | undefined;
   private truncation: ScanError | undefined;
+  private readonly maxValueBytes: number;
   private unknown: string | undefined;
   private firstDocStart = -1;
   private skippedDocs = 0;
@@ -100,7 +104,9 @@ export class TrajectoryBuilder {
       documentStart: (doc, loc) => this.documentStart(doc, loc),
       documentEnd: (doc, loc) => this.documentEnd(doc, loc),
       error: (err) => this.error(err),
-    });
+      dropped: (path, loc, why) => this.dropped(path, loc, why),
+    }, opts.maxValueBytes !== undefined ? { maxValueBytes: opts.maxValueBytes } : {});
+    this.maxValueBytes = opts.maxValueBytes ?? DEFAULT_MAX_VALUE_BYTES;
   }
 
   push(chunk: Uint8Array): void {
@@ -301,6 +307,13 @@ export class TrajectoryBuilder {
     this.instances.push(this.instance(out, cur, [loc.start, loc.end]));
   }
 
+  /** A step (or any value read whole) over the size or depth cap was scanned past: it is left out, and said so. */
+  private dropped(path: readonly PathSeg[], loc: ValueLocation, why: 'size' | 'depth'): void {
+    const what = path.length === 0 ? `line ${loc.line}` : `${pathText(path)} (line ${loc.line})`;
+    const over = why === 'size' ? `is larger than ${sizeText(this.maxValueBytes)} (the limit for one value)` : `is nested deeper than ${DEFAULT_MAX_DEPTH} levels`;
+    this.problems.push({ severity: 'error', file: this.file, line: loc.line, message: `${what} ${over}; it was left out` });
+  }
+
   private error(err: ScanError): 'stop' | 'resync' {
     if (err.truncated) {
       this.truncation = err;
@@ -435,4 +448,13 @@ export function normalizeTrajectoryText(text: string, fileLabel: string): Trajec
     if (ref !== undefined) result.problems.push(warning(fileLabel, `the trajectory continues in "${ref}", which is not read from text`, undefined, 'continued_trajectory_ref'));
   }
   return result;
+}
+
+/** `steps[3].message` from a scanner path. */
+function pathText(path: readonly PathSeg[]): string {
+  return path.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
+}
+
+function sizeText(bytes: number): string {
+  return bytes % 1048576 === 0 ? `${bytes / 1048576} MiB` : `${bytes} bytes`;
 }
