@@ -1,7 +1,7 @@
 // The review log's events: the envelope every line shares, one typed payload per kind, validation per kind, and the
 // line format with its checksum. Adding a kind = one entry in `ReviewPayloads` and one in `PAYLOAD_CHECKS`.
 import { createHash } from 'node:crypto';
-import { parseStrict } from '../json';
+import { parseStrict } from '../jsonStrict';
 import type { CuratorVerdict, TaskStatus } from '../model';
 import { TASK_STATUSES } from '../model';
 import { curatorNameProblem } from './curator';
