@@ -40,6 +40,8 @@ export interface AttemptListing {
   entries?: DirEntry[];
   /** attempt.json is a symlink that leads out of the dataset (it was not read). */
   attemptJsonOutside?: boolean;
+  /** attempt.json is a folder. */
+  attemptJsonIsFolder?: boolean;
 }
 
 export interface TaskListing {
@@ -157,7 +159,8 @@ export function buildTask(listing: TaskListing, manifest: DatasetManifest): { ta
     }
   }
   if (listing.taskJson === undefined) {
-    problems.push({ severity: 'error', file, message: `missing ${TASK_FILE}: every task folder needs one` });
+    if (entry(TASK_FILE)?.kind === 'dir') problems.push({ severity: 'error', file, message: 'expected a file, found a folder' });
+    else if (!entry(TASK_FILE)?.outside) problems.push({ severity: 'error', file, message: `missing ${TASK_FILE}: every task folder needs one` });
     return { problems };
   }
   const text = listing.taskJson;
@@ -288,6 +291,10 @@ function buildAttempt(taskDir: string, listing: AttemptListing, problems: Proble
   }
   if (listing.attemptJsonOutside) {
     problems.push({ severity: 'error', file, message: `${SYMLINK_OUT_MESSAGE}; the attempt is left out` });
+    return undefined;
+  }
+  if (listing.attemptJsonIsFolder) {
+    problems.push({ severity: 'error', file, message: 'expected a file, found a folder' });
     return undefined;
   }
   if (listing.attemptJson === undefined) {

@@ -52,7 +52,7 @@ export function loadDataset(root: string, opts: LoadOptions = {}): Dataset {
     manifestText = readTextIfExists(r, MANIFEST_FILE);
   } catch (e) {
     if (!(e instanceof DatasetFileError)) throw e;
-    problems.push({ severity: 'error', file: e.file, message: e.reason === 'outside' ? SYMLINK_OUT_MESSAGE : e.message });
+    problems.push({ severity: 'error', file: e.file, message: e.reason === 'outside' ? SYMLINK_OUT_MESSAGE : e.detail });
   }
   const { manifest, problems: mp } = manifestText === undefined && problems.length > 0 ? { manifest: undefined, problems: [] } : parseManifest(manifestText, path.basename(abs));
   problems.push(...mp);
@@ -144,10 +144,11 @@ function listTask(tasksAbs: string, name: string, realRoot: string, deep: boolea
   }
   let taskJson: string | undefined;
   if (deep) {
-    if (entries.some((e) => e.name === TASK_FILE && !e.outside)) taskJson = readIfExists(`${dirAbs}/${TASK_FILE}`);
+    if (entries.some((e) => e.name === TASK_FILE && !e.outside && e.kind !== 'dir')) taskJson = readIfExists(`${dirAbs}/${TASK_FILE}`).text;
   } else {
     const r = readInside(`${dirAbs}/${TASK_FILE}`, realRoot);
     if (r.outside) entries.push({ name: TASK_FILE, kind: 'symlink', outside: true });
+    if (r.folder) entries.push({ name: TASK_FILE, kind: 'dir' });
     taskJson = r.text;
   }
   const attempts: AttemptListing[] = [];
@@ -163,6 +164,7 @@ function listTask(tasksAbs: string, name: string, realRoot: string, deep: boolea
         id: a.name,
         ...(r.text !== undefined ? { attemptJson: r.text } : {}),
         ...(r.outside ? { attemptJsonOutside: true } : {}),
+        ...(r.folder ? { attemptJsonIsFolder: true } : {}),
         ...(aEntries ? { entries: aEntries } : {}),
       });
     }
@@ -173,7 +175,7 @@ function listTask(tasksAbs: string, name: string, realRoot: string, deep: boolea
 const NO_FOLLOW = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW;
 
 /** Reads a file that is not a symlink (or a symlink that stays inside the dataset); undefined when missing. */
-function readInside(p: string, realRoot: string): { text?: string; outside?: boolean } {
+function readInside(p: string, realRoot: string): FileRead {
   let fd: number;
   try {
     fd = fs.openSync(p, NO_FOLLOW);
@@ -183,14 +185,23 @@ function readInside(p: string, realRoot: string): { text?: string; outside?: boo
     if (code !== 'ELOOP') throw e;
     // A symlink: follow it only when it stays inside the dataset.
     if (!isInside(realpathOrSelf(p), realRoot)) return { outside: true };
-    const text = readIfExists(p);
-    return text !== undefined ? { text } : {};
+    return readIfExists(p);
   }
   try {
     return { text: fs.readFileSync(fd, 'utf8') };
+  } catch (e) {
+    if (errCode(e) === 'EISDIR') return { folder: true };
+    throw e;
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** What reading one file gave: its text, nothing (missing), a symlink out, or a folder where the file should be. */
+interface FileRead {
+  text?: string;
+  outside?: boolean;
+  folder?: boolean;
 }
 
 /** The entry for one name in a folder without listing the folder. */
@@ -253,11 +264,12 @@ function realpathOrSelf(p: string): string {
   }
 }
 
-function readIfExists(p: string): string | undefined {
+function readIfExists(p: string): FileRead {
   try {
-    return fs.readFileSync(p, 'utf8');
+    return { text: fs.readFileSync(p, 'utf8') };
   } catch (e) {
-    if (errCode(e) === 'ENOENT' || errCode(e) === 'ENOTDIR') return undefined;
+    if (errCode(e) === 'ENOENT' || errCode(e) === 'ENOTDIR') return {};
+    if (errCode(e) === 'EISDIR') return { folder: true };
     throw e;
   }
 }

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { unsafeRelativePath } from '../../core/paths';
 
-export type DatasetPathReason = 'unsafe' | 'outside' | 'symlink' | 'missing' | 'not_folder';
+export type DatasetPathReason = 'unsafe' | 'outside' | 'symlink' | 'missing' | 'not_folder' | 'not_file';
 
 /** A dataset path that cannot be used: unsafe, missing, a symlink out of the dataset, or a symlink on a write path. */
 export class DatasetFileError extends Error {
@@ -171,6 +171,9 @@ export function readBytes(root: string | DatasetRoot, rel: string): Buffer {
   }
   try {
     return fs.readFileSync(fd);
+  } catch (e) {
+    if (errCode(e) === 'EISDIR') throw new DatasetFileError(rel, 'is a folder, not a file', 'not_file');
+    throw e;
   } finally {
     fs.closeSync(fd);
   }

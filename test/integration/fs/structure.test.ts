@@ -142,3 +142,24 @@ test('a review-log line naming its curator twice (with a good checksum) is refus
   assert.match(log.stderr, /curation\/events\.jsonl:2: error: .*member "curator" appears twice/);
   assert.ok(!fs.existsSync(path.join(ds, 'curation/events.rejected.jsonl')), 'a read-only command writes nothing');
 });
+
+test('a folder where a file should be (manifest, task.json, attempt.json, a patch, request.md) is a problem naming it, never a crash', () => {
+  const cases: Array<[string, string, RegExp]> = [
+    ['specweave.json', 'list', /^specweave\.json: error: is a folder, not a file/m],
+    ['tasks/t1/task.json', 'list', /^tasks\/t1\/task\.json: error: expected a file, found a folder/m],
+    ['tasks/t1/attempts/a1/attempt.json', 'list', /^tasks\/t1\/attempts\/a1\/attempt\.json: error: expected a file, found a folder/m],
+    ['tasks/t1/attempts/a1/patch.diff', 'show', /^tasks\/t1\/attempts\/a1\/patch\.diff: error: is a folder, not a file/m],
+    ['tasks/t1/request.md', 'show', /^tasks\/t1\/request\.md: error: is a folder, not a file/m],
+  ];
+  for (const [file, command, expected] of cases) {
+    const ds = tinyDataset();
+    fs.rmSync(path.join(ds, file));
+    fs.mkdirSync(path.join(ds, file));
+    for (const c of [command, 'validate']) {
+      const r = cli(c === 'show' ? ['show', ds, 't1'] : [c, ds]);
+      assert.equal(r.code, 1, `${file} ${c}: ${r.stderr}`);
+      assert.doesNotMatch(r.stderr, /EISDIR|at \w+ \(/, `${file} ${c}`);
+      if (c === command) assert.match(r.stderr, expected, `${file} ${c}`);
+    }
+  }
+});
