@@ -42,6 +42,8 @@ export interface AttemptListing {
   attemptJsonOutside?: boolean;
   /** attempt.json is a folder. */
   attemptJsonIsFolder?: boolean;
+  /** attempt.json is a FIFO, socket or device (it was not read). */
+  attemptJsonIsSpecial?: boolean;
 }
 
 export interface TaskListing {
@@ -160,6 +162,7 @@ export function buildTask(listing: TaskListing, manifest: DatasetManifest): { ta
   }
   if (listing.taskJson === undefined) {
     if (entry(TASK_FILE)?.kind === 'dir') problems.push({ severity: 'error', file, message: 'expected a file, found a folder' });
+    else if (entry(TASK_FILE)?.kind === 'other') problems.push({ severity: 'error', file, message: 'is not a regular file (a FIFO, socket or device); it is not read' });
     else if (!entry(TASK_FILE)?.outside) problems.push({ severity: 'error', file, message: `missing ${TASK_FILE}: every task folder needs one` });
     return { problems };
   }
@@ -293,8 +296,8 @@ function buildAttempt(taskDir: string, listing: AttemptListing, problems: Proble
     problems.push({ severity: 'error', file, message: `${SYMLINK_OUT_MESSAGE}; the attempt is left out` });
     return undefined;
   }
-  if (listing.attemptJsonIsFolder) {
-    problems.push({ severity: 'error', file, message: 'expected a file, found a folder' });
+  if (listing.attemptJsonIsFolder || listing.attemptJsonIsSpecial) {
+    problems.push({ severity: 'error', file, message: listing.attemptJsonIsFolder ? 'expected a file, found a folder' : 'is not a regular file (a FIFO, socket or device); it is not read' });
     return undefined;
   }
   if (listing.attemptJson === undefined) {

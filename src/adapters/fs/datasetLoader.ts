@@ -16,7 +16,7 @@ import { settleClaimedIds } from '../../core/dataset';
 import type { CandidateTask, Dataset, Problem } from '../../core/model';
 import { SYMLINK_OUT_MESSAGE } from '../../core/paths';
 import type { DatasetRoot } from './datasetPaths';
-import { DatasetFileError, datasetRoot, isInsideReal, kindForRead, readText, readTextIfExists, resolveForRead } from './datasetPaths';
+import { DatasetFileError, NotRegularFile, READ_FLAGS, datasetRoot, isInsideReal, kindForRead, readRegularFd, readText, readTextIfExists, resolveForRead } from './datasetPaths';
 
 export { DatasetFileError } from './datasetPaths';
 
@@ -149,6 +149,7 @@ function listTask(tasksAbs: string, name: string, realRoot: string, deep: boolea
     const r = readInside(`${dirAbs}/${TASK_FILE}`, realRoot);
     if (r.outside) entries.push({ name: TASK_FILE, kind: 'symlink', outside: true });
     if (r.folder) entries.push({ name: TASK_FILE, kind: 'dir' });
+    if (r.special) entries.push({ name: TASK_FILE, kind: 'other' });
     taskJson = r.text;
   }
   const attempts: AttemptListing[] = [];
@@ -165,6 +166,7 @@ function listTask(tasksAbs: string, name: string, realRoot: string, deep: boolea
         ...(r.text !== undefined ? { attemptJson: r.text } : {}),
         ...(r.outside ? { attemptJsonOutside: true } : {}),
         ...(r.folder ? { attemptJsonIsFolder: true } : {}),
+        ...(r.special ? { attemptJsonIsSpecial: true } : {}),
         ...(aEntries ? { entries: aEntries } : {}),
       });
     }
@@ -172,7 +174,8 @@ function listTask(tasksAbs: string, name: string, realRoot: string, deep: boolea
   return { name, ...(taskJson !== undefined ? { taskJson } : {}), entries, complete: deep, attempts };
 }
 
-const NO_FOLLOW = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW;
+// No symlink at the name, and no waiting on a FIFO: what is not a regular file is refused after the open.
+const NO_FOLLOW = READ_FLAGS;
 
 /** Reads a file that is not a symlink (or a symlink that stays inside the dataset); undefined when missing. */
 function readInside(p: string, realRoot: string): FileRead {
@@ -188,9 +191,9 @@ function readInside(p: string, realRoot: string): FileRead {
     return readIfExists(p);
   }
   try {
-    return { text: fs.readFileSync(fd, 'utf8') };
+    return { text: readRegularFd(fd).toString('utf8') };
   } catch (e) {
-    if (errCode(e) === 'EISDIR') return { folder: true };
+    if (e instanceof NotRegularFile) return e.message.startsWith('is a folder') ? { folder: true } : { special: true };
     throw e;
   } finally {
     fs.closeSync(fd);
@@ -202,6 +205,8 @@ interface FileRead {
   text?: string;
   outside?: boolean;
   folder?: boolean;
+  /** A FIFO, socket or device. */
+  special?: boolean;
 }
 
 /** The entry for one name in a folder without listing the folder. */
@@ -265,12 +270,20 @@ function realpathOrSelf(p: string): string {
 }
 
 function readIfExists(p: string): FileRead {
+  let fd: number;
   try {
-    return { text: fs.readFileSync(p, 'utf8') };
+    fd = fs.openSync(p, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   } catch (e) {
     if (errCode(e) === 'ENOENT' || errCode(e) === 'ENOTDIR') return {};
-    if (errCode(e) === 'EISDIR') return { folder: true };
     throw e;
+  }
+  try {
+    return { text: readRegularFd(fd).toString('utf8') };
+  } catch (e) {
+    if (e instanceof NotRegularFile) return e.message.startsWith('is a folder') ? { folder: true } : { special: true };
+    throw e;
+  } finally {
+    fs.closeSync(fd);
   }
 }
 

@@ -156,12 +156,50 @@ export function ensureFolder(root: string | DatasetRoot, relDir: string): string
 
 // ---- reading -------------------------------------------------------------------------------------------------
 
+/** Opening never waits (a FIFO with no writer would block forever): what is not a regular file is refused after. */
+export const READ_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
+
+/** Why an open descriptor is not a regular file, or undefined when it is one. */
+export function notRegularFile(st: fs.Stats): string | undefined {
+  if (st.isFile()) return undefined;
+  return st.isDirectory() ? 'is a folder, not a file' : 'is not a regular file (a FIFO, socket or device); it is not read';
+}
+
+/** Reads a whole regular file from an open descriptor (one fstat, then reads to its end); else NotRegularFile. */
+export function readRegularFd(fd: number): Buffer {
+  const st = fs.fstatSync(fd);
+  const why = notRegularFile(st);
+  if (why) throw new NotRegularFile(why);
+  if (st.size > 0) {
+    // As readFileSync does: read the size fstat gave (a file that shrank meanwhile ends early).
+    const buf = Buffer.allocUnsafe(st.size);
+    let got = 0;
+    while (got < st.size) {
+      const n = fs.readSync(fd, buf, got, st.size - got, null);
+      if (n === 0) break;
+      got += n;
+    }
+    return got === st.size ? buf : buf.subarray(0, got);
+  }
+  const chunks: Buffer[] = [];
+  for (;;) {
+    const buf = Buffer.allocUnsafe(65536);
+    const n = fs.readSync(fd, buf, 0, buf.length, null);
+    if (n === 0) break;
+    chunks.push(buf.subarray(0, n));
+  }
+  return Buffer.concat(chunks);
+}
+
+/** A path that is there but is no regular file. */
+export class NotRegularFile extends Error {}
+
 /** The bytes of a dataset file. */
 export function readBytes(root: string | DatasetRoot, rel: string): Buffer {
   const real = resolveForRead(root, rel);
   let fd: number;
   try {
-    fd = fs.openSync(real, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    fd = fs.openSync(real, READ_FLAGS);
   } catch (e) {
     const code = errCode(e);
     if (code === 'ENOENT' || code === 'ENOTDIR') throw new DatasetFileError(rel, MISSING_MESSAGE, 'missing');
@@ -170,8 +208,9 @@ export function readBytes(root: string | DatasetRoot, rel: string): Buffer {
     throw e;
   }
   try {
-    return fs.readFileSync(fd);
+    return readRegularFd(fd);
   } catch (e) {
+    if (e instanceof NotRegularFile) throw new DatasetFileError(rel, e.message, 'not_file');
     if (errCode(e) === 'EISDIR') throw new DatasetFileError(rel, 'is a folder, not a file', 'not_file');
     throw e;
   } finally {
@@ -306,10 +345,8 @@ export function createNewFile(root: string | DatasetRoot, rel: string, data: str
   return abs;
 }
 
-/** Flags that open `rel` for appending without following a symlink at its name. */
-export const APPEND_FLAGS = fs.constants.O_RDWR | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW;
-/** Flags that open an existing file for reading without following a symlink at its name. */
-export const READ_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW;
+/** Flags that open `rel` for appending without following a symlink at its name, and without waiting on a FIFO. */
+export const APPEND_FLAGS = fs.constants.O_RDWR | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
 
 /** A writable path under the dataset whose folders exist and are real (creates them); for callers with own opens. */
 export function prepareWrite(root: string | DatasetRoot, rel: string): string {

@@ -12,7 +12,7 @@ import { SYMLINK_OUT_MESSAGE } from '../../core/paths';
 import type { EventDraft, ReviewEvent } from '../../core/review/events';
 import { formatEventLine, parseEventLine } from '../../core/review/events';
 import { encodeEventId, EVENT_ID_RANDOM_BYTES, isoTime } from '../../core/review/eventId';
-import { APPEND_FLAGS, DatasetFileError, READ_FLAGS, resolveForRead, resolveForWrite } from './datasetPaths';
+import { APPEND_FLAGS, DatasetFileError, notRegularFile, READ_FLAGS, resolveForRead, resolveForWrite } from './datasetPaths';
 
 export const CURATION_DIR = 'curation';
 export const LOG_FILE = 'events.jsonl';
@@ -211,6 +211,8 @@ export class ReviewLog {
     }
     try {
       const st = this.fs.fstatSync(fd);
+      const special = notRegularFile(st);
+      if (special) return { events: [], rejected: [], problems: [{ severity: 'error', file: this.label, message: `${special}; the review log is not read` }], reset: this.offset > 0 };
       let reset = false;
       const sameFile = this.identity !== undefined && this.identity.dev === st.dev && this.identity.ino === st.ino;
       if (this.offset > 0 && (!sameFile || st.size < this.offset || !this.fingerprintMatches(fd))) {
@@ -372,6 +374,8 @@ export class ReviewLog {
       const fd = this.fs.openSync(this.writable(this.rejectedFile, 'cannot copy bad lines aside'), APPEND_FLAGS, 0o644);
       try {
         const st = this.fs.fstatSync(fd);
+        const special = notRegularFile(st);
+        if (special) throw new Error(`${REJECTED_FILE} ${special}`);
         const lead = st.size > 0 && this.lastByte(fd, st.size) !== NL ? '\n' : '';
         const b = Buffer.from(lead + out.join('\n') + '\n', 'utf8');
         const n = this.fs.writeSync(fd, b, 0, b.length);
@@ -459,11 +463,14 @@ export class ReviewLog {
     try {
       fd = this.fs.openSync(this.writable(this.file, 'the event was NOT recorded'), APPEND_FLAGS, 0o644);
     } catch (e) {
+      if (errno(e) === 'ENXIO') throw new ReviewLogError('io', this.label, 'is not a regular file (a FIFO, socket or device); the event was NOT recorded');
       throw this.ioError(e, errno(e) === 'ELOOP' ? 'the review log is a symlink; the event was NOT recorded' : 'cannot open the review log for appending');
     }
     let before = -1;
     try {
       const st = this.fs.fstatSync(fd);
+      const special = notRegularFile(st);
+      if (special) throw new ReviewLogError('io', this.label, `${special}; the event was NOT recorded`);
       before = st.size;
       // A torn last line must not swallow the next event: start on a fresh line.
       const lead = before > 0 && this.lastByte(fd, before) !== NL ? '\n' : '';

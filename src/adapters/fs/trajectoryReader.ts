@@ -48,6 +48,16 @@ function isAbort(e: unknown): boolean {
 async function buildFile(absPath: string, opts: BuildOptions, read: ReadTrajectoryOptions): Promise<BuildResult> {
   const { signal, onProgress } = read;
   signal?.throwIfAborted();
+  // A FIFO or device would be read forever (or block): only a regular file is streamed.
+  try {
+    const st = await stat(absPath);
+    if (!st.isFile()) {
+      const why = st.isDirectory() ? 'it is a folder, not a file' : 'it is not a regular file (a FIFO, socket or device); it is not read';
+      return { ok: false, problem: { severity: 'error', file: opts.fileLabel, message: why } };
+    }
+  } catch {
+    // missing: the stream below says so
+  }
   const builder = new TrajectoryBuilder(opts);
   const stream = createReadStream(absPath, signal !== undefined ? { highWaterMark: CHUNK, signal } : { highWaterMark: CHUNK });
   try {

@@ -16,12 +16,14 @@ export interface CliResult {
 }
 
 /** Runs `specweave ARGS` as a user would, in its own process (real exit code, real stdout and stderr). */
-export function cli(args: string[], opts: { input?: string } = {}): CliResult {
+export function cli(args: string[], opts: { input?: string; timeoutMs?: number } = {}): CliResult {
   const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...args], {
     cwd: ROOT,
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
     ...(opts.input !== undefined ? { input: opts.input } : {}),
+    // A bound for commands that could block forever (a FIFO): the process is killed and `code` is null.
+    ...(opts.timeoutMs !== undefined ? { timeout: opts.timeoutMs, killSignal: 'SIGKILL' as const } : {}),
     env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' },
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };

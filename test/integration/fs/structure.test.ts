@@ -2,6 +2,7 @@
 // that is not a dataset, an unknown manifest field, a review-log line with a member named twice.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -160,6 +161,32 @@ test('a folder where a file should be (manifest, task.json, attempt.json, a patc
       assert.equal(r.code, 1, `${file} ${c}: ${r.stderr}`);
       assert.doesNotMatch(r.stderr, /EISDIR|at \w+ \(/, `${file} ${c}`);
       if (c === command) assert.match(r.stderr, expected, `${file} ${c}`);
+    }
+  }
+});
+
+test('a FIFO where a file should be (task.json, a patch, a trajectory, the review log) blocks no command', () => {
+  const cases: Array<[string, string[], RegExp]> = [
+    ['tasks/t1/task.json', ['list'], /^tasks\/t1\/task\.json: error: .*not a regular file/m],
+    ['tasks/t1/attempts/a1/patch.diff', ['show', '@', 't1'], /^tasks\/t1\/attempts\/a1\/patch\.diff: error: is not a regular file/m],
+    ['tasks/t1/attempts/a1/t.json', ['show', '@', 't1'], /not a regular file/],
+    ['curation/events.jsonl', ['list'], /^curation\/events\.jsonl: error: is not a regular file/m],
+    ['curation/events.jsonl', ['label', '@', 't1', '--attempt', 'a2', '--spec', 'S1', '--verdict', 'satisfied', '--curator', 'ada'], /is not a regular file.*NOT recorded/],
+  ];
+  for (const [file, args, expected] of cases) {
+    const ds = tinyDataset();
+    if (file.endsWith('t.json')) fs.writeFileSync(path.join(ds, 'tasks/t1/attempts/a1/attempt.json'), '{ "model": "m", "trajectory": "t.json" }');
+    fs.mkdirSync(path.dirname(path.join(ds, file)), { recursive: true });
+    fs.rmSync(path.join(ds, file), { force: true });
+    execFileSync('mkfifo', [path.join(ds, file)]);
+    for (const a of [args, ['validate', '@']]) {
+      const argv = a.map((x) => (x === '@' ? ds : x));
+      if (argv.length === 1) argv.push(ds);
+      // A generous bound: the command either answers or is killed; it must answer.
+      const r = cli(argv, { timeoutMs: 60_000 });
+      assert.notEqual(r.code, null, `${file} ${argv[0]} blocked`);
+      assert.doesNotMatch(r.stderr, /at \w+ \(/, `${file} ${argv[0]}`);
+      if (a === args) assert.match(r.stdout + r.stderr, expected, `${file} ${argv[0]}`);
     }
   }
 });
