@@ -231,3 +231,16 @@ test('validate names every symlink that leads out of the dataset', async () => {
     ],
   );
 });
+
+test('import into a dataset whose tasks/ is symlinked out writes nothing there and says why', () => {
+  const ds = tinyDataset();
+  const out = outside();
+  fs.renameSync(path.join(ds, 'tasks'), path.join(out.dir, 'tasks'));
+  fs.symlinkSync(path.join(out.dir, 'tasks'), path.join(ds, 'tasks'));
+  const before = tree(out.dir);
+  const r = cli(['import', 'swebench', '--instances', path.join(__dirname, '../../fixtures/import/instances-crlf-bom.jsonl'), '--out', ds]);
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stdout + r.stderr, /tasks: error: is a symlink; SpecWeave writes nothing through a symlink.*nothing was written/);
+  assert.doesNotMatch(r.stderr, /at \w+ \(/);
+  assert.deepEqual(tree(out.dir), before);
+});
