@@ -1,4 +1,5 @@
 // The shape of one CLI command, and a helper that handles --help and usage errors the same way everywhere.
+import { NotADatasetError } from '../adapters/fs/datasetLoader';
 import { UsageError, helpText, parseArgs } from './args';
 import type { FlagSpec, ParsedArgs } from './args';
 import { err, one, out } from './output';
@@ -41,6 +42,10 @@ export function defineCommand(def: CommandDefinition): CliCommand {
         }
         return await def.run(parsed);
       } catch (e) {
+        if (e instanceof NotADatasetError) {
+          err(`specweave ${def.name}: ${one(e.message)}\n`);
+          return 2;
+        }
         if (!(e instanceof UsageError)) throw e;
         err(`specweave ${def.name}: ${one(e.message)}\n\n${help()}`);
         return 2;

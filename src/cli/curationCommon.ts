@@ -1,7 +1,5 @@
 // What the curation commands share: opening the store, the curator's name, the --policy flag, printing a refusal
 // or a log error the same way everywhere.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { CurationStore, resolveCurator } from '../adapters/fs/curationStore';
 import { ReviewLogError } from '../adapters/fs/reviewLog';
 import type { ConsensusPolicy } from '../core/review/consensus';
@@ -28,7 +26,6 @@ export function policyOf(a: ParsedArgs): ConsensusPolicy {
 /** Opens the dataset's review state; a folder that is no dataset is a usage error. Log problems go to stderr. */
 export function openStore(a: ParsedArgs, opts: { quiet?: boolean } = {}): CurationStore {
   const root = a.positional[0] as string;
-  if (!fs.existsSync(path.join(root, 'specweave.json'))) throw new UsageError(`${root} is not a SpecWeave dataset (no specweave.json)`);
   const store = CurationStore.open(root, { policy: policyOf(a) });
   if (!opts.quiet) for (const p of store.problems()) err(`${formatProblem(p)}\n`);
   return store;

@@ -10,7 +10,8 @@ import type { AcceptResult, RevalidateResult } from '../adapters/fs/repairFlow';
 import { RepairFlowError, acceptSuggestion, rejectSuggestion, revalidate, serviceRunner } from '../adapters/fs/repairFlow';
 import { RepairContextError } from '../adapters/fs/repairContext';
 import type { SuggestionRecord } from '../adapters/fs/repairStore';
-import { RepairStoreError, listSuggestions, loadRevalidation, loadSuggestion, suggestionFolder } from '../adapters/fs/repairStore';
+import { NotADatasetError } from '../adapters/fs/datasetLoader';
+import { RepairStoreError, listSuggestions, loadRevalidation, loadSuggestion, readSuggestionFile, suggestionFolder } from '../adapters/fs/repairStore';
 import type { LlmSettings } from '../adapters/llm/client';
 import { DEFAULT_BASE_URL, DEFAULT_MAX_REPLY_BYTES, DEFAULT_SETTINGS } from '../adapters/llm/client';
 import { CLI_KEY_HINT, LlmError } from '../adapters/llm/errors';
@@ -295,7 +296,7 @@ const showCmd = defineCommand({
   async run(a) {
     const [root, taskId, id] = a.positional as [string, string, string | undefined];
     const json = a.booleans.json === true;
-    if (!fs.existsSync(path.join(root, 'specweave.json'))) throw new UsageError(`${root} is not a SpecWeave dataset (no specweave.json)`);
+    if (!fs.existsSync(path.join(root, 'specweave.json'))) throw new NotADatasetError(root);
     if (id === undefined) {
       const all = listSuggestions(root, taskId);
       if (json) printJson({ ok: true, suggestions: all.map((r) => suggestionJson(root, r)) });
@@ -309,7 +310,7 @@ const showCmd = defineCommand({
       return fail(json, 'unknown_suggestion', (e as Error).message);
     }
     if (a.booleans.prompt) {
-      out(fs.readFileSync(path.join(suggestionFolder(root, taskId, id), r.prompt.file), 'utf8'));
+      out(readSuggestionFile(root, taskId, id, r.prompt.file));
       return 0;
     }
     const reval = loadRevalidation(root, taskId, id);

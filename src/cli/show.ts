@@ -1,7 +1,7 @@
 // `specweave show DATASET TASK`: the whole task, its attempts and normalized trajectory summaries.
-import { loadDataset, readDatasetTextIfExists, resolveDatasetPath } from '../adapters/fs/datasetLoader';
+import { DatasetFileError, openDataset, readDatasetTextIfExists, resolveDatasetPath } from '../adapters/fs/datasetLoader';
 import { summarizeTrajectory } from '../adapters/fs/trajectoryReader';
-import type { TrajectorySummary } from '../core/model';
+import type { Problem, TrajectorySummary } from '../core/model';
 import { filePath, parsePatch } from '../core/patch';
 import { defineCommand } from './command';
 import { UsageError } from './args';
@@ -16,13 +16,24 @@ export const showCommand = defineCommand({
   positional: { min: 2, max: 2 },
   async run(a) {
     const [root, id] = a.positional as [string, string];
-    const dataset = loadDataset(root, { only: [id] });
+    const dataset = openDataset(root, { only: [id] });
     const task = dataset.tasks.find((t) => t.id === id);
     if (!task) {
       for (const p of dataset.problems) err(formatProblem(p) + '\n');
       throw new UsageError(`no task "${id}" in ${dataset.root}`);
     }
-    const read = (rel: string | undefined) => (rel ? readDatasetTextIfExists(dataset.root, rel) : undefined);
+    const problems: Problem[] = [...dataset.problems];
+    // A file that cannot be read (a symlink out of the dataset) is a problem naming it; the rest is shown.
+    const read = (rel: string | undefined) => {
+      if (!rel) return undefined;
+      try {
+        return readDatasetTextIfExists(dataset.root, rel);
+      } catch (e) {
+        if (!(e instanceof DatasetFileError)) throw e;
+        problems.push({ severity: 'error', file: e.file, message: e.detail });
+        return undefined;
+      }
+    };
     const patchFiles = (rel: string | undefined) => {
       const text = read(rel);
       if (text === undefined) return undefined;
@@ -32,23 +43,34 @@ export const showCommand = defineCommand({
     for (const at of task.attempts) {
       let trajectory: { summary?: TrajectorySummary; error?: string } | undefined;
       if (at.trajectoryFile) {
-        const r = await summarizeTrajectory(resolveDatasetPath(dataset.root, at.trajectoryFile), { fileLabel: at.trajectoryFile });
-        trajectory = r.ok ? { summary: r.summary } : { error: formatProblem(r.problem) };
+        let abs: string | undefined;
+        try {
+          abs = resolveDatasetPath(dataset.root, at.trajectoryFile);
+        } catch (e) {
+          if (!(e instanceof DatasetFileError)) throw e;
+          trajectory = { error: e.message };
+        }
+        if (abs !== undefined) {
+          const r = await summarizeTrajectory(abs, { fileLabel: at.trajectoryFile, datasetRoot: dataset.root });
+          trajectory = r.ok ? { summary: r.summary } : { error: formatProblem(r.problem) };
+        }
       }
       attempts.push({ ...at, patch: patchFiles(at.patchFile), trajectory });
     }
-    const status = reviewStatuses(dataset)(task.id);
+    const status = reviewStatuses(dataset, problems)(task.id);
     const view = {
       task: { ...task, attempts: undefined, status },
       request: read(task.files.request),
       testPatch: patchFiles(task.files.testPatch),
       goldPatch: patchFiles(task.files.goldPatch),
       attempts,
-      problems: dataset.problems,
+      problems,
     };
+    const exit = problems.some((p) => p.severity === 'error') ? 1 : 0;
     if (a.booleans.json) {
       printJson(view);
-      return 0;
+      for (const p of problems) err(formatProblem(p) + '\n');
+      return exit;
     }
     const w = (s: string) => out(s);
     // Names and fields one line each; the request is a block (its lines stay, out() escapes the rest).
@@ -86,7 +108,7 @@ export const showCommand = defineCommand({
         w(`recorded (${one(r.source)}, imported) for ${one(x.id)}: ${one(r.status ?? (r.resolved ? 'resolved' : 'unresolved'))} — ${one(r.file)}\n`);
       }
     }
-    for (const p of dataset.problems) err(formatProblem(p) + '\n');
-    return 0;
+    for (const p of problems) err(formatProblem(p) + '\n');
+    return exit;
   },
 });

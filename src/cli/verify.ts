@@ -1,6 +1,6 @@
 // `specweave verify DATASET [TASK ...]`: runs tasks' verifiers in local containers (attempts plus the gold and
 // empty-patch oracle probes), prints one line (or JSON object) per run, and stores every run under DATASET/runs/.
-import { loadDataset } from '../adapters/fs/datasetLoader';
+import { openDataset } from '../adapters/fs/datasetLoader';
 import { EngineUnavailableError } from '../adapters/docker/engine';
 import type { VerifyRequest } from '../adapters/docker/verifyService';
 import { VerifierService, machineConcurrency } from '../adapters/docker/verifyService';
@@ -117,7 +117,7 @@ export const verifyCommand = defineCommand({
     };
     if (sel.all && (sel.attempts.length > 0 || sel.gold || sel.empty)) throw new UsageError('--all cannot be combined with --attempt, --gold or --empty');
 
-    const dataset = loadDataset(root);
+    const dataset = openDataset(root);
     for (const p of dataset.problems.filter((x) => x.severity === 'error')) err(`${formatProblem(p)}\n`);
     let tasks = dataset.tasks;
     if (taskIds.length > 0) {

@@ -214,9 +214,10 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
         const rel = t?.attempts.find((a) => a.id === column)?.trajectoryFile;
         if (!rel || !root) return undefined;
         try {
-          return { abs: resolveDatasetPath(root, rel), label: rel };
-        } catch {
-          return { abs: path.join(root, rel), label: rel };
+          return { abs: resolveDatasetPath(root, rel), label: rel, datasetRoot: root };
+        } catch (e) {
+          // A trajectory symlinked out of the dataset is not read: the column says why.
+          return { error: e instanceof Error ? e.message : String(e), label: rel };
         }
       },
       (column, entryLoaded) => session.trajectoryLoaded(column, entryLoaded),

@@ -173,7 +173,7 @@ describe('untrusted text on the terminal', () => {
     assert.ok(parsed.problems.some((p) => p.file.includes(BAD_TASK_FOLDER)));
 
     const l = await inert(['list', ds]);
-    assert.equal(l.code, 0);
+    assert.equal(l.code, 1, 'the bad task folder is an error (docs/cli.md: list exits 1 when the dataset has one)');
     const row = l.stdout.split('\n').find((x) => x.startsWith('evil '));
     assert.ok(row?.includes('Evil \\x1b]0;pwned-title\\x07\\x1b]52;c;cHduZWQ=\\x07\\x1b[2J\\x1b[H\\x9b31m\\u202egnp.exe\\u202c\\u2066iso\\u2069real\\rFAKE'), l.stdout);
     assert.ok(row?.endsWith('title\\nsecond line'), 'the title stays on its row');
@@ -182,7 +182,7 @@ describe('untrusted text on the terminal', () => {
     assert.equal((JSON.parse(lj.stdout) as Array<{ title: string }>)[0]?.title, `Evil ${HOSTILE} title\nsecond line`);
 
     const s = await inert(['show', ds, 'evil']);
-    assert.equal(s.code, 0, s.stderr);
+    assert.equal(s.code, 1, `the task has an error (its bad attempt folder), so show exits 1: ${s.stderr}`);
     assert.ok(s.stdout.split('\n')[0]?.startsWith('evil  Evil \\x1b]0;pwned-title\\x07'), s.stdout);
     assert.ok(s.stdout.includes('The body \\x1b]0;pwned-title'), 'the request is shown, escaped');
     assert.ok(s.stdout.includes('ends here.'));

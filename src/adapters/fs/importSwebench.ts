@@ -32,6 +32,7 @@ import { buildTask, taskIdFor } from '../../core/import/toTask';
 import type { AttemptDraft, TaskDraft } from '../../core/serialize';
 import { loadDataset } from './datasetLoader';
 import { writeManifest, writeTask } from './datasetWriter';
+import { DatasetFileError, resolveForWrite } from './datasetPaths';
 import type { AttemptWrite, TrajectorySource } from './datasetWriter';
 
 export interface ImportOptions {
@@ -545,6 +546,16 @@ export async function importSwebench(opts: ImportOptions, deps: ImportDeps): Pro
       imp.problems.push({ severity: 'error', file: opts.out, message: '--out is a folder that is neither empty nor a SpecWeave dataset (no specweave.json); nothing was written' });
       return summary([]);
     }
+    // Nothing is written through a symlink under the dataset (datasetPaths): say so before reading any input.
+    for (const rel of [MANIFEST_FILE, TASKS_DIR]) {
+      try {
+        resolveForWrite(outAbs, rel);
+      } catch (e) {
+        if (!(e instanceof DatasetFileError)) throw e;
+        imp.problems.push({ severity: 'error', file: path.join(opts.out, e.file), message: `${e.detail}; nothing was written` });
+        return summary([]);
+      }
+    }
   }
 
   imp.readInstances();
@@ -654,13 +665,20 @@ export async function importSwebench(opts: ImportOptions, deps: ImportDeps): Pro
       status = 'kept';
       imp.warn(path.join(opts.out, TASKS_DIR, built.task.id), `${row.instanceId}: the task folder exists and was left as it is (pass --replace to overwrite it)`);
     } else {
-      await writeTask(outAbs, {
-        task: built.task,
-        request: built.request,
-        testPatch: built.testPatch,
-        ...(built.goldPatch !== undefined ? { goldPatch: built.goldPatch } : {}),
-        attempts: writes,
-      });
+      try {
+        await writeTask(outAbs, {
+          task: built.task,
+          request: built.request,
+          testPatch: built.testPatch,
+          ...(built.goldPatch !== undefined ? { goldPatch: built.goldPatch } : {}),
+          attempts: writes,
+        });
+      } catch (e) {
+        // The task's folder is a symlink (or became one): refused, the other tasks go on.
+        if (!(e instanceof DatasetFileError)) throw e;
+        imp.problems.push({ severity: 'error', file: path.join(opts.out, e.file), message: `${e.detail}; ${row.instanceId} was not written` });
+        continue;
+      }
     }
     tasks.push({
       id: built.task.id,

@@ -5,6 +5,8 @@
 import { createReadStream } from 'node:fs';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import * as path from 'node:path';
+import { SYMLINK_OUT_MESSAGE } from '../../core/paths';
+import { DatasetFileError, datasetRoot, resolveForRead } from './datasetPaths';
 import type { NormalizedTrajectory, Problem } from '../../core/model';
 import type {
   BuildOptions,
@@ -25,6 +27,17 @@ export interface ReadTrajectoryOptions {
   fileLabel?: string;
   /** Called after each chunk with the bytes read so far and the file's size (per file, continuations included). */
   onProgress?: (bytesRead: number, totalBytes: number) => void;
+  /**
+   * The dataset the file is in: an ATIF continuation is then followed only when it stays inside the dataset (a
+   * symlink out is an error naming it, and is not read). Without it (an importer's input) continuations are read.
+   */
+  datasetRoot?: string;
+  /** Bytes one step may have (default 64 MiB): a larger one is left out with a problem, and never held in memory. */
+  maxValueBytes?: number;
+}
+
+function limits(read: ReadTrajectoryOptions): Pick<BuildOptions, 'maxValueBytes'> {
+  return read.maxValueBytes !== undefined ? { maxValueBytes: read.maxValueBytes } : {};
 }
 
 const CHUNK = 1 << 20;
@@ -36,6 +49,16 @@ function isAbort(e: unknown): boolean {
 async function buildFile(absPath: string, opts: BuildOptions, read: ReadTrajectoryOptions, range?: [number, number]): Promise<BuildResult> {
   const { signal, onProgress } = read;
   signal?.throwIfAborted();
+  // A FIFO or device would be read forever (or block): only a regular file is streamed.
+  try {
+    const st = await stat(absPath);
+    if (!st.isFile()) {
+      const why = st.isDirectory() ? 'it is a folder, not a file' : 'it is not a regular file (a FIFO, socket or device); it is not read';
+      return { ok: false, problem: { severity: 'error', file: opts.fileLabel, message: why } };
+    }
+  } catch {
+    // missing: the stream below says so
+  }
   const builder = new TrajectoryBuilder(opts);
   const slice = range !== undefined ? { start: range[0], end: Math.max(range[0], range[1] - 1) } : {};
   const stream = createReadStream(absPath, signal !== undefined ? { highWaterMark: CHUNK, signal, ...slice } : { highWaterMark: CHUNK, ...slice });
@@ -75,6 +98,23 @@ async function findContinuation(current: string, ref: string): Promise<string | 
   return undefined;
 }
 
+/** The dataset-relative path of the symlink when `abs` (a file under the dataset) leads out of it. */
+function leadsOutside(root: string, abs: string): string | undefined {
+  const r = datasetRoot(root);
+  let rel = path.relative(r.abs, abs);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) rel = path.relative(r.real, abs);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) return rel;
+  rel = rel.split(path.sep).join('/');
+  try {
+    resolveForRead(r, rel);
+    return undefined;
+  } catch (e) {
+    if (e instanceof DatasetFileError && e.reason === 'outside') return e.file;
+    if (e instanceof DatasetFileError) return undefined;
+    throw e;
+  }
+}
+
 function siblingLabel(label: string, absSibling: string): string {
   const dir = label.includes('/') ? label.slice(0, label.lastIndexOf('/') + 1) : '';
   return dir + path.basename(absSibling);
@@ -101,6 +141,13 @@ async function joinContinuations(
       break;
     }
     const next = await findContinuation(current, ref);
+    if (next !== undefined && read.datasetRoot !== undefined) {
+      const outside = leadsOutside(read.datasetRoot, next);
+      if (outside !== undefined) {
+        problems.push({ severity: 'error', file: outside, field, message: `${SYMLINK_OUT_MESSAGE}; the trajectory is shown without this continuation` });
+        break;
+      }
+    }
     if (next === undefined) {
       problems.push({ severity: 'warning', file: currentLabel, field, message: `the trajectory continues in "${ref}", which was not found next to it` });
       break;
@@ -111,7 +158,7 @@ async function joinContinuations(
     }
     seen.add(path.resolve(next));
     const nextLabel = siblingLabel(label, next);
-    const cont = await buildFile(next, { fileLabel: nextLabel, keepText, dropCopiedContext: true }, read);
+    const cont = await buildFile(next, { fileLabel: nextLabel, keepText, dropCopiedContext: true, ...limits(read) }, read);
     if (!cont.ok) {
       problems.push({ ...cont.problem, severity: 'warning', message: `continuation not read: ${cont.problem.message}` });
       break;
@@ -169,7 +216,7 @@ async function isDirectory(absPath: string): Promise<boolean> {
 async function readJoined(absPath: string, opts: ReadTrajectoryOptions, keepText: boolean): Promise<TrajectoryResult> {
   const label = opts.fileLabel ?? absPath;
   if (await isDirectory(absPath)) return readAcrDir(absPath, label, opts, keepText);
-  const built = await buildFile(absPath, { fileLabel: label, keepText }, opts);
+  const built = await buildFile(absPath, { fileLabel: label, keepText, ...limits(opts) }, opts);
   const first = firstInstanceResult(built);
   if (!first.ok || !built.ok) return first;
   const trajectory = await joinContinuations(absPath, label, built.instances[0]!, first.problems, keepText, opts);
@@ -208,7 +255,7 @@ export async function listTrajectoryInstances(absPath: string, opts: ReadTraject
     const summary = r.trajectory.summary;
     return { ok: true, instances: [summary.instanceId !== undefined ? { instanceId: summary.instanceId, summary } : { summary }], problems: r.problems };
   }
-  const built = await buildFile(absPath, { fileLabel: label, keepText: false, allInstances: true }, opts);
+  const built = await buildFile(absPath, { fileLabel: label, keepText: false, allInstances: true, ...limits(opts) }, opts);
   if (!built.ok) return built;
   if (built.instances.length === 1) {
     const only = built.instances[0]!;

@@ -1,7 +1,7 @@
 // The JSON shapes benchmark tools write their rows in: JSON Lines, one JSON array, one object keyed by id, or one
 // object. Each record keeps the line it starts on so a bad row can be reported where it is.
 import { parseTree } from 'jsonc-parser';
-import { lineAt, parseJson, parseJsonLines, stripBom } from '../json';
+import { lineAt, parseJson, parseJsonLines, parseStrict, stripBom } from '../json';
 import type { Problem } from '../model';
 
 export type RecordShape = 'jsonl' | 'array' | 'keyed' | 'single';
@@ -41,14 +41,11 @@ export function readRecords(text: string, file: string, isRecord: (v: Record<str
     };
   }
   // One JSON document (pretty-printed or one line) or JSON Lines: a whole-text parse decides.
-  let whole: unknown;
-  let parsedWhole = false;
-  try {
-    whole = JSON.parse(clean);
-    parsedWhole = true;
-  } catch {
-    parsedWhole = false;
-  }
+  // Strict (depth cap, no member named twice). When the whole text fails, the JSON Lines reading below says which
+  // rows are bad (too deep, a member named twice) and keeps the others.
+  const strict = parseStrict(clean);
+  const parsedWhole = strict.ok;
+  const whole = strict.ok ? strict.value : undefined;
   if (parsedWhole && isObject(whole)) {
     if (isRecord(whole)) return { shape: 'single', records: [{ value: whole, line: lineAt(clean, start) }], problems: [] };
     return readKeyed(clean, file, whole, isRecord);

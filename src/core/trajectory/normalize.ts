@@ -20,6 +20,7 @@ import {
   nonTrajectoryKind,
 } from './detect';
 import type { PathSeg, ScanAction, ScanError, ValueLocation } from './jsonScanner';
+import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_VALUE_BYTES } from './jsonScanner';
 import { JsonScanner } from './jsonScanner';
 import { OpenHandsAdapter } from './openHands';
 import type { AdapterOptions, AdapterOutput, FormatAdapter, SummaryFacts } from './steps';
@@ -50,6 +51,8 @@ export interface BuildOptions {
   allInstances?: boolean;
   /** Reading an ATIF continuation file: leave out the context it copied from the earlier file. */
   dropCopiedContext?: boolean;
+  /** Bytes one step (or other value read whole) may have; a larger one is left out with a problem. Default 64 MiB. */
+  maxValueBytes?: number;
 }
 
 export interface BuiltInstance {
@@ -97,6 +100,7 @@ export class TrajectoryBuilder {
   private lineAdapter: FormatAdapter | undefined;
   private fatal: ScanError | undefined;
   private truncation: ScanError | undefined;
+  private readonly maxValueBytes: number;
   private unknown: string | undefined;
   /** What an unknown first document is, when it is a known companion of trajectories (predictions, a report...). */
   private unknownKind: string | undefined;
@@ -120,7 +124,9 @@ export class TrajectoryBuilder {
       documentStart: (doc, loc) => this.documentStart(doc, loc),
       documentEnd: (doc, loc) => this.documentEnd(doc, loc),
       error: (err) => this.error(err),
-    });
+      dropped: (path, loc, why) => this.dropped(path, loc, why),
+    }, opts.maxValueBytes !== undefined ? { maxValueBytes: opts.maxValueBytes } : {});
+    this.maxValueBytes = opts.maxValueBytes ?? DEFAULT_MAX_VALUE_BYTES;
   }
 
   push(chunk: Uint8Array): void {
@@ -331,6 +337,13 @@ export class TrajectoryBuilder {
     this.instances.push(this.instance(out, cur, [loc.start, loc.end]));
   }
 
+  /** A step (or any value read whole) over the size or depth cap was scanned past: it is left out, and said so. */
+  private dropped(path: readonly PathSeg[], loc: ValueLocation, why: 'size' | 'depth'): void {
+    const what = path.length === 0 ? `line ${loc.line}` : `${pathText(path)} (line ${loc.line})`;
+    const over = why === 'size' ? `is larger than ${sizeText(this.maxValueBytes)} (the limit for one value)` : `is nested deeper than ${DEFAULT_MAX_DEPTH} levels`;
+    this.problems.push({ severity: 'error', file: this.file, line: loc.line, message: `${what} ${over}; it was left out` });
+  }
+
   private error(err: ScanError): 'stop' | 'resync' {
     if (err.truncated) {
       this.truncation = err;
@@ -504,4 +517,13 @@ export function normalizeTrajectoryText(text: string, fileLabel: string): Trajec
     if (ref !== undefined) result.problems.push(warning(fileLabel, `the trajectory continues in "${ref}", which is not read from text`, undefined, 'continued_trajectory_ref'));
   }
   return result;
+}
+
+/** `steps[3].message` from a scanner path. */
+function pathText(path: readonly PathSeg[]): string {
+  return path.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
+}
+
+function sizeText(bytes: number): string {
+  return bytes % 1048576 === 0 ? `${bytes / 1048576} MiB` : `${bytes} bytes`;
 }

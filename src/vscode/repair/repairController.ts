@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { EngineUnavailableError } from '../../adapters/docker/engine';
 import type { VerifierService, VerifyRequest } from '../../adapters/docker/verifyService';
-import { writeFileAtomicSync } from '../../adapters/fs/atomic';
+import { writeFileAtomicIn } from '../../adapters/fs/datasetPaths';
 import { CurationStore, resolveCurator } from '../../adapters/fs/curationStore';
 import { RepairFlowError, acceptSuggestion, rejectSuggestion, revalidate, serviceRunner } from '../../adapters/fs/repairFlow';
 import type { SuggestionRecord } from '../../adapters/fs/repairStore';
@@ -407,7 +407,8 @@ export class RepairController implements vscode.Disposable {
         onDisk = undefined;
       }
       if (saved && onDisk === text) continue;
-      writeFileAtomicSync(file, text);
+      // Through datasetPaths: never written through a symlink under the dataset.
+      writeFileAtomicIn(root, path.relative(root, file).split(path.sep).join('/'), text);
       this.d.log.warn(`repair ${taskId}: VS Code did not save ${path.relative(root, file)} (save answered ${String(saved)}); wrote the edited text to it directly`);
     }
   }
