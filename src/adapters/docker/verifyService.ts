@@ -3,6 +3,7 @@
 // UI and the CLI goes through one queue.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
+import * as path from 'node:path';
 import type { CandidateTask } from '../../core/model';
 import { DEFAULT_LIMITS } from '../../core/model';
 import { VERIFIER_VERSION, runInputs } from '../../core/verify/inputs';
@@ -15,7 +16,7 @@ import { RunQueue, defaultConcurrency } from '../../core/verify/queue';
 import type { RunInputs, VerifierRunRecord } from '../../core/verify/runResult';
 import { EMPTY_ATTEMPT, GOLD_ATTEMPT } from '../../core/verify/runResult';
 import { repoPath, resolveDatasetPath } from '../fs/datasetLoader';
-import { findReusable, newRunId, saveRun } from '../fs/runStore';
+import { RUNS_DIR, findReusable, newRunId, saveRun } from '../fs/runStore';
 import { INPUT_DIR } from './driver';
 import type { EngineOptions, EngineTarget } from './engine';
 import { Engine, EngineUnavailableError } from './engine';
@@ -62,6 +63,41 @@ export interface TaskVerification {
   task: CandidateTask;
   runs: VerifierRunRecord[];
   report: TaskReport;
+}
+
+/** The dataset's runs folder cannot be written: said before anything runs, since no run could be stored. */
+export class RunsFolderError extends Error {}
+
+const WRITE_ERRORS: Record<string, string> = {
+  EROFS: 'read-only file system',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  ENOTDIR: 'not a folder',
+  ENOENT: 'the dataset folder does not exist',
+};
+
+/**
+ * Throws RunsFolderError naming `DATASET/runs` when runs could not be stored there (a read-only dataset, no
+ * permission, a file in its place). Checks without writing: the folder itself, or the dataset folder it would be
+ * created in.
+ */
+export function checkRunsWritable(datasetRoot: string): void {
+  const dir = path.join(datasetRoot, RUNS_DIR);
+  let target = dir;
+  try {
+    if (!fs.statSync(dir).isDirectory()) throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') target = datasetRoot;
+    else throw new RunsFolderError(`the runs folder ${dir} cannot be written (${WRITE_ERRORS[code ?? ''] ?? errorMessage(e)}): nothing was run`);
+  }
+  try {
+    fs.accessSync(target, fs.constants.W_OK);
+    if (target === datasetRoot && !fs.statSync(target).isDirectory()) throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? '';
+    throw new RunsFolderError(`the runs folder ${dir} cannot be written (${WRITE_ERRORS[code] ?? errorMessage(e)}): nothing was run`);
+  }
 }
 
 /** The default concurrency for runs with this memory limit on this machine. */
@@ -190,6 +226,8 @@ export class VerifierService {
     const timeoutSec = req.timeoutSec ?? task.environment.timeoutSec;
     const repeat = req.repeat ?? 1;
     const { testPatch, attemptPatch } = this.readPatches(req);
+    // Before the engine is contacted: a run that cannot be stored must not run at all.
+    if (this.opts.persist !== false) checkRunsWritable(this.opts.datasetRoot);
     const runId = newRunId(started);
     const timings: VerifierRunRecord['timings'] = { startedAt: started.toISOString(), totalMs: 0 };
     let image: ImageInfo | undefined;
