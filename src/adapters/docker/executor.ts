@@ -31,6 +31,12 @@ export interface ExecuteResult {
   stdout: KeptBytes;
   stderr: KeptBytes;
   junitXml?: string;
+  /**
+   * The harness-owned JUnit report, when the description asked pytest for one: `xml` undefined when it was never
+   * written. For the junit parser, a `--junitxml` on the task's command line takes precedence over PYTEST_ADDOPTS
+   * (pytest's rule), so the task's own report (deleted before the tests start) stands in for it.
+   */
+  harnessReport?: { format: 'junit'; xml?: string };
   /** Set when the output stream could not be read to its end (the results are then not trustworthy). */
   streamError?: string;
   timings: { createMs: number; uploadMs: number; containerMs: number; removeMs: number; startToRemovedMs: number };
@@ -53,7 +59,9 @@ export interface ExecuteOptions {
 const CALL_MS = 15_000;
 const MAX_JUNIT_BYTES = 32 * 1024 * 1024;
 
+/** A report file's text from the stopped container; undefined when the path holds no regular file. */
 async function readJunit(container: Docker.Container, file: string, signal?: AbortSignal): Promise<string | undefined> {
+  const base = file.slice(file.lastIndexOf('/') + 1);
   try {
     return await withDeadline(
       'reading the JUnit report',
@@ -62,8 +70,10 @@ async function readJunit(container: Docker.Container, file: string, signal?: Abo
         const stream = (await container.getArchive({ path: file, abortSignal: s })) as NodeJS.ReadableStream;
         const extract = tar.extract();
         stream.pipe(extract);
+        let text: string | undefined;
         for await (const entry of extract) {
-          if (entry.header.type !== 'file') {
+          // Only the file itself: a folder put in its place would give the first file inside it.
+          if (text !== undefined || entry.header.type !== 'file' || entry.header.name !== base) {
             entry.resume();
             continue;
           }
@@ -73,9 +83,9 @@ async function readJunit(container: Docker.Container, file: string, signal?: Abo
             n += (c as Buffer).length;
             if (n <= MAX_JUNIT_BYTES) chunks.push(c as Buffer);
           }
-          return Buffer.concat(chunks).toString('utf8');
+          text = Buffer.concat(chunks).toString('utf8');
         }
-        return undefined;
+        return text;
       },
       signal,
     );
@@ -177,10 +187,15 @@ export async function executeRun(engine: Engine, d: RunDescription, archive: Buf
     const elapsedOver = containerMs >= d.timeoutSec * 1000;
     const timedOut = killedByClient || (!oomKilled && (exitCode === 124 || exitCode === 137) && elapsedOver);
 
-    const junitXml =
-      d.junitPath && !timedOut && stdout.markerSeen
-        ? await readJunit(container, `${d.workdir}/${d.junitPath}`, signal)
-        : undefined;
+    const reportsReadable = !timedOut && stdout.markerSeen;
+    let junitXml = d.junitPath && reportsReadable ? await readJunit(container, `${d.workdir}/${d.junitPath}`, signal) : undefined;
+    let harnessReport: ExecuteResult['harnessReport'];
+    if (d.harnessReportPath) {
+      const xml = reportsReadable ? await readJunit(container, d.harnessReportPath, signal) : undefined;
+      harnessReport = { format: 'junit', xml: xml ?? (d.junitPath ? junitXml : undefined) };
+      // An ini's `addopts = --junitxml=...` loses to PYTEST_ADDOPTS: the task's report is then the harness's.
+      if (d.junitPath) junitXml ??= xml;
+    }
 
     const prelude = stdout.prelude().toString('utf8');
     const apply = parsePrelude(prelude);
@@ -204,6 +219,7 @@ export async function executeRun(engine: Engine, d: RunDescription, archive: Buf
       stdout: out,
       stderr: err,
       junitXml,
+      harnessReport,
       streamError,
       timings: { createMs, uploadMs, containerMs, removeMs, startToRemovedMs },
       removed,

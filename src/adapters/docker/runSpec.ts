@@ -4,7 +4,7 @@ import type Docker from 'dockerode';
 import type { Limits, Verifier } from '../../core/model';
 import { unsafeRelativePath } from '../../core/paths';
 import type { FileOwner } from './repoArchive';
-import { INPUT_DIR, driverScript } from './driver';
+import { HARNESS_REPORT_PATH, INPUT_DIR, driverScript } from './driver';
 
 export const OWNED_LABEL = 'specweave.owned';
 export const LABELS = {
@@ -37,6 +37,8 @@ export interface RunSpecInput {
   owner: { pid: number; host: string };
   /** Epoch ms, for the sweep of containers an earlier crash left. */
   createdAt: number;
+  /** Workdir-relative files the test patch touches (`testPatchPaths`): put back to base after the attempt's patch. */
+  testPatchPaths?: string[];
 }
 
 export interface HardenedHostConfig {
@@ -76,7 +78,12 @@ export interface RunDescription {
   /** The client kills the container this long after it starts, whatever the driver's own `timeout` did. */
   clientDeadlineMs: number;
   junitPath?: string;
+  /** Where pytest writes the harness-owned JUnit report (pytest and junit parsers); read back after the run. */
+  harnessReportPath?: string;
 }
+
+/** Parsers whose runner is pytest: the harness asks it for a JUnit report of its own. */
+const PYTEST_PARSERS = new Set(['pytest', 'junit']);
 
 export class RunSpecError extends Error {}
 
@@ -124,6 +131,12 @@ export function describeRun(i: RunSpecInput): RunDescription {
   const { user, fileOwner } = runUser(i.imageUser, i.repoKind);
   const workdir = i.workdir.replace(/\/+$/, '');
   const killAfterSec = 1;
+  const restorePaths = i.testPatchPaths ?? [];
+  for (const p of restorePaths) {
+    const bad = unsafeRelativePath(p);
+    if (bad) throw new RunSpecError(`test patch path: ${bad}`);
+  }
+  const harnessReportPath = PYTEST_PARSERS.has(i.verifier.parser) ? HARNESS_REPORT_PATH : undefined;
   return {
     name: containerName(i.runId),
     image: i.image,
@@ -160,12 +173,13 @@ export function describeRun(i: RunSpecInput): RunDescription {
     },
     fileOwner,
     uploadRepo: i.repoKind === 'git',
-    driver: driverScript({ workdir, timeoutSec: i.timeoutSec, killAfterSec, junitPath: i.verifier.junitPath }),
+    driver: driverScript({ workdir, timeoutSec: i.timeoutSec, killAfterSec, junitPath: i.verifier.junitPath, restorePaths, harnessReportPath }),
     command: `${i.verifier.command}\n`,
     timeoutSec: i.timeoutSec,
     // The driver's `timeout` starts after the patches apply; the client's deadline adds half a second for that.
     clientDeadlineMs: Math.round(i.timeoutSec * 1000) + 500,
     junitPath: i.verifier.junitPath,
+    harnessReportPath,
   };
 }
 

@@ -17,7 +17,7 @@ import type { RunInputs, VerifierRunRecord } from '../../core/verify/runResult';
 import { EMPTY_ATTEMPT, GOLD_ATTEMPT } from '../../core/verify/runResult';
 import { repoPath, resolveDatasetPath } from '../fs/datasetLoader';
 import { RUNS_DIR, findReusable, newRunId, saveRun } from '../fs/runStore';
-import { INPUT_DIR } from './driver';
+import { HARNESS_REPORT_PATH, INPUT_DIR, testPatchPaths } from './driver';
 import type { EngineOptions, EngineTarget } from './engine';
 import { Engine, EngineUnavailableError } from './engine';
 import type { ExecuteResult } from './executor';
@@ -57,6 +57,8 @@ export interface VerifierServiceOptions {
   onOutput?: (req: VerifyRequest, stream: 'stdout' | 'stderr', chunk: Buffer) => void;
   onProgress?: (p: QueueProgress) => void;
   onSettled?: (id: string, req: VerifyRequest, outcome: JobOutcome<VerifierRunRecord>) => void;
+  /** What the engine observed for a run, before it is judged (diagnostics and tests). */
+  onOutcome?: (req: VerifyRequest, outcome: ExecutionOutcome) => void;
 }
 
 export interface TaskVerification {
@@ -257,6 +259,7 @@ export class VerifierService {
         verifier: task.verifier,
         owner: { pid: process.pid, host: os.hostname() },
         createdAt: Date.now(),
+        testPatchPaths: testPatchPaths(testPatch),
       });
       const a0 = Date.now();
       const repoBody =
@@ -269,6 +272,8 @@ export class VerifierService {
           { name: `${INPUT_DIR}/command.sh`, data: desc.command },
           { name: `${INPUT_DIR}/test.patch`, data: testPatch },
           { name: `${INPUT_DIR}/attempt.patch`, data: attemptPatch },
+          // Writable by whichever user the tests run as; the driver clears the report path before they start.
+          { name: HARNESS_REPORT_PATH.slice(1, HARNESS_REPORT_PATH.lastIndexOf('/')), directory: true, mode: 0o777 },
         ],
         repoBody,
       );
@@ -294,6 +299,7 @@ export class VerifierService {
         stdoutText: textOf(exec.stdout),
         stderrText: textOf(exec.stderr),
         junitXml: exec.junitXml,
+        harnessReport: exec.harnessReport,
       };
     } catch (e) {
       if (e instanceof CancelledError || signal?.aborted) throw new CancelledError();
@@ -309,6 +315,7 @@ export class VerifierService {
         stderrText: '',
       };
     }
+    this.opts.onOutcome?.(req, outcome);
     const j = judgeRun(task, outcome);
     timings.totalMs = Date.now() - t0;
     const empty = { head: Buffer.alloc(0), tail: Buffer.alloc(0), totalBytes: 0, cutBytes: 0 };

@@ -5,7 +5,8 @@ import type { CandidateTask } from '../model';
 import type { RunInputs } from './runResult';
 
 /** Bump when the driver script or the grading changes in a way that makes stored runs incomparable. */
-export const VERIFIER_VERSION = 1;
+// 2: the attempt's patch first, the test files restored, then the test patch; a harness-owned JUnit report.
+export const VERIFIER_VERSION = 2;
 
 export function sha256(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
