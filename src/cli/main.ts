@@ -1,4 +1,5 @@
 // Entry point of the `specweave` command: parses the command name and dispatches to one module per command.
+import { sweepAtStartup } from '../adapters/docker/sweep';
 import { commands } from './commands';
 
 async function main(argv: string[]): Promise<number> {
@@ -16,6 +17,10 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`specweave: unknown command "${name}"\n\n${usage()}`);
     return 2;
   }
+  // Containers a killed earlier process left are removed at every start, whatever the command: cheap (a local
+  // socket that answers within 300 ms, else nothing) and before the command, whose synchronous work would otherwise
+  // starve the short first contact.
+  await sweepAtStartup();
   return command.run(rest);
 }
 

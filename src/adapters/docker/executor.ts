@@ -124,8 +124,10 @@ export async function executeRun(engine: Engine, d: RunDescription, archive: Buf
     const u0 = Date.now();
     let uploadMs = 0;
     const [stream] = await Promise.all([
+      // With the watchdog, stdin too (hijacked): nothing is ever written to it; it only has to stay open while we
+      // live. Our process dying closes the connection, the engine closes the container's stdin, the run ends.
       withDeadline('attaching to the container', CALL_MS, (s) =>
-        container.attach({ stream: true, stdout: true, stderr: true, abortSignal: s }),
+        container.attach({ stream: true, stdin: d.watchdog, hijack: d.watchdog, stdout: true, stderr: true, abortSignal: s }),
       ) as Promise<NodeJS.ReadableStream>,
       withDeadline(
         'uploading the repository and patches',
@@ -175,6 +177,7 @@ export async function executeRun(engine: Engine, d: RunDescription, archive: Buf
     await withDeadline('reading the end of the output', 5000, () => ended).catch(() => {
       streamError ??= 'the output stream did not end within 5 s of the container exiting';
     });
+    (stream as Partial<{ destroy(): void }>).destroy?.();
     // A clean exit needs no inspection; any other exit may be the memory limit's doing (State.OOMKilled).
     let oomKilled = false;
     if (exitCode !== 0) {

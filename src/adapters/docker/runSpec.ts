@@ -80,6 +80,11 @@ export interface RunDescription {
   junitPath?: string;
   /** Where pytest writes the harness-owned JUnit report (pytest and junit parsers); read back after the run. */
   harnessReportPath?: string;
+  /**
+   * The container's stdin stays open while the client is attached and is closed by the engine when that connection
+   * drops (`OpenStdin` + `StdinOnce`); the driver's watchdog ends the run on EOF, so an orphan stops by itself.
+   */
+  watchdog: true;
 }
 
 /** Parsers whose runner is pytest: the harness asks it for a JUnit report of its own. */
@@ -173,13 +178,14 @@ export function describeRun(i: RunSpecInput): RunDescription {
     },
     fileOwner,
     uploadRepo: i.repoKind === 'git',
-    driver: driverScript({ workdir, timeoutSec: i.timeoutSec, killAfterSec, junitPath: i.verifier.junitPath, restorePaths, harnessReportPath }),
+    driver: driverScript({ workdir, timeoutSec: i.timeoutSec, killAfterSec, junitPath: i.verifier.junitPath, restorePaths, harnessReportPath, watchdog: true }),
     command: `${i.verifier.command}\n`,
     timeoutSec: i.timeoutSec,
     // The driver's `timeout` starts after the patches apply; the client's deadline adds half a second for that.
     clientDeadlineMs: Math.round(i.timeoutSec * 1000) + 500,
     junitPath: i.verifier.junitPath,
     harnessReportPath,
+    watchdog: true,
   };
 }
 
@@ -194,11 +200,12 @@ export function createOptions(d: RunDescription): Docker.ContainerCreateOptions 
     Cmd: d.cmd,
     Env: d.env,
     Labels: d.labels,
-    AttachStdin: false,
+    AttachStdin: d.watchdog,
     AttachStdout: true,
     AttachStderr: true,
     Tty: false,
-    OpenStdin: false,
+    OpenStdin: d.watchdog,
+    StdinOnce: d.watchdog,
     NetworkDisabled: true,
     HostConfig: { ...d.hostConfig, Ulimits: d.hostConfig.Ulimits.map((u) => ({ ...u })) },
   };

@@ -1,6 +1,6 @@
 // The run description (hardening, user, labels, deadlines) and the driver script, run here with the host's sh.
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -57,6 +57,9 @@ test('a run is hardened: no network, memory = memory+swap, CPU quota, pid limit,
   const c = createOptions(d);
   assert.equal(c.NetworkDisabled, true);
   assert.equal(c.Tty, false);
+  // The watchdog's stdin: open while the client is attached, closed by the engine when it goes.
+  assert.deepEqual([c.AttachStdin, c.OpenStdin, c.StdinOnce], [true, true, true]);
+  assert.match(d.driver, /^exec 3<&0 <\/dev\/null$/m);
   assert.deepEqual(c.Entrypoint, ['/bin/sh']);
   assert.deepEqual(c.Cmd, ['/.specweave/run.sh']);
   assert.equal(c.HostConfig?.AutoRemove, false);
@@ -308,4 +311,37 @@ test('driver: the harness report path is cleared and PYTEST_ADDOPTS asks for it,
   assert.equal(describeRun(input).harnessReportPath, HARNESS_REPORT_PATH);
   assert.equal(describeRun({ ...input, verifier: { command: 'x', parser: 'exitcode' } }).harnessReportPath, undefined);
   assert.doesNotMatch(describeRun({ ...input, verifier: { command: 'x', parser: 'django' } }).driver, /PYTEST_ADDOPTS/);
+});
+
+test('driver watchdog: the tests read /dev/null, and EOF on the driver\'s stdin ends the run at once', async () => {
+  assert.ok(hasTools(), 'the driver tests need git, patch and timeout on this machine (scripts/setup-docker.sh installs them)');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-watchdog-'));
+  const work = path.join(dir, 'work');
+  fs.mkdirSync(work);
+  for (const f of ['test.patch', 'attempt.patch']) fs.writeFileSync(path.join(dir, f), '');
+  fs.writeFileSync(path.join(dir, 'command.sh'), 'if read -r line; then echo "read: $line"; else echo "stdin: eof"; fi\nexec sleep 60\n');
+  fs.writeFileSync(path.join(dir, 'run.sh'), driverScript({ workdir: work, timeoutSec: 60, killAfterSec: 1, inputDir: dir, watchdog: true }));
+  // Its own process group: what the watchdog leaves on a host (no container init to take it down) is killed after.
+  const p = spawn('sh', [path.join(dir, 'run.sh')], { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  let out = '';
+  p.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<NodeJS.Signals | null>((resolve) => p.on('exit', (_code, signal) => resolve(signal)));
+  try {
+    p.stdin.write('not for the tests\n');
+    const deadline = Date.now() + 10_000;
+    while (!out.includes('stdin: eof') && !out.includes('read:') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.match(out, /stdin: eof/, 'the tests got /dev/null, not the watchdog\'s stdin');
+    p.stdin.end();
+    const signal = await Promise.race([exited, new Promise<'still running'>((r) => setTimeout(() => r('still running'), 10_000))]);
+    assert.equal(signal, 'SIGKILL', 'EOF on stdin killed the run (well before its 60 s)');
+  } finally {
+    if (p.pid) {
+      try {
+        process.kill(-p.pid, 'SIGKILL');
+      } catch {
+        // the group is gone already
+      }
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
