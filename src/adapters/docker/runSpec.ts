@@ -2,6 +2,7 @@
 // hardened host configuration. Pure, so the hardening is unit-tested rather than trusted.
 import type Docker from 'dockerode';
 import type { Limits, Verifier } from '../../core/model';
+import { DEFAULT_LIMITS } from '../../core/model';
 import { unsafeRelativePath } from '../../core/paths';
 import type { FileOwner } from './repoArchive';
 import { HARNESS_REPORT_PATH, INPUT_DIR, driverScript } from './driver';
@@ -85,6 +86,12 @@ export interface RunDescription {
    * drops (`OpenStdin` + `StdinOnce`); the driver's watchdog ends the run on EOF, so an orphan stops by itself.
    */
   watchdog: true;
+  /**
+   * The most the run may write to the container's disk beyond its upload (`limits.diskMb`): each file is capped at
+   * it (`fsize`), the written size is watched during the run and checked after it, and the engine is asked for a
+   * storage quota of upload + limit where its storage driver has one.
+   */
+  diskLimitBytes: number;
 }
 
 /** Parsers whose runner is pytest: the harness asks it for a JUnit report of its own. */
@@ -142,6 +149,8 @@ export function describeRun(i: RunSpecInput): RunDescription {
     if (bad) throw new RunSpecError(`test patch path: ${bad}`);
   }
   const harnessReportPath = PYTEST_PARSERS.has(i.verifier.parser) ? HARNESS_REPORT_PATH : undefined;
+  const diskLimitBytes = Math.round((i.limits.diskMb ?? DEFAULT_LIMITS.diskMb ?? 2048) * MIB);
+  if (!(diskLimitBytes > 0)) throw new RunSpecError(`limits.diskMb must be positive, got ${i.limits.diskMb}`);
   return {
     name: containerName(i.runId),
     image: i.image,
@@ -159,6 +168,7 @@ export function describeRun(i: RunSpecInput): RunDescription {
       [LABELS.host]: i.owner.host,
       [LABELS.created]: String(i.createdAt),
     },
+    diskLimitBytes,
     hostConfig: {
       NetworkMode: 'none',
       Memory: Math.round(i.limits.memoryMb * MIB),
@@ -174,7 +184,11 @@ export function describeRun(i: RunSpecInput): RunDescription {
       ReadonlyRootfs: false,
       // Output is read from the attach stream; a log driver would only copy it to disk (and json-file mangles bytes).
       LogConfig: { Type: 'none', Config: {} },
-      Ulimits: [{ Name: 'core', Soft: 0, Hard: 0 }],
+      // No single file beyond the disk limit: a one-file flood stops at once (EFBIG), not at the next size check.
+      Ulimits: [
+        { Name: 'core', Soft: 0, Hard: 0 },
+        { Name: 'fsize', Soft: diskLimitBytes, Hard: diskLimitBytes },
+      ],
     },
     fileOwner,
     uploadRepo: i.repoKind === 'git',
@@ -189,8 +203,13 @@ export function describeRun(i: RunSpecInput): RunDescription {
   };
 }
 
-/** The engine's create-container request for a description. */
-export function createOptions(d: RunDescription): Docker.ContainerCreateOptions {
+/**
+ * The engine's create-container request for a description. `storageQuotaBytes`: ask for a storage quota (`StorageOpt
+ * size`, only some storage drivers have one; the executor finds out).
+ */
+export function createOptions(d: RunDescription, o: { storageQuotaBytes?: number } = {}): Docker.ContainerCreateOptions {
+  const hostConfig: Docker.HostConfig = { ...d.hostConfig, Ulimits: d.hostConfig.Ulimits.map((u) => ({ ...u })) };
+  if (o.storageQuotaBytes !== undefined) hostConfig.StorageOpt = { size: String(Math.ceil(o.storageQuotaBytes)) };
   return {
     name: d.name,
     Image: d.image,
@@ -207,6 +226,6 @@ export function createOptions(d: RunDescription): Docker.ContainerCreateOptions 
     OpenStdin: d.watchdog,
     StdinOnce: d.watchdog,
     NetworkDisabled: true,
-    HostConfig: { ...d.hostConfig, Ulimits: d.hostConfig.Ulimits.map((u) => ({ ...u })) },
+    HostConfig: hostConfig,
   };
 }

@@ -300,6 +300,7 @@ export class VerifierService {
         stderrText: textOf(exec.stderr),
         junitXml: exec.junitXml,
         harnessReport: exec.harnessReport,
+        diskLimitExceeded: exec.diskLimitExceeded,
       };
     } catch (e) {
       if (e instanceof CancelledError || signal?.aborted) throw new CancelledError();

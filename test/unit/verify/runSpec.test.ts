@@ -39,8 +39,12 @@ test('a run is hardened: no network, memory = memory+swap, CPU quota, pid limit,
     Privileged: false,
     ReadonlyRootfs: false,
     LogConfig: { Type: 'none', Config: {} },
-    Ulimits: [{ Name: 'core', Soft: 0, Hard: 0 }],
+    Ulimits: [
+      { Name: 'core', Soft: 0, Hard: 0 },
+      { Name: 'fsize', Soft: 2048 * 1024 * 1024, Hard: 2048 * 1024 * 1024 },
+    ],
   });
+  assert.equal(d.diskLimitBytes, 2048 * 1024 * 1024, 'limits.diskMb defaults to 2 GiB');
   assert.deepEqual(d.labels, {
     'specweave.owned': '1',
     'specweave.run': input.runId,
@@ -64,6 +68,15 @@ test('a run is hardened: no network, memory = memory+swap, CPU quota, pid limit,
   assert.deepEqual(c.Cmd, ['/.specweave/run.sh']);
   assert.equal(c.HostConfig?.AutoRemove, false);
   assert.equal(c.name, 'specweave-20260101T000000000Z-abc123');
+  assert.equal(c.HostConfig?.StorageOpt, undefined, 'a storage quota only when asked for (the engine may have none)');
+});
+
+test('the disk limit: every file capped at it, a storage quota of upload + limit when the engine has quotas', () => {
+  const d = describeRun({ ...input, limits: { ...input.limits, diskMb: 64 } });
+  assert.equal(d.diskLimitBytes, 64 * 1024 * 1024);
+  assert.deepEqual(d.hostConfig.Ulimits.find((u) => u.Name === 'fsize'), { Name: 'fsize', Soft: 64 * 1024 * 1024, Hard: 64 * 1024 * 1024 });
+  assert.deepEqual(createOptions(d, { storageQuotaBytes: 1000 + d.diskLimitBytes }).HostConfig?.StorageOpt, { size: String(1000 + 64 * 1024 * 1024) });
+  assert.throws(() => describeRun({ ...input, limits: { ...input.limits, diskMb: 0 } }), /limits.diskMb must be positive/);
 });
 
 test('the user: a non-root user unless the image holds the repository', () => {
