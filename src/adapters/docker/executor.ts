@@ -256,7 +256,14 @@ export async function executeRun(engine: Engine, d: RunDescription, archive: Buf
     (stream as Partial<{ destroy(): void }>).destroy?.();
     // The exit state: a non-zero exit may be the memory limit's doing (State.OOMKilled); and the written size, for a
     // run that stayed under the watch's radar (fast, or between two measurements).
-    const info = await inspectSized(container);
+    // The reports are read while the exit state is inspected (each read costs a round trip through the engine,
+    // which mounts the stopped container); they are dropped again if the run turns out to have timed out.
+    const readable = !killedByClient && stdout.markerSeen;
+    const [info, taskXml, harnessXml] = await Promise.all([
+      inspectSized(container),
+      d.junitPath && readable ? readJunit(container, `${d.workdir}/${d.junitPath}`, signal) : undefined,
+      d.harnessReportPath && readable ? readJunit(container, d.harnessReportPath, signal) : undefined,
+    ]);
     const oomKilled = exitCode !== 0 && info.State?.OOMKilled === true;
     if (exitCode === null || exitCode === undefined) exitCode = info.State?.ExitCode ?? null;
     const diskWrittenBytes = Math.max(0, (info.SizeRw ?? 0) - baseline);
@@ -266,11 +273,10 @@ export async function executeRun(engine: Engine, d: RunDescription, archive: Buf
     const elapsedOver = containerMs >= d.timeoutSec * 1000;
     const timedOut = killedByClient || (!oomKilled && !diskExceeded && (exitCode === 124 || exitCode === 137) && elapsedOver);
 
-    const reportsReadable = !timedOut && stdout.markerSeen;
-    let junitXml = d.junitPath && reportsReadable ? await readJunit(container, `${d.workdir}/${d.junitPath}`, signal) : undefined;
+    let junitXml = timedOut ? undefined : taskXml;
     let harnessReport: ExecuteResult['harnessReport'];
     if (d.harnessReportPath) {
-      const xml = reportsReadable ? await readJunit(container, d.harnessReportPath, signal) : undefined;
+      const xml = timedOut ? undefined : harnessXml;
       harnessReport = { format: 'junit', xml: xml ?? (d.junitPath ? junitXml : undefined) };
       // An ini's `addopts = --junitxml=...` loses to PYTEST_ADDOPTS: the task's report is then the harness's.
       if (d.junitPath) junitXml ??= xml;
