@@ -50,7 +50,7 @@ after(async () => {
   if (root) fs.rmSync(root, { recursive: true, force: true });
 });
 
-test('kill -9 of the CLI: its container stops by itself within 20 s, and the next CLI start removes it', async () => {
+test('kill -9 of the CLI: its container stops by itself within 20 s, and the next CLI start removes it', async (t) => {
   const cli = startCli(['verify', root, taskId, '--empty', '--force']);
   const ofTask = async () => (await listOwned(engine)).filter((c) => c.labels['specweave.task'] === taskId);
   const running = await until('the run container to be running', 60_000, async () => {
@@ -59,10 +59,12 @@ test('kill -9 of the CLI: its container stops by itself within 20 s, and the nex
   });
   assert.equal(running.labels['specweave.pid'], String(cli.p.pid));
 
+  const killedAt = Date.now();
   cli.p.kill('SIGKILL');
   await cli.exited;
   const stopped = await until('the orphan to stop by itself', 20_000, async () => (await ofTask()).find((c) => c.id === running.id && c.state !== 'running'));
   assert.equal(stopped.state, 'exited');
+  t.diagnostic(`the orphan was seen stopped ${Date.now() - killedAt} ms after the kill`);
 
   // Any command sweeps at start: here one that never runs a container.
   const list = startCli(['list', root]);
