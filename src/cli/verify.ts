@@ -3,7 +3,7 @@
 import { openDataset } from '../adapters/fs/datasetLoader';
 import { EngineUnavailableError } from '../adapters/docker/engine';
 import type { VerifyRequest } from '../adapters/docker/verifyService';
-import { VerifierService, machineConcurrency } from '../adapters/docker/verifyService';
+import { RunsFolderError, VerifierService, checkRunsWritable, machineConcurrency } from '../adapters/docker/verifyService';
 import type { CandidateTask } from '../core/model';
 import type { OracleFlag } from '../core/verify/oracle';
 import { taskReport } from '../core/verify/oracle';
@@ -139,6 +139,14 @@ export const verifyCommand = defineCommand({
     if (requests.length === 0) {
       err('nothing to verify\n');
       return 0;
+    }
+
+    try {
+      checkRunsWritable(dataset.root);
+    } catch (e) {
+      if (!(e instanceof RunsFolderError)) throw e;
+      err(`specweave verify: ${one(e.message)}\n`);
+      return 1;
     }
 
     const maxMem = Math.max(...tasks.map((t) => t.environment.limits.memoryMb));

@@ -60,6 +60,11 @@ export interface Limits {
   memoryMb: number;
   cpus: number;
   pids: number;
+  /**
+   * The most a run may write to the container's disk (MiB), beyond what is uploaded; over it the run is
+   * `disk_limit`. Optional so limits written before it existed stay valid; missing = DEFAULT_LIMITS.diskMb.
+   */
+  diskMb?: number;
 }
 
 export interface Environment {
@@ -173,7 +178,7 @@ export interface Dataset {
   problems: Problem[];
 }
 
-export const DEFAULT_LIMITS: Limits = { memoryMb: 2048, cpus: 1, pids: 512 };
+export const DEFAULT_LIMITS: Limits = { memoryMb: 2048, cpus: 1, pids: 512, diskMb: 2048 };
 export const DEFAULT_TIMEOUT_SEC = 300;
 export const DEFAULT_WORKDIR = '/repo';
 

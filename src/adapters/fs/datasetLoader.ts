@@ -59,7 +59,7 @@ export function loadDataset(root: string, opts: LoadOptions = {}): Dataset {
   if (!manifest) {
     return {
       root: abs,
-      manifest: { format: 1, name: path.basename(abs), defaults: { workdir: '/repo', timeoutSec: 300, limits: { memoryMb: 2048, cpus: 1, pids: 512 } } },
+      manifest: { format: 1, name: path.basename(abs), defaults: { workdir: '/repo', timeoutSec: 300, limits: { memoryMb: 2048, cpus: 1, pids: 512, diskMb: 2048 } } },
       tasks: [],
       problems,
     };

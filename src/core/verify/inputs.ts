@@ -5,8 +5,9 @@ import type { CandidateTask } from '../model';
 import type { RunInputs } from './runResult';
 
 /**
- * Bump when the driver script or the grading changes in a way that makes stored runs incomparable. 2: the grading
- * of issue 9 (statuses settled as pytest does, the whole stream read, trust checks, skips, patch flags).
+ * Bump when the driver script or the grading changes in a way that makes stored runs incomparable. 2: issue 9's
+ * hardening: the attempt's patch first, the test files restored, then the test patch; a harness-owned JUnit report;
+ * statuses settled as pytest does, the whole stream read, trust checks, skips, patch flags.
  */
 export const VERIFIER_VERSION = 2;
 

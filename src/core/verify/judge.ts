@@ -193,12 +193,15 @@ export function judgeRun(task: JudgedTask, o: ExecutionOutcome, patches?: RunPat
 
 function judgeOutcome(task: JudgedTask, o: ExecutionOutcome): Judgement {
   if (o.infraError) return notGraded(task, 'infra_error', o.infraError);
-  for (const which of ['test', 'attempt'] as const) {
+  // The attempt's patch is applied first, then the test patch (the SWE-bench order); a failure says which.
+  for (const which of ['attempt', 'test'] as const) {
     const a = o.apply[which];
     if (a.method === 'failed') {
       return notGraded(task, 'apply_failed', `the ${which} patch did not apply with git apply nor patch --fuzz=3: ${shorten(a.detail)}`);
     }
-    if (a.method === 'not-run') return notGraded(task, 'invalid', `the ${which} patch was never applied (the driver stopped early)`);
+  }
+  for (const which of ['attempt', 'test'] as const) {
+    if (o.apply[which].method === 'not-run') return notGraded(task, 'invalid', `the ${which} patch was never applied (the driver stopped early)`);
   }
   if (o.oomKilled) return notGraded(task, 'oom', 'the container ran out of memory (killed by the memory limit)');
   if (o.diskLimitExceeded) {
