@@ -222,7 +222,7 @@ test('driver: the verifier exits with its own code, and timeout(1) stops it', ()
   const slow = runDriver({ 'f.txt': base }, '', '', 'trap "" TERM; while :; do :; done', 1);
   // timeout(1) SIGKILLs its whole process group, itself included: in a container, init reports that as 137.
   assert.ok(slow.code === 137 || slow.signal === 'SIGKILL', `exit ${slow.code} / ${slow.signal}`);
-  assert.ok(Date.now() - t0 < 4000);
+  assert.ok(Date.now() - t0 < 30_000, 'timeout(1) stopped the loop (it never ends by itself)');
 });
 
 test('testPatchPaths: both sides of renames, quoted names, new and deleted files, and no header taken from a hunk body', () => {
