@@ -280,7 +280,8 @@ function judgeOutcome(task: JudgedTask, o: ExecutionOutcome): Judgement {
     if (cmp.disagreement) {
       return notGraded(task, 'invalid', `the log and the harness's JUnit report disagree (${cmp.disagreement}): the output cannot be trusted`, reported);
     }
-    reported = { ...reported, ...cmp.fromReport };
+    // The task's own JUnit report already gave the results (its names): the harness's copy only confirms them.
+    if (testsFrom !== 'junit') reported = { ...reported, ...cmp.fromReport };
     testsFrom = 'junit';
     notes.push(`per-test results from the harness's JUnit report (it agrees with the log on ${cmp.agreed} listed test(s))`);
   }

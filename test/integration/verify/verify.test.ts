@@ -325,7 +325,8 @@ test('a patch printing fake PASSED lines and exiting non-zero is invalid', async
   assert.equal(r.status, 'invalid');
   assert.equal(r.resolved, false);
   assert.equal(r.reported['tests/test_calc.py::test_add'], 'PASSED', 'the fake lines were read...');
-  assert.match(r.reason, /no test was reported failing/, '...and not believed');
+  // The patch's process exits before pytest ends: the report the harness asked pytest for is missing.
+  assert.match(r.reason, /harness's own JUnit report .* is missing|no test was reported failing/, '...and not believed');
 });
 
 test('a tar entry escaping the workdir is refused before upload', async () => {
