@@ -60,26 +60,37 @@ function withOptional<T extends object>(base: T, optional: Partial<Record<keyof 
   return base;
 }
 
-/** The commands of an SWE-bench eval script (v5 rows): the build steps after the test patch, then what runs between its markers. */
+/**
+ * The commands of an SWE-bench eval script (v5 rows): the build steps after the test patch's here-document, then
+ * what runs between its markers. Here-document bodies (the test patch) are skipped whole, so a marker line inside a
+ * patch does not count.
+ */
 export function evalScriptCommand(script: string): string | undefined {
   const lines = script.replace(/\r\n?/g, '\n').split('\n');
-  const start = lines.findIndex((l) => l.includes('>>>>> Start Test Output'));
-  if (start < 0) return undefined;
-  const endRel = lines.slice(start + 1).findIndex((l) => l.includes('>>>>> End Test Output'));
-  const end = endRel < 0 ? lines.length : start + 1 + endRel;
-  // Build steps: the lines between the end of the test patch's here-document and the start marker.
-  let buildFrom = start;
-  for (let i = 0; i < start; i++) {
-    const here = /<<\s*'?([A-Za-z_][\w]*)'?\s*$/.exec(lines[i] as string);
-    if (!here) continue;
-    const close = lines.findIndex((l, k) => k > i && l === here[1]);
-    if (close > 0 && close < start) {
-      buildFrom = close + 1;
-      i = close;
+  let here: string | undefined;
+  let afterHere = 0;
+  let start = -1;
+  let end = lines.length;
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i] as string;
+    if (here !== undefined) {
+      if (l === here) {
+        here = undefined;
+        if (start < 0) afterHere = i + 1;
+      }
+      continue;
     }
+    if (start < 0 && l.includes('>>>>> Start Test Output')) start = i;
+    else if (start >= 0 && l.includes('>>>>> End Test Output')) {
+      end = i;
+      break;
+    }
+    const open = /<<-?\s*(['"]?)([A-Za-z_]\w*)\1\s*$/.exec(l);
+    if (open) here = open[2];
   }
-  const build = buildFrom < start ? lines.slice(buildFrom, start) : [];
-  const cmds = [...build, ...lines.slice(start + 1, end)].map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  if (start < 0) return undefined;
+  const build = afterHere > 0 && afterHere < start ? lines.slice(afterHere, start) : [];
+  const cmds = [...build, ...lines.slice(start + 1, end)].map((l) => l.replace(/\s+$/, '')).filter((l) => l.trim() !== '');
   return cmds.length > 0 ? cmds.join('\n') : undefined;
 }
 
