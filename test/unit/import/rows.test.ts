@@ -222,3 +222,28 @@ test('Scale-SWE rows: owner in user, parent_commit, image_url and workdir; f2p_s
   assert.ok(t.notes.some((n) => /pre_commands/.test(n)), t.notes.join('\n'));
   assert.deepEqual(errors(summary), []);
 });
+
+test('from a terminal: a refused row makes exit 1 and one inert line naming file and line, hostile bytes escaped', async () => {
+  const { importCommand } = await import('../../../src/cli/import');
+  const dir = tmpDir();
+  const rows = path.join(dir, 'rows.jsonl');
+  const good = fs.readFileSync(path.join(FX, 'swe-bench-multilingual/v5-rows.jsonl'), 'utf8').split('\n')[0] as string;
+  const hostile = { ...JSON.parse(good), instance_id: 'evil__x-1', log_parser: 'parse_log_\x1b[2J\x1b]0;pwned\x07x' };
+  fs.writeFileSync(rows, `${good}\n${JSON.stringify(hostile)}\n`);
+  const out: string[] = [];
+  const write = process.stdout.write.bind(process.stdout);
+  process.stdout.write = ((chunk: string) => out.push(String(chunk)) > 0) as typeof process.stdout.write;
+  let code: number;
+  try {
+    code = await importCommand.run(['swebench', '--instances', rows, '--out', path.join(dir, 'out')]);
+  } finally {
+    process.stdout.write = write;
+  }
+  const text = out.join('');
+  assert.equal(code, 1);
+  assert.match(text, /Imported 1 task\(s\)/);
+  const line = text.split('\n').find((l) => l.includes('evil__x-1: no test command known'));
+  assert.ok(line, text);
+  assert.ok(line.includes(`${rows}:2`), line);
+  assert.ok(![...text].some((c) => (c < ' ' && c !== '\n') || c === '\x7f'), 'no control byte reaches the terminal');
+});
