@@ -156,9 +156,8 @@ function swebenchLike(f: RowFields, key: string | undefined, flavor: InstanceFla
   if (flavor === 'swe-bench-live') {
     if (!problemStatement.trim()) problemStatement = f.str('PR_Title') ?? '';
     hintsText ??= f.str('hints');
-    const parts: string[] = [];
-    for (const k of ['rebuild_cmds', 'test_cmds', 'print_cmds']) parts.push(...(f.lines(k) ?? []));
-    if (f.lines('test_cmds')?.length) command = { command: parts.join('\n'), from: 'rebuild_cmds + test_cmds + print_cmds' };
+    const [rebuild, test, print] = ['rebuild_cmds', 'test_cmds', 'print_cmds'].map((k) => f.lines(k) ?? []) as [string[], string[], string[]];
+    if (test.length > 0) command = { command: [...rebuild, ...test, ...print].join('\n'), from: 'rebuild_cmds + test_cmds + print_cmds' };
     logParser = f.text('log_parser');
     if (logParser && logParser.trim() !== 'pytest' && /\bdef\s+\w+\s*\(/.test(logParser)) {
       extraSource.log_parser = logParser;
@@ -187,6 +186,10 @@ function swebenchLike(f: RowFields, key: string | undefined, flavor: InstanceFla
   }
   if (f.text('image_assets')) extraSource.image_assets = f.v.image_assets;
   if (f.text('eval_type')) extraSource.eval_type = f.v.eval_type;
+  if (f.text('eval_type')?.trim() === 'fail_only') {
+    // SWE-bench's fail-only repositories: their parsers name failing tests only, and a test not named counts as passed.
+    noParser = "SWE-bench grades this repository fail-only (eval_type: a test its output does not name counts as passed), which SpecWeave's grading does not do";
+  }
 
   const draft: Draft = { instanceId, repo, problemStatement, failToPass, passToPass, flavor };
   return withOptional(draft, {
@@ -293,8 +296,7 @@ function swebenchPro(f: RowFields, key: string | undefined): Draft | undefined {
   if (!runScript) {
     notes.push('The row has no run_script: SWE-bench Pro keeps it in run_scripts/<instance_id>/run_script.sh of its repository.');
   }
-  const parts = [f.str('problem_statement') ?? ''];
-  const draft: Draft = { instanceId, repo, problemStatement: parts[0] as string, failToPass, passToPass, flavor: 'swe-bench-pro' };
+  const draft: Draft = { instanceId, repo, problemStatement: f.str('problem_statement') ?? '', failToPass, passToPass, flavor: 'swe-bench-pro' };
   return withOptional(draft, {
     baseCommit: f.str('base_commit'),
     patch: f.str('patch'),
@@ -465,6 +467,8 @@ function scaleSwe(f: RowFields): Draft | undefined {
   if (f.text('pre_commands')) {
     notes.push("The row's pre_commands (run by Scale-SWE's harness when the container starts) are kept in source.pre_commands and not run: the image must already hold the repository at parent_commit.");
   }
+  const workdir = f.text('workdir')?.trim();
+  if (workdir && !workdir.startsWith('/')) f.problem('workdir', `workdir "${workdir}" is not an absolute path; the manifest's workdir is used`, 'warning');
   // The evaluator runs pytest on the listed node ids; their files here (a node id may hold spaces).
   const files = [...new Set([...failToPass, ...passToPass].map((t) => t.split('::')[0] as string).filter(Boolean))];
   const draft: Draft = { instanceId, repo, problemStatement: f.str('problem_statement') ?? '', failToPass, passToPass, flavor: 'scale-swe' };
@@ -473,7 +477,7 @@ function scaleSwe(f: RowFields): Draft | undefined {
     patch: f.str('patch'),
     testPatch,
     imageName: f.text('image_url')?.trim(),
-    workdir: f.text('workdir')?.trim().startsWith('/') ? f.text('workdir')?.trim() : undefined,
+    workdir: workdir?.startsWith('/') ? workdir : undefined,
     command: files.length > 0 ? { command: `pytest -rA ${files.map(shellWord).join(' ')}`, from: 'FAIL_TO_PASS + PASS_TO_PASS files (as Scale-SWE runs pytest on them)' } : undefined,
     language: normLanguage(f.str('language')),
     extraSource,

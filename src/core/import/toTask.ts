@@ -171,7 +171,7 @@ export function buildTask(input: TaskInput): BuiltTask | VerifierRefusal {
     ['language', row.language],
   ];
   for (const [k, v] of optional) if (v !== undefined && v !== '') source[k] = v;
-  for (const [k, v] of Object.entries(row.extraSource ?? {})) if (v !== undefined) source[k] = v;
+  for (const [k, v] of Object.entries(row.extraSource ?? {})) if (v !== undefined && !(k in source)) source[k] = v;
   if (row.flavor !== 'swe-bench') source.flavor = row.flavor;
   if (input.alsoIn && input.alsoIn.length > 0) source.also_in = input.alsoIn;
   if (row.flavor === 'swe-smith') {

@@ -114,6 +114,17 @@ test('eval scripts: build steps after the here-document, then the marked command
   assert.match(built.error, /^no test command known for this task \(a go task: its test patch changes a_test\.go, and the row carries no test command\); give --test-cmd$/);
 });
 
+test("SWE-bench's fail-only rows (a test the output does not name counts as passed) are refused, not graded as missing", () => {
+  const [row] = parseInstances(
+    line({ instance_id: 'chartjs__Chart.js-1', repo: 'chartjs/Chart.js', base_commit: 'a'.repeat(40), problem_statement: 'p', eval_type: 'fail_only', log_parser: 'parse_log_jest',
+      eval_script: ": '>>>>> Start Test Output'\nnpx jest --verbose\n: '>>>>> End Test Output'\n", FAIL_TO_PASS: ['draws'], PASS_TO_PASS: [] }),
+    'v5.jsonl',
+  ).rows;
+  const built = buildTask({ row: row as NonNullable<typeof row>, repo: { name: 'chartjs/Chart.js', inImage: true } });
+  assert.ok('error' in built);
+  assert.match(built.error, /fail-only/);
+});
+
 test('parsers by name, by command and by language; --test-cmd on a task whose runner is unknown is graded by exit code, with a note', () => {
   assert.deepEqual(parserForName('parse_log_pytest_v2'), { parser: 'pytest' });
   assert.deepEqual(parserForName('parse_log_vitest'), { parser: 'jest' });
