@@ -46,7 +46,13 @@ export interface TestCase {
   specs: string[];
 }
 
-export type ResultParser = 'pytest' | 'django' | 'junit' | 'exitcode';
+/**
+ * How a verifier's output is read: pytest, Django's runner, a JUnit XML report, the exit code, or the text of another
+ * runner (go test, cargo test, Maven/Gradle/Ant, Jest/Vitest).
+ */
+export type ResultParser = 'pytest' | 'django' | 'junit' | 'exitcode' | 'gotest' | 'cargo' | 'maven' | 'gradle' | 'ant' | 'jest';
+
+export const RESULT_PARSERS: readonly ResultParser[] = ['pytest', 'django', 'junit', 'exitcode', 'gotest', 'cargo', 'maven', 'gradle', 'ant', 'jest'];
 
 export interface Verifier {
   /** Shell command run in the workdir after the test patch and the attempt patch are applied. */

@@ -204,9 +204,15 @@ class Importer {
         this.problems.push({ severity: 'error', file: f, message: '--instances needs a file (JSONL or a JSON array), not a folder' });
         continue;
       }
-      const text = readText(f, this.problems);
-      if (text === undefined) continue;
-      const r = parseInstances(text, f);
+      // Bytes, not text: benchmark rows come in UTF-16 too (SWE-PolyBench).
+      let bytes: Buffer;
+      try {
+        bytes = fs.readFileSync(f);
+      } catch (e) {
+        this.problems.push({ severity: 'error', file: f, message: `cannot read: ${(e as Error).message}` });
+        continue;
+      }
+      const r = parseInstances(bytes, f);
       this.problems.push(...r.problems);
       this.instanceFiles.push({ file: f, ...(r.shape ? { shape: r.shape } : {}), rows: r.rows.length });
       for (const row of r.rows) {
@@ -623,6 +629,11 @@ export async function importSwebench(opts: ImportOptions, deps: ImportDeps): Pro
       ...(alsoIn.length > 0 ? { alsoIn } : {}),
       notes,
     });
+    if ('error' in built) {
+      const n = attempts.filter((a) => a.instanceId === row.instanceId).length;
+      imp.problems.push({ severity: 'error', file: row.file, line: row.line, message: `${row.instanceId}: ${built.error}${n > 0 ? ` (its ${n} attempt(s) are not imported)` : ''}` });
+      continue;
+    }
     for (const w of built.warnings) imp.warn(row.file, `${row.instanceId}: ${w}`, row.line);
     const mine = attempts.filter((a) => a.instanceId === row.instanceId).sort((x, y) => ((x.id ?? '') < (y.id ?? '') ? -1 : 1));
     const attemptSummaries: AttemptSummary[] = [];

@@ -72,8 +72,7 @@ export function parseTestOutput(format: LogFormat, text: string | TestLog, junit
   }
   if (format === 'exitcode') return { from: 'exitcode', tests: {} };
   const p = textLog();
-  const from = format === 'django' ? 'django' : 'pytest';
-  return { from: Object.keys(p.tests).length > 0 ? from : 'none', tests: p.tests, log: p };
+  return { from: Object.keys(p.tests).length > 0 ? format : 'none', tests: p.tests, log: p };
 }
 
 /** What a log says about itself that a reader of the verdict should know (conflicting lines, cut lines...). */
@@ -272,7 +271,7 @@ function judgeOutcome(task: JudgedTask, o: ExecutionOutcome): Judgement {
   if (parsed.log && testsFrom !== 'junit') {
     if (parsed.log.unclosed) return notGraded(task, 'invalid', `${parsed.log.unclosed}; the output cannot be trusted`, reported);
     if (parsed.log.countMismatch) {
-      return notGraded(task, 'invalid', `the per-test results disagree with pytest's own counts (${parsed.log.countMismatch}): the output cannot be trusted`, reported);
+      return notGraded(task, 'invalid', `the per-test results disagree with ${format === 'pytest' || format === 'junit' ? "pytest's" : "the test runner's"} own counts (${parsed.log.countMismatch}): the output cannot be trusted`, reported);
     }
   }
   if (harness) {

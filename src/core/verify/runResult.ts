@@ -1,5 +1,5 @@
 // The words of a verifier run: its status, how each patch applied, what was captured, and the stored record.
-import type { SpecVerdict, TestStatus } from '../model';
+import type { ResultParser, SpecVerdict, TestStatus } from '../model';
 
 export const RUN_STATUSES = ['passed', 'failed', 'timeout', 'oom', 'disk_limit', 'apply_failed', 'invalid', 'infra_error'] as const;
 /** `passed` = resolved; `failed` = the tests ran and graded unresolved; the rest say why no verdict can be trusted. */
@@ -147,7 +147,8 @@ export interface VerifierRunRecord {
   timedOut: boolean;
   timeoutSec: number;
   /** Where the per-test statuses came from. */
-  testsFrom: 'pytest' | 'junit' | 'django' | 'exitcode' | 'none';
+  /** The parser the per-test results came from (a text parser's name, `junit` for a report), or `none`. */
+  testsFrom: ResultParser | 'none';
   /** Every test the runner reported, name to status. */
   reported: Record<string, TestStatus>;
   grade: Grade;

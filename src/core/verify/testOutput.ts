@@ -5,16 +5,36 @@
 import { LineSplitter } from './lineStream';
 import type { LogLineParser, TestLog } from './markedLog';
 import { MarkedLog, parseLines } from './markedLog';
+import type { ResultParser } from '../model';
+import { CargoTestLogParser } from './parseCargo';
 import { DjangoLogParser } from './parseDjango';
+import { GoTestLogParser } from './parseGo';
+import { JestLogParser } from './parseJest';
+import { JvmTestLogParser } from './parseMaven';
 import { PytestLogParser } from './parsePytest';
 
-export type LogFormat = 'pytest' | 'junit' | 'django' | 'exitcode';
+export type LogFormat = ResultParser;
 
 /** The line parser for a verifier's output format; `junit` reads the text as pytest output when the report is unusable. */
 export function lineParserFor(format: LogFormat | string): (() => LogLineParser) | undefined {
-  if (format === 'django') return () => new DjangoLogParser();
-  if (format === 'exitcode') return undefined;
-  return () => new PytestLogParser();
+  switch (format) {
+    case 'django':
+      return () => new DjangoLogParser();
+    case 'exitcode':
+      return undefined;
+    case 'gotest':
+      return () => new GoTestLogParser();
+    case 'cargo':
+      return () => new CargoTestLogParser();
+    case 'maven':
+    case 'gradle':
+    case 'ant':
+      return () => new JvmTestLogParser();
+    case 'jest':
+      return () => new JestLogParser();
+    default:
+      return () => new PytestLogParser();
+  }
 }
 
 const NOTHING: TestLog = { tests: {}, conflicts: [], conflictCount: 0, droppedNames: 0, scope: 'whole', longLines: 0 };
