@@ -231,9 +231,19 @@ export function driverScript(o: DriverOptions): string {
   }
   lines.push(
     'if [ -x /bin/bash ]; then SH=/bin/bash; else SH=/bin/sh; fi',
+    // SWE-bench-style images keep the tests' Python in a conda environment named `testbed`, activated by their eval
+    // scripts (`source /opt/miniconda3/bin/activate; conda activate testbed`), not by a login shell: the command runs
+    // inside it where the image has one, as the harness runs it.
+    'RUN_IN="$IN/command.sh"',
+    'for c in /opt/miniconda3 /opt/conda /root/miniconda3 /usr/local/miniconda3; do',
+    '  if [ -f "$c/bin/activate" ] && [ -d "$c/envs/testbed" ]; then',
+    `    printf '. "%s"; conda activate testbed || exit 93\\n. "%s"\\n' "$c/bin/activate" "$IN/command.sh" >"$T.conda.sh" 2>/dev/null && RUN_IN="$T.conda.sh" && echo "${TAG} env conda testbed ($c)"`,
+    '    break',
+    '  fi',
+    'done',
     `printf '\\n${TESTS_BEGIN_MARKER.replace('\n', '\\n')}'`,
-    `if command -v timeout >/dev/null 2>&1; then exec timeout -k ${o.killAfterSec} ${t} "$SH" "$IN/command.sh"; fi`,
-    'exec "$SH" "$IN/command.sh"',
+    `if command -v timeout >/dev/null 2>&1; then exec timeout -k ${o.killAfterSec} ${t} "$SH" "$RUN_IN"; fi`,
+    'exec "$SH" "$RUN_IN"',
     '',
   );
   return lines.join('\n');

@@ -7,9 +7,10 @@ import type { RunInputs } from './runResult';
 /**
  * Bump when the driver script or the grading changes in a way that makes stored runs incomparable. 2: issue 9's
  * hardening: the attempt's patch first, the test files restored, then the test patch; a harness-owned JUnit report;
- * statuses settled as pytest does, the whole stream read, trust checks, skips, patch flags.
+ * statuses settled as pytest does, the whole stream read, trust checks, skips, patch flags. 3: the command runs in
+ * the image's conda `testbed` environment when it has one.
  */
-export const VERIFIER_VERSION = 2;
+export const VERIFIER_VERSION = 3;
 
 export function sha256(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');

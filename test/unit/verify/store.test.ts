@@ -142,7 +142,7 @@ test('CLI selection: attempts bring the probes; --gold/--empty alone run just th
 
 test('runs graded by the verifier before the hardening of issue 9 (version 1) are stale, never reused', () => {
   const now = runInputs({ task, testPatch: 'T', attemptPatch: 'A', imageId: 'sha256:1', timeoutSec: 60 });
-  assert.equal(now.verifierVersion, 2);
+  assert.ok(now.verifierVersion >= 2);
   const { key: _key, ...parts } = now;
   const v1 = { ...parts, verifierVersion: 1 };
   const old = { ...v1, key: createHash('sha256').update(canonicalJson(v1)).digest('hex') };
