@@ -37,6 +37,8 @@ export interface Workbench {
   readonly server: CodeServer;
   /** The folder the workbench has open. */
   readonly workspace: string;
+  /** Where the packaged extension was installed (its files as the workbench loads them). */
+  readonly extensionsDir: string;
   /** .test-output/e2e/<testName>/ */
   readonly outDir: string;
   /** Saves NN-name.png (NN counts up per workbench) under outDir and returns its path. */
@@ -100,6 +102,7 @@ export async function openWorkbench(o: WorkbenchOptions): Promise<Workbench> {
       page,
       server,
       workspace,
+      extensionsDir: path.join(tmp, 'ext'),
       outDir,
       async screenshot(name: string): Promise<string> {
         shots += 1;

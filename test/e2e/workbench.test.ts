@@ -3,7 +3,7 @@
 // to a hit; then a dataset full of HTML, script, escapes and binary bytes, in Restricted Mode, renders as inert text.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -56,24 +56,37 @@ const MARKUP_PROBE = `(() => {
     }
   };
   walk(document);
-  const scripts = Array.from(document.scripts).map((x) => (x.src ? 'src:' + x.src.replace(/^.*\\/(dist\\/[^/?#]+).*$/, '$1') : 'inline:' + x.textContent.slice(0, 60)));
+  const scripts = Array.from(document.scripts).map((x) => (x.src ? 'src:' + x.src.replace(/^.*\\/(dist\\/[^/?#]+).*$/, '$1') : 'inline:' + x.textContent.length + ':' + x.textContent.slice(0, 60)));
   return { tags, handlers, scripts, pwned: window.__specweavePwned, nodes: document.querySelectorAll('*').length };
 })()`;
 
 interface Probe {
   tags: Record<string, number>;
   handlers: string[];
-  /** Each script element: `src:dist/...` for a bundle, else `inline:` and the first characters of its text. */
+  /** Each script element: `src:dist/...` for a linked bundle, else `inline:`, its length, `:` and its first characters. */
   scripts: string[];
   pwned: unknown;
   nodes: number;
 }
 
-/** The only scripts are the bundle and the one VS Code itself puts in every webview (acquireVsCodeApi). */
-function assertOnlyOwnScripts(p: Probe): void {
-  const own = p.scripts.filter((sc) => sc === 'src:dist/webview.js' || /^inline:\s*globalThis\.acquireVsCodeApi = /.test(sc));
-  assert.deepEqual(own, p.scripts, 'no script but the bundle and VS Code\'s own');
-  assert.ok(p.scripts.includes('src:dist/webview.js'));
+/**
+ * The only scripts are the bundle (linked, or carried inline with the nonce: exactly the installed dist/webview.js)
+ * and the one VS Code itself puts in every webview (acquireVsCodeApi).
+ */
+function assertOnlyOwnScripts(p: Probe, wb: Workbench): void {
+  const bundle = installedBundle(wb);
+  const inlineBundle = `inline:${bundle.length}:${bundle.slice(0, 60)}`;
+  const isBundle = (sc: string): boolean => sc === 'src:dist/webview.js' || sc === inlineBundle;
+  const foreign = p.scripts.filter((sc) => !isBundle(sc) && !/^inline:\d+:\s*globalThis\.acquireVsCodeApi = /.test(sc));
+  assert.deepEqual(foreign, [], 'no script but the bundle and VS Code\'s own');
+  assert.equal(p.scripts.filter(isBundle).length, 1, `the bundle once: ${p.scripts.map((sc) => sc.slice(0, 80)).join(' | ')}`);
+}
+
+/** dist/webview.js of the extension as installed into the workbench. */
+function installedBundle(wb: Workbench): string {
+  const dirs = readdirSync(wb.extensionsDir).filter((d) => existsSync(path.join(wb.extensionsDir, d, 'dist/webview.js')));
+  assert.equal(dirs.length, 1, `one installed extension with a bundle in ${wb.extensionsDir}: ${dirs.join(', ')}`);
+  return readFileSync(path.join(wb.extensionsDir, dirs[0]!, 'dist/webview.js'), 'utf8');
 }
 
 async function markupFound(frame: FrameLocator): Promise<Probe> {
@@ -256,7 +269,7 @@ describe('hostile dataset in Restricted Mode renders as text', { timeout: 300_00
     assert.deepEqual(found.handlers, [], 'no inline event handler attribute anywhere');
     assert.equal(found.tags.img ?? 0, 0);
     assert.equal(found.tags.iframe ?? 0, 0);
-    assertOnlyOwnScripts(found);
+    assertOnlyOwnScripts(found, wb);
     assert.equal(found.tags.a ?? 0, 0, 'links are never anchors');
     await shot(wb, 'hostile-task');
   });
@@ -287,7 +300,7 @@ describe('hostile dataset in Restricted Mode renders as text', { timeout: 300_00
     const found = await markupFound(view);
     assert.equal(found.pwned, undefined);
     assert.equal(found.tags.img ?? 0, 0);
-    assertOnlyOwnScripts(found);
+    assertOnlyOwnScripts(found, wb);
     assert.deepEqual(found.handlers, []);
     assert.ok(found.nodes < 5000, `${found.nodes} DOM nodes`);
   });
