@@ -93,6 +93,10 @@ export function renderSummary(s: ImportSummary): string {
     lines.push('', `Skipped (${s.skipped.length}):`);
     for (const k of s.skipped) lines.push(`  ${k.kind} ${k.instanceId}${k.model ? ` by ${k.model}` : ''} (${k.file}${k.line !== undefined ? `:${k.line}` : ''}): ${k.reason}`);
   }
+  if (s.counts.merged > 0) {
+    lines.push('', `Merged ${s.counts.merged} duplicate(s):`);
+    for (const l of mergedLines(s.merged)) lines.push(`  ${l}`);
+  }
   if (s.ignored.length > 0) {
     lines.push('', `Ignored ${s.ignored.length} file(s) that are neither trajectories nor reports:`);
     for (const i of s.ignored.slice(0, 10)) lines.push(`  ${i.file}: ${i.reason}`);
@@ -103,6 +107,22 @@ export function renderSummary(s: ImportSummary): string {
     for (const p of s.problems) lines.push(`  ${formatProblem(p)}`);
   }
   return lines.join('\n') + '\n';
+}
+
+/** A file read once although reached twice; predictions that were already imported, one line per pair of files. */
+function mergedLines(m: ImportSummary['merged']): string[] {
+  const out = m.files.map((f) => `${f.file}: ${f.why}`);
+  const fileOf = (ref: string) => ref.replace(/:\d+$/, '');
+  const groups = new Map<string, number>();
+  for (const p of m.predictions) {
+    const key = `${fileOf(p.dropped)}\u0000${fileOf(p.kept)}`;
+    groups.set(key, (groups.get(key) ?? 0) + 1);
+  }
+  for (const [key, n] of groups) {
+    const [dropped, kept] = key.split('\u0000') as [string, string];
+    out.push(`${n} prediction(s) in ${dropped} are the same (instance, model, patch) as in ${kept}: one attempt each`);
+  }
+  return out;
 }
 
 /** One line per unmatched input; many of the same kind, file, solver and reason share a line. */

@@ -15,7 +15,7 @@ import {
   mergeSameSolver,
   placeAttempts,
 } from '../../core/import/pairing';
-import type { Hint, PlannedAttempt, ReportEntry, Skipped, SolverRun, TrajectoryItem, Unmatched } from '../../core/import/pairing';
+import type { Hint, MergedPrediction, PlannedAttempt, ReportEntry, Skipped, SolverRun, TrajectoryItem, Unmatched } from '../../core/import/pairing';
 import { patchFlags } from '../../core/import/patchFlags';
 import { parsePredictions } from '../../core/import/predictions';
 import type { Prediction } from '../../core/import/predictions';
@@ -27,7 +27,7 @@ import {
   readOpenHandsSummary,
 } from '../../core/import/reports';
 import type { CustomPatch, HarnessLog, ReportDoc, Verdict } from '../../core/import/reports';
-import type { AttemptSummary, ImportSummary, TaskSummary } from '../../core/import/summary';
+import type { AttemptSummary, ImportSummary, MergedFile, TaskSummary } from '../../core/import/summary';
 import { buildTask, taskIdFor } from '../../core/import/toTask';
 import type { AttemptDraft, TaskDraft } from '../../core/serialize';
 import { loadDataset } from './datasetLoader';
@@ -127,11 +127,28 @@ const NOT_TRAJECTORY = /^(report|metadata|metrics|config|results|package|tsconfi
 const isTrajectoryCandidate = (name: string) =>
   /\.traj$/.test(name) || ((/\.json$/.test(name) || /\.jsonl$/.test(name)) && !isPredictionsFile(name) && !NOT_TRAJECTORY.test(name));
 
-/** `<run>/<id>/<id>.traj` and `<run>/<id>/<id>.pred` live in a per-instance folder; the run is the folder above. */
+/**
+ * `<run>/<id>/<id>.traj` and `<run>/<id>/<id>.pred` live in a per-instance folder; the run is the folder above.
+ * A `trajs/` or `trajectories/` folder inside a run (mini-swe-agent's `trajs/` beside `logs/`, SWE-bench
+ * experiments' `trajs/`) is not the run either: the run is the folder that holds it.
+ */
 function runDirOf(abs: string): string {
   const parent = path.dirname(abs);
   const stem = stemOf(path.basename(abs));
-  return path.basename(parent) === stem ? path.dirname(parent) : parent;
+  let dir = path.basename(parent) === stem ? path.dirname(parent) : parent;
+  while (TRAJ_FOLDERS.has(path.basename(dir).toLowerCase()) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return dir;
+}
+
+const TRAJ_FOLDERS = new Set(['trajs', 'trajectories']);
+
+/** The real path of a file or folder (symlinks and `a//b` resolved), or the absolute path when it cannot be resolved. */
+function realPath(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
 }
 
 function stemOf(name: string): string {
@@ -187,6 +204,12 @@ class Importer {
   readonly trajectoryProblems = new Map<string, Problem[]>();
   /** Every model name seen in predictions and trajectories, to read run-report file names. */
   readonly knownModels = new Set<string>();
+  readonly mergedFiles: MergedFile[] = [];
+  readonly mergedPredictions: MergedPrediction[] = [];
+  /** Predictions and trajectory files read so far, by real path, with the path they were read under. */
+  private readonly seenInputs = new Map<string, string>();
+  /** Prediction files under --trajectories, by real path: a --predictions naming one is read there, with its run. */
+  readonly predictionsUnderRuns = new Map<string, { display: string; root: string }>();
 
   constructor(
     private readonly opts: ImportOptions,
@@ -223,6 +246,29 @@ class Importer {
     }
   }
 
+  /** False (and recorded as merged) when this file was already read under another path. */
+  private firstVisit(w: Walked, seen = this.seenInputs): boolean {
+    const real = realPath(w.abs);
+    const first = seen.get(real);
+    if (first === undefined) {
+      seen.set(real, w.display);
+      return true;
+    }
+    this.mergedFiles.push({ file: w.display, sameAs: first, why: `the same file as ${first}${real !== path.resolve(w.abs) ? ` (both are ${real})` : ''}` });
+    return false;
+  }
+
+  /** Notes the prediction files each --trajectories folder holds, before any --predictions file is read. */
+  notePredictionsUnderRuns(roots: string[]): void {
+    for (const root of roots) {
+      if (!fs.existsSync(root) || isFile(root)) continue;
+      for (const w of walk(root)) {
+        const real = realPath(w.abs);
+        if (isPredictionsFile(path.basename(w.abs)) && !this.predictionsUnderRuns.has(real)) this.predictionsUnderRuns.set(real, { display: w.display, root });
+      }
+    }
+  }
+
   private parsePredictionsFile(w: Walked): Prediction[] {
     const text = readText(w.abs, this.problems);
     if (text === undefined) return [];
@@ -241,9 +287,16 @@ class Importer {
     const single = isFile(given);
     if (single && (explicitPredictions || isPredictionsFile(path.basename(given)))) {
       const w = { abs: path.resolve(given), display: given };
+      const inRun = explicitPredictions ? this.predictionsUnderRuns.get(realPath(w.abs)) : undefined;
+      if (inRun) {
+        // The run folder that holds it says more (its name, trajectories, reports): it is read there, once.
+        this.mergedFiles.push({ file: given, sameAs: inRun.display, why: `also under --trajectories ${inRun.root}: read once, as part of its run folder` });
+        return [];
+      }
+      if (!this.firstVisit(w)) return [];
       return [{ dir: given, folderName: stemOf(path.basename(given)), predictions: this.parsePredictionsFile(w), trajectories: [], loose: true }];
     }
-    const files = walk(given);
+    const files = walk(given).filter((w) => this.firstVisit(w));
     const predFiles = files.filter((w) => isPredictionsFile(path.basename(w.abs)));
     const trajFiles = files.filter((w) => !isPredictionsFile(path.basename(w.abs)) && isTrajectoryCandidate(path.basename(w.abs)));
     const predRunDirs = new Set(predFiles.map((w) => (w.abs.endsWith('.pred') ? runDirOf(w.abs) : path.dirname(w.abs))));
@@ -270,20 +323,26 @@ class Importer {
     const runs: SolverRun[] = [];
     for (const [runAbs, g] of [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       // Aggregate files (preds.json) first: SWE-agent also writes one <id>.pred per instance with the same content.
+      // all_preds.jsonl and preds.json may both be there too. A prediction is its instance, model and patch bytes
+      // (SWE-agent's null in .pred is preds.json's ""): the second copy is noted and dropped.
       const ordered = [...g.preds].sort((a, b) => Number(a.abs.endsWith('.pred')) - Number(b.abs.endsWith('.pred')));
       const predictions: Prediction[] = [];
-      const seen = new Set<string>();
+      const seen = new Map<string, Prediction>();
       for (const w of ordered) {
         for (const p of this.parsePredictionsFile(w)) {
-          const key = `${p.instanceId}\u0000${p.model ?? ''}`;
-          if (seen.has(key)) continue;
-          seen.add(key);
+          const key = `${p.instanceId}\u0000${p.model ?? ''}\u0000${p.patch}`;
+          const first = seen.get(key);
+          if (first) {
+            this.mergedPredictions.push({ instanceId: p.instanceId, model: p.model ?? '', kept: `${first.file}:${first.line}`, dropped: `${p.file}:${p.line}` });
+            continue;
+          }
+          seen.set(key, p);
           predictions.push(p);
         }
       }
       const trajectories: TrajectoryItem[] = [];
       for (const w of g.trajs) trajectories.push(...(await this.listTrajectories(w, single)));
-      runs.push({ dir: g.display, folderName: path.basename(runAbs), predictions, trajectories });
+      runs.push({ dir: g.display, folderName: path.basename(runAbs), ...(single ? {} : { root: realPath(runAbs) }), predictions, trajectories });
     }
     return runs;
   }
@@ -554,6 +613,7 @@ export async function importSwebench(opts: ImportOptions, deps: ImportDeps): Pro
   }
 
   const runs: SolverRun[] = [];
+  imp.notePredictionsUnderRuns(opts.trajectories ?? []);
   for (const p of opts.predictions ?? []) runs.push(...(await imp.discoverRuns(p, true)));
   for (const t of opts.trajectories ?? []) runs.push(...(await imp.discoverRuns(t, false)));
   const planned: PlannedAttempt[] = [];
@@ -566,6 +626,7 @@ export async function importSwebench(opts: ImportOptions, deps: ImportDeps): Pro
   imp.unmatched.push(...placed.unmatched);
   imp.skipped.push(...placed.skipped);
   const merged = mergeSameSolver(placed.kept);
+  imp.mergedPredictions.push(...merged.merged);
   for (const a of merged.attempts) imp.knownModels.add(a.model);
   const reported = new Set<string>();
   for (const a of merged.attempts) {
@@ -722,6 +783,7 @@ function finish(imp: Importer, outAbs: string, tasks: TaskSummary[]): ImportSumm
     tasks,
     unmatched: imp.unmatched,
     skipped: imp.skipped,
+    merged: { files: imp.mergedFiles, predictions: imp.mergedPredictions },
     ignored: imp.ignored,
     problems: imp.problems,
     counts: {
@@ -730,6 +792,7 @@ function finish(imp: Importer, outAbs: string, tasks: TaskSummary[]): ImportSumm
       recordedResults: tasks.reduce((n, t) => n + t.attempts.reduce((m, a) => m + a.recordedResults.length, 0), 0),
       unmatched: imp.unmatched.length,
       skipped: imp.skipped.length,
+      merged: imp.mergedFiles.length + imp.mergedPredictions.length,
       errors: imp.problems.filter((p) => p.severity === 'error').length,
       warnings: imp.problems.filter((p) => p.severity === 'warning').length,
     },
