@@ -15,7 +15,7 @@ export const importCommand = defineCommand({
   summary: 'import SWE-bench-style rows, predictions, trajectories and evaluation reports into a dataset',
   usage:
     'specweave import swebench --instances FILE [--predictions FILE ...] [--trajectories DIR ...] [--reports PATH ...] ' +
-    '[--repos DIR] [--image NAME] [--test-cmd CMD] --out DATASET [--replace] [--json]',
+    '[--repos DIR] [--image NAME] [--test-cmd CMD] [--strip-fences] --out DATASET [--replace] [--json]',
   flags: {
     instances: { type: 'list', help: 'instance rows: JSONL or a JSON array (SWE-bench, SWE-Gym, SWE-smith, SWE-rebench)' },
     predictions: { type: 'list', help: 'predictions: JSONL, JSON array, object keyed by instance id, or one .pred object' },
@@ -26,6 +26,7 @@ export const importCommand = defineCommand({
     'test-cmd': { type: 'string', help: 'verifier command (default: pytest -rA over the files the test patch touches); {tests} = those files' },
     out: { type: 'string', help: 'the dataset folder to write (new, empty, or an existing dataset)' },
     replace: { type: 'boolean', help: 'overwrite task folders that already exist in the dataset' },
+    'strip-fences': { type: 'boolean', help: 'store the diff inside a patch wrapped in a Markdown fence (```diff ... ```), not the chat answer' },
     json: { type: 'boolean', help: 'print the import summary as JSON (see docs/import.md)' },
   },
   positional: { min: 1, max: 1 },
@@ -46,6 +47,7 @@ export const importCommand = defineCommand({
         ...(a.strings['test-cmd'] !== undefined ? { testCmd: a.strings['test-cmd'] } : {}),
         out,
         replace: a.booleans.replace === true,
+        stripFences: a.booleans['strip-fences'] === true,
       },
       deps,
     );
@@ -84,6 +86,15 @@ export function renderSummary(s: ImportSummary): string {
         for (const f of at.flags) lines.push(`      ! ${f}`);
       }
     }
+  }
+  const fenced = s.tasks.flatMap((t) => t.attempts.filter((a) => a.fence));
+  if (fenced.length > 0) {
+    lines.push(
+      '',
+      fenced.every((a) => a.fence?.stripped)
+        ? `${fenced.length} patch(es) were wrapped in a Markdown fence; the diffs inside them were stored (--strip-fences)`
+        : `${fenced.length} patch(es) are wrapped in a Markdown fence: import again with --strip-fences to store the diffs inside them`,
+    );
   }
   if (s.unmatched.length > 0) {
     lines.push('', `Not matched (${s.unmatched.length}):`);

@@ -16,7 +16,8 @@ import {
   placeAttempts,
 } from '../../core/import/pairing';
 import type { Hint, MergedPrediction, PlannedAttempt, ReportEntry, Skipped, SolverRun, TrajectoryItem, Unmatched } from '../../core/import/pairing';
-import { patchFlags } from '../../core/import/patchFlags';
+import { findFence } from '../../core/import/fences';
+import { patchFlags, stripFence } from '../../core/import/patchFlags';
 import { parsePredictions } from '../../core/import/predictions';
 import type { Prediction } from '../../core/import/predictions';
 import {
@@ -47,6 +48,8 @@ export interface ImportOptions {
   out: string;
   /** Overwrite task folders that already exist in --out (else they are kept as they are). */
   replace?: boolean;
+  /** Store the diff inside a patch's Markdown fence instead of the patch as written. */
+  stripFences?: boolean;
 }
 
 /** What the trajectory adapter says about a file: the instances it holds, or why it is not a trajectory. */
@@ -274,6 +277,9 @@ class Importer {
     if (text === undefined) return [];
     const r = parsePredictions(text, w.display);
     this.problems.push(...r.problems);
+    for (const e of r.errorEntries) {
+      this.skipped.push({ kind: 'prediction', instanceId: e.instanceId, file: w.display, line: e.line, reason: `an error entry, not a prediction: ${JSON.stringify(e.error)}` });
+    }
     this.predictionFiles.push({ file: w.display, ...(r.shape ? { shape: r.shape } : {}), predictions: r.predictions.length });
     return r.predictions;
   }
@@ -678,7 +684,20 @@ export async function importSwebench(opts: ImportOptions, deps: ImportDeps): Pro
     const attemptSummaries: AttemptSummary[] = [];
     const writes: AttemptWrite[] = [];
     for (const a of mine) {
-      const flags = patchFlags(a.patch, built.goldPatch, built.testPatch);
+      let fence: AttemptSummary['fence'];
+      const before: string[] = [];
+      if (opts.stripFences) {
+        const s = stripFence(a.patch, a.patchFrom);
+        if (s.fence && s.flag) {
+          a.patch = s.patch;
+          before.push(s.flag);
+          fence = { open: s.fence.open.line, close: s.fence.close.line, stripped: true };
+        }
+      } else {
+        const f = findFence(a.patch);
+        if (f) fence = { open: f.open.line, close: f.close.line, stripped: false };
+      }
+      const flags = [...before, ...patchFlags(a.patch, built.goldPatch, built.testPatch)];
       for (const f of flags) {
         const m = /^(.*):(\d+)$/.exec(a.patchFrom);
         imp.warn(m ? (m[1] as string) : a.patchFrom, `${row.instanceId}, attempt ${a.id}: ${f}`, m ? Number(m[2]) : undefined);
@@ -693,6 +712,7 @@ export async function importSwebench(opts: ImportOptions, deps: ImportDeps): Pro
         run: a.run,
         patchFrom: a.patchFrom,
         patchBytes: Buffer.byteLength(a.patch, 'utf8'),
+        ...(fence ? { fence } : {}),
         ...(a.trajectory
           ? { trajectory: { from: a.trajectory.display, format: a.trajectory.summary.format, ...(a.trajectory.byteRange ? { byteRange: a.trajectory.byteRange } : {}) } }
           : a.trajectoryText

@@ -1,9 +1,21 @@
-// What a curator should know about an attempt's patch before anything runs: hunks git will reject, test files it
-// edits, files it adds that the gold patch does not.
+// What a curator should know about an attempt's patch before anything runs: a Markdown fence around it, hunks git
+// will reject, test files it edits, files it adds that the gold patch does not.
 import { filePath, notAPatch, parsePatch, testFilesOf } from '../patch';
+import { describeFence, findFence } from './fences';
+import type { Fence } from './fences';
 
 export function patchFlags(patch: string, goldPatch: string | undefined, testPatch: string | undefined): string[] {
   if (patch.trim().length === 0) return ['the patch is empty'];
+  // A fenced patch is checked inside its fence: the fence lines are no hunk lines.
+  const fence = findFence(patch);
+  const flags: string[] = [];
+  if (fence) {
+    flags.push(`the patch is wrapped in a Markdown fence (${describeFence(fence)}); kept as written: import with --strip-fences to store the diff inside it`);
+  }
+  return [...flags, ...diffFlags(fence ? fence.inner : patch, fence ? fence.open.line : 0, goldPatch, testPatch)];
+}
+
+function diffFlags(patch: string, lineOffset: number, goldPatch: string | undefined, testPatch: string | undefined): string[] {
   const bad = notAPatch(patch, 'patch');
   if (bad) return [bad.message];
   const flags: string[] = [];
@@ -12,7 +24,7 @@ export function patchFlags(patch: string, goldPatch: string | undefined, testPat
   if (hunkProblems.length > 0) {
     flags.push(
       `${hunkProblems.length} malformed hunk(s): the header's line counts disagree with the body (first at patch line ` +
-        `${hunkProblems[0]?.line}); kept as written, git apply will likely reject it`,
+        `${(hunkProblems[0]?.line ?? 0) + lineOffset}); kept as written, git apply will likely reject it`,
     );
   }
   const testSide = new Set(testPatch ? parsePatch(testPatch, 'tests.patch').files.map(filePath) : []);
@@ -28,4 +40,15 @@ export function patchFlags(patch: string, goldPatch: string | undefined, testPat
   if (strayTests.length > 0) flags.push(`edits test file(s) ${strayTests.join(', ')}`);
   if (goldPatch !== undefined && added.length > 0) flags.push(`adds ${added.join(', ')}, which the gold patch does not`);
   return flags;
+}
+
+/** `--strip-fences`: the diff inside a fence, and the flag that says it was taken out (`from` = where the original is). */
+export function stripFence(patch: string, from: string): { patch: string; fence?: Fence; flag?: string } {
+  const fence = findFence(patch);
+  if (!fence) return { patch };
+  return {
+    patch: fence.inner,
+    fence,
+    flag: `the Markdown fence around the patch was stripped (${describeFence(fence, 'dropped')}); the patch as written is at ${from}`,
+  };
 }

@@ -11,6 +11,8 @@ export interface AttemptSummary {
   /** Where the patch came from: `file:line` of a prediction, a trajectory's submission, a harness patch.diff. */
   patchFrom: string;
   patchBytes: number;
+  /** The patch is wrapped in a Markdown fence (lines of the opening and closing fence); `stripped` with --strip-fences. */
+  fence?: { open: number; close: number; stripped: boolean };
   trajectory?: { from: string; format?: string; byteRange?: [number, number] };
   recordedResults: Array<Pick<RecordedResult, 'source' | 'file' | 'status' | 'resolved' | 'patchApplied'>>;
   /** Review-worthy facts about the patch (malformed hunks, edited tests, stray files). */
