@@ -53,7 +53,8 @@ export const importCommand = defineCommand({
     );
     if (a.booleans.json) printJson(summary);
     else process.stdout.write(renderSummary(summary));
-    return summary.counts.errors > 0 || summary.tasks.length === 0 ? 1 : 0;
+    // Nothing written (no row, an unusable --out, every task folder kept) is a failure too.
+    return summary.counts.errors > 0 || summary.counts.tasks === 0 ? 1 : 0;
   },
 });
 
@@ -61,10 +62,13 @@ export const importCommand = defineCommand({
 export function renderSummary(s: ImportSummary): string {
   const lines: string[] = [];
   const kept = s.tasks.filter((t) => t.status === 'kept').length;
-  lines.push(
-    `Imported ${s.counts.tasks} task(s), ${s.counts.attempts} attempt(s), ${s.counts.recordedResults} recorded result(s) into ${s.out}` +
-      (kept > 0 ? ` (${kept} existing task folder(s) kept)` : ''),
-  );
+  if (s.counts.tasks === 0) lines.push(`Nothing was imported into ${s.out}: ${nothingBecause(s, kept)}`);
+  else {
+    lines.push(
+      `Imported ${s.counts.tasks} task(s), ${s.counts.attempts} attempt(s), ${s.counts.recordedResults} recorded result(s) into ${s.out}` +
+        (kept > 0 ? ` (${kept} existing task folder(s) kept)` : ''),
+    );
+  }
   for (const f of s.instanceFiles) lines.push(`  instances   ${f.file}: ${f.rows} row(s)${f.shape ? ` (${f.shape})` : ''}`);
   for (const f of s.predictionFiles) lines.push(`  predictions ${f.file}: ${f.predictions} prediction(s)${f.shape ? ` (${f.shape})` : ''}`);
   if (s.tasks.length > 0) {
@@ -109,15 +113,36 @@ export function renderSummary(s: ImportSummary): string {
     for (const l of mergedLines(s.merged)) lines.push(`  ${l}`);
   }
   if (s.ignored.length > 0) {
-    lines.push('', `Ignored ${s.ignored.length} file(s) that are neither trajectories nor reports:`);
-    for (const i of s.ignored.slice(0, 10)) lines.push(`  ${i.file}: ${i.reason}`);
-    if (s.ignored.length > 10) lines.push(`  ... and ${s.ignored.length - 10} more (see --json)`);
+    lines.push('', `Ignored ${s.ignored.length} file(s) that are neither trajectories, predictions nor reports:`);
+    for (const l of ignoredLines(s.ignored)) lines.push(`  ${l}`);
   }
   if (s.problems.length > 0) {
     lines.push('', `Problems (${s.counts.errors} error(s), ${s.counts.warnings} warning(s)):`);
     for (const p of s.problems) lines.push(`  ${formatProblem(p)}`);
   }
   return lines.join('\n') + '\n';
+}
+
+/** Why a run wrote no task: the error that stopped it, or the task folders that were kept. */
+function nothingBecause(s: ImportSummary, kept: number): string {
+  if (kept > 0) return `its ${kept} task folder(s) already exist and were kept (pass --replace to overwrite them)`;
+  const fatal = [...s.problems].reverse().find((p) => p.severity === 'error' && /nothing was written|--out is/.test(p.message));
+  if (fatal) return fatal.message;
+  if (s.tasks.length === 0) return 'no task could be built from the rows (see Problems); nothing was written';
+  return 'nothing was written';
+}
+
+/** The ignored files, one line each, or one line per reason when there are many. */
+function ignoredLines(list: ImportSummary['ignored']): string[] {
+  if (list.length <= 10) return list.map((i) => `${i.file}: ${i.reason}`);
+  const byReason = new Map<string, string[]>();
+  for (const i of list) byReason.set(i.reason, [...(byReason.get(i.reason) ?? []), i.file]);
+  const out: string[] = [];
+  for (const [reason, files] of byReason) {
+    if (files.length === 1) out.push(`${files[0] as string}: ${reason}`);
+    else out.push(`${files.length} files (${files.slice(0, 2).join(', ')}${files.length > 2 ? ', ...' : ''}): ${reason}`);
+  }
+  return [...out, '(every file is in the --json summary)'];
 }
 
 /** A file read once although reached twice; predictions that were already imported, one line per pair of files. */

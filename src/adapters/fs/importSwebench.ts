@@ -17,6 +17,7 @@ import {
 } from '../../core/import/pairing';
 import type { Hint, MergedPrediction, PlannedAttempt, ReportEntry, Skipped, SolverRun, TrajectoryItem, Unmatched } from '../../core/import/pairing';
 import { findFence } from '../../core/import/fences';
+import { AIDER_REASON, ignoredReason, isAiderHistory } from '../../core/import/ignored';
 import { patchFlags, stripFence } from '../../core/import/patchFlags';
 import { parsePredictions } from '../../core/import/predictions';
 import type { Prediction } from '../../core/import/predictions';
@@ -68,8 +69,6 @@ export interface ImportDeps {
 }
 
 const SKIP_DIRS = new Set(['.git', 'node_modules', '__pycache__', 'llm_completions', '.venv']);
-// Harness output we know and do not need: not worth a line in the "ignored" list.
-const KNOWN_HARNESS_FILES = /^(eval\.sh|test_output\.txt|Dockerfile|setup_repo\.sh|build_image\.log|image_build_dir)$/;
 const GENERIC_DIRS = new Set([
   'logs', 'run_evaluation', 'harness_logs', 'eval_outputs', 'evaluation', 'evaluation_outputs', 'outputs', 'results', 'reports',
   'run_reports', 'swebench', 'trajectories', 'trajs', 'runs',
@@ -165,6 +164,21 @@ function trajectoryFileName(item: TrajectoryItem): string {
   return `trajectory${ext}`;
 }
 
+/** The first bytes of a file (to recognize a Markdown file), or undefined when it cannot be read. */
+function readHead(file: string, bytes = 512): string | undefined {
+  try {
+    const fd = fs.openSync(file, 'r');
+    try {
+      const buf = Buffer.alloc(bytes);
+      return buf.subarray(0, fs.readSync(fd, buf, 0, bytes, 0)).toString('utf8');
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+}
+
 function readText(file: string, problems: Problem[], maxBytes?: number): string | undefined {
   try {
     if (maxBytes !== undefined && fs.statSync(file).size > maxBytes) {
@@ -198,7 +212,11 @@ class Importer {
   readonly problems: Problem[] = [];
   readonly unmatched: Unmatched[] = [];
   readonly skipped: Skipped[] = [];
-  readonly ignored: Array<{ file: string; reason: string }> = [];
+  /** Files not read, with the reason; dropped at the end if another option read them after all. */
+  private readonly ignoredFiles: Array<{ real: string; file: string; reason: string }> = [];
+  /** Real paths of every file read as predictions, a trajectory, a report or a report's companion. */
+  private readonly usedFiles = new Set<string>();
+  private readonly seenReports = new Map<string, string>();
   readonly instanceFiles: ImportSummary['instanceFiles'] = [];
   readonly predictionFiles: ImportSummary['predictionFiles'] = [];
   readonly rows = new Map<string, InstanceRow>();
@@ -249,6 +267,26 @@ class Importer {
     }
   }
 
+  ignore(w: Walked, reason: string): void {
+    this.ignoredFiles.push({ real: realPath(w.abs), file: w.display, reason });
+  }
+
+  use(w: Walked): void {
+    this.usedFiles.add(realPath(w.abs));
+  }
+
+  /** What was not read by any option, once per file. */
+  ignored(): Array<{ file: string; reason: string }> {
+    const seen = new Set<string>();
+    const out: Array<{ file: string; reason: string }> = [];
+    for (const i of this.ignoredFiles) {
+      if (this.usedFiles.has(i.real) || seen.has(i.real)) continue;
+      seen.add(i.real);
+      out.push({ file: i.file, reason: i.reason });
+    }
+    return out;
+  }
+
   /** False (and recorded as merged) when this file was already read under another path. */
   private firstVisit(w: Walked, seen = this.seenInputs): boolean {
     const real = realPath(w.abs);
@@ -275,6 +313,7 @@ class Importer {
   private parsePredictionsFile(w: Walked): Prediction[] {
     const text = readText(w.abs, this.problems);
     if (text === undefined) return [];
+    this.use(w);
     const r = parsePredictions(text, w.display);
     this.problems.push(...r.problems);
     for (const e of r.errorEntries) {
@@ -305,6 +344,11 @@ class Importer {
     const files = walk(given).filter((w) => this.firstVisit(w));
     const predFiles = files.filter((w) => isPredictionsFile(path.basename(w.abs)));
     const trajFiles = files.filter((w) => !isPredictionsFile(path.basename(w.abs)) && isTrajectoryCandidate(path.basename(w.abs)));
+    for (const w of files) {
+      const name = path.basename(w.abs);
+      if (isPredictionsFile(name) || isTrajectoryCandidate(name)) continue;
+      this.ignore(w, ignoredReason(name, /\.md$/i.test(name) ? readHead(w.abs) : undefined, 'trajectories'));
+    }
     const predRunDirs = new Set(predFiles.map((w) => (w.abs.endsWith('.pred') ? runDirOf(w.abs) : path.dirname(w.abs))));
     const groups = new Map<string, { display: string; preds: Walked[]; trajs: Walked[] }>();
     const group = (runAbs: string, w: Walked) => {
@@ -363,9 +407,10 @@ class Importer {
     }
     if (!listing.ok) {
       if (explicit) this.problems.push({ ...listing.problem, file: w.display });
-      else this.ignored.push({ file: w.display, reason: listing.problem.message });
+      else this.ignore(w, listing.problem.message);
       return [];
     }
+    this.use(w);
     this.trajectoryProblems.set(w.abs, listing.problems.map((p) => ({ ...p, file: w.display, severity: 'warning' })));
     const out: TrajectoryItem[] = [];
     for (const inst of listing.instances) {
@@ -390,7 +435,8 @@ class Importer {
     }
     const rootAbs = path.resolve(given);
     const rootIsFile = isFile(rootAbs);
-    const files = walk(given);
+    // A file read as predictions or a trajectory (the same run folder given to --trajectories) is not read again.
+    const files = walk(given).filter((w) => this.firstVisit(w, this.seenReports) && !this.usedFiles.has(realPath(w.abs)));
     const byFolder = new Map<string, Walked[]>();
     for (const w of files) {
       const d = path.dirname(w.abs);
@@ -404,7 +450,10 @@ class Importer {
       if (!meta) continue;
       const text = readText(meta.abs, this.problems);
       const parsed = text !== undefined ? parseJson(text, meta.display) : undefined;
-      if (parsed?.ok) metadataHints.set(dir, metadataModels(parsed.value));
+      if (parsed?.ok) {
+        metadataHints.set(dir, metadataModels(parsed.value));
+        this.use(meta);
+      }
     }
     const metaFor = (dir: string): string[] => {
       for (let d = dir; ; d = path.dirname(d)) {
@@ -429,15 +478,21 @@ class Importer {
         if (name === 'metadata.json') continue;
         if (name === 'run_instance.log') {
           const text = readText(w.abs, this.problems, 8 * 1024 * 1024);
-          if (text !== undefined) harness = { log: readHarnessLog(text), file: w.display };
+          if (text !== undefined) {
+            harness = { log: readHarnessLog(text), file: w.display };
+            this.use(w);
+          }
         } else if (/^instance_.*\.log$/.test(name)) {
           const text = readText(w.abs, this.problems, 64 * 1024 * 1024);
           if (text === undefined) continue;
           const r = readOpenHandsLog(text);
-          if (r.entries.length === 0) this.ignored.push({ file: w.display, reason: r.error ?? 'no report in this log' });
+          if (r.entries.length === 0) this.ignore(w, r.error ?? 'no report in this log');
+          else this.use(w);
           for (const e of r.entries) verdicts.push({ ...(e.instanceId ? { instanceId: e.instanceId } : {}), verdict: e.verdict, file: w.display });
         } else if (name === 'patch.diff') {
           patchDiff = w;
+        } else if (isPredictionsFile(name)) {
+          this.ignore(w, 'a predictions file: read with --predictions or --trajectories');
         } else if (name.endsWith('.json')) {
           const text = readText(w.abs, this.problems);
           if (text === undefined) continue;
@@ -447,24 +502,34 @@ class Importer {
             continue;
           }
           const doc = classifyReport(parsed.value);
+          if (doc.kind !== 'unknown') this.use(w);
           if (doc.kind === 'instance-report' || doc.kind === 'custom-eval') {
             for (const e of doc.entries) verdicts.push({ ...(e.instanceId ? { instanceId: e.instanceId } : {}), verdict: e.verdict, file: w.display });
           } else if (doc.kind === 'run-report') runDocs.push({ doc, file: w.display, stem: name.replace(/\.json$/, '') });
           else if (doc.kind === 'custom-patch') custom = { c: doc.patch, file: w.display };
-          else if (!isPredictionsFile(name)) this.ignored.push({ file: w.display, reason: doc.reason });
+          else this.ignore(w, doc.reason);
         } else if (name.endsWith('.md')) {
           const text = readText(w.abs, this.problems);
           if (text === undefined) continue;
+          if (isAiderHistory(name, text.slice(0, 512))) {
+            this.ignore(w, AIDER_REASON);
+            continue;
+          }
           const doc = readOpenHandsSummary(text);
-          if (doc.kind === 'run-report') runDocs.push({ doc, file: w.display, stem: name.replace(/\.md$/, '') });
-          else this.ignored.push({ file: w.display, reason: doc.reason });
-        } else if (!KNOWN_HARNESS_FILES.test(name) && /\.(jsonl|log)$/.test(name)) {
-          this.ignored.push({ file: w.display, reason: 'not a report this importer reads' });
+          if (doc.kind === 'run-report') {
+            runDocs.push({ doc, file: w.display, stem: name.replace(/\.md$/, '') });
+            this.use(w);
+          } else this.ignore(w, doc.reason);
+        } else {
+          this.ignore(w, ignoredReason(name, undefined, 'reports'));
         }
       }
       if (patchDiff) {
         const text = readText(patchDiff.abs, this.problems);
-        if (text !== undefined) patch = { text, from: patchDiff.display };
+        if (text !== undefined) {
+          patch = { text, from: patchDiff.display };
+          this.use(patchDiff);
+        }
       }
       if (!patch && custom) patch = { text: custom.c.patch, from: `${custom.file} (its "patch")` };
       if (verdicts.length === 0 && harness && (harness.log.modelDir !== undefined || harness.log.patchApplied !== undefined)) {
@@ -482,14 +547,17 @@ class Importer {
         });
         if (harness.log.applyError) this.warn(harness.file, `${harness.log.instanceId ?? 'instance'}: the patch did not apply (${harness.log.applyError})`);
       }
-      if (verdicts.length === 0 && patchDiff) this.ignored.push({ file: patchDiff.display, reason: 'a patch.diff with no report or harness log beside it' });
+      if (verdicts.length === 0 && patchDiff) {
+        this.usedFiles.delete(realPath(patchDiff.abs));
+        this.ignore(patchDiff, 'a patch.diff with no report or harness log beside it');
+      }
 
       const folderInstance = this.instanceFromPath(relSegs, known);
       const hints = this.folderHints(relSegs, folderInstance, harness?.log, metaFor(dir), custom?.c);
       for (const v of verdicts) {
         const instanceId = v.instanceId ?? harness?.log.instanceId ?? custom?.c.instanceId ?? folderInstance;
         if (!instanceId) {
-          this.ignored.push({ file: v.file, reason: 'a report that names no instance (not in the report, its log or its path)' });
+          this.ignoredFiles.push({ real: v.file, file: v.file, reason: 'a report that names no instance (not in the report, its log or its path)' });
           continue;
         }
         entries.push({
@@ -804,7 +872,7 @@ function finish(imp: Importer, outAbs: string, tasks: TaskSummary[]): ImportSumm
     unmatched: imp.unmatched,
     skipped: imp.skipped,
     merged: { files: imp.mergedFiles, predictions: imp.mergedPredictions },
-    ignored: imp.ignored,
+    ignored: imp.ignored(),
     problems: imp.problems,
     counts: {
       tasks: tasks.filter((t) => t.status !== 'kept').length,
