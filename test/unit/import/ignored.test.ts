@@ -64,7 +64,7 @@ test('many ignored files of one kind share a line in the report', async () => {
   const s = await importSwebench({ instances: [ROWS], trajectories: [run], out: path.join(dir, 'o') }, deps);
   assert.equal(s.ignored.length, 16);
   const text = renderSummary(s);
-  assert.match(text, /  15 files \(.*minisweagent\.log, .*worker-0\.log, \.\.\.\): a log file: not read/);
+  assert.match(text, / {2}15 files \(.*minisweagent\.log, .*worker-0\.log, \.\.\.\): a log file: not read/);
   assert.doesNotMatch(text, /worker-9\.log/);
 });
 
