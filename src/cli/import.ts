@@ -79,11 +79,14 @@ export function renderSummary(s: ImportSummary): string {
         s.tasks.map((t) => [t.id, t.tests.failToPass, t.tests.passToPass, t.attempts.length, t.repo.kind === 'git' ? `${t.repo.name} @ ${t.repo.path}` : `${t.repo.name} (in image)`, t.status]),
       ).trimEnd(),
     );
+    const verdictText = (r: ImportSummary['tasks'][number]['attempts'][number]['recordedResults'][number]) =>
+      `${r.status ?? (r.resolved ? 'resolved' : 'unresolved')}${r.patchApplied === false ? ' (patch did not apply)' : ''}${r.detail ? ` (${r.detail})` : ''} [${r.source}]`;
     for (const t of s.tasks) {
-      if (t.attempts.length === 0) continue;
+      if (t.attempts.length === 0 && !t.gold) continue;
       lines.push('', `${t.id}:`);
+      if (t.gold) lines.push(`  gold patch  recorded: ${t.gold.recordedResults.map(verdictText).join('; ')}`);
       for (const at of t.attempts) {
-        const verdicts = at.recordedResults.map((r) => `${r.status ?? (r.resolved ? 'resolved' : 'unresolved')}${r.patchApplied === false ? ' (patch did not apply)' : ''} [${r.source}]`);
+        const verdicts = at.recordedResults.map(verdictText);
         lines.push(`  ${at.id}  model ${at.model}${at.agent ? `, ${at.agent}` : ''}; patch ${at.patchBytes} B from ${at.patchFrom}`);
         if (at.trajectory) lines.push(`      trajectory from ${at.trajectory.from}${at.trajectory.format ? ` (${at.trajectory.format})` : ''}`);
         if (verdicts.length > 0) lines.push(`      recorded: ${verdicts.join('; ')}`);

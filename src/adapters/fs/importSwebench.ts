@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MANIFEST_FILE, TASKS_DIR } from '../../core/dataset';
-import type { Problem, TrajectorySummary } from '../../core/model';
+import type { Problem, RecordedResult, TrajectorySummary } from '../../core/model';
 import { parseJson } from '../../core/json';
 import type { InstanceRow } from '../../core/import/instances';
 import { parseInstances, repoParts, sameInstance } from '../../core/import/instances';
@@ -18,12 +18,13 @@ import {
 import type { Hint, MergedPrediction, PlannedAttempt, ReportEntry, Skipped, SolverRun, TrajectoryItem, Unmatched } from '../../core/import/pairing';
 import { findFence } from '../../core/import/fences';
 import { AIDER_REASON, ignoredReason, isAiderHistory } from '../../core/import/ignored';
+import { readRunMetadata, RUN_METADATA_FILES } from '../../core/import/runMetadata';
+import type { RunMetadata } from '../../core/import/runMetadata';
 import { patchFlags, stripFence } from '../../core/import/patchFlags';
 import { parsePredictions } from '../../core/import/predictions';
 import type { Prediction } from '../../core/import/predictions';
 import {
   classifyReport,
-  metadataModels,
   readHarnessLog,
   readOpenHandsLog,
   readOpenHandsSummary,
@@ -71,7 +72,7 @@ export interface ImportDeps {
 const SKIP_DIRS = new Set(['.git', 'node_modules', '__pycache__', 'llm_completions', '.venv']);
 const GENERIC_DIRS = new Set([
   'logs', 'run_evaluation', 'harness_logs', 'eval_outputs', 'evaluation', 'evaluation_outputs', 'outputs', 'results', 'reports',
-  'run_reports', 'swebench', 'trajectories', 'trajs', 'runs',
+  'run_reports', 'swebench', 'trajectories', 'trajs', 'runs', 'run_validation',
 ]);
 
 interface Walked {
@@ -229,6 +230,12 @@ class Importer {
   readonly mergedPredictions: MergedPrediction[] = [];
   /** Predictions and trajectory files read so far, by real path, with the path they were read under. */
   private readonly seenInputs = new Map<string, string>();
+  /** Real paths of the solver run folders attempts came from: a report inside one belongs to its attempts. */
+  readonly runRoots = new Set<string>();
+  /** Metadata read per folder (real path), so a folder given to --trajectories and --reports is read once. */
+  private readonly metadataByDir = new Map<string, RunMetadata>();
+  /** Folders whose per-instance reports name their solver themselves (SWE-smith). */
+  private readonly reportModelsByDir: Array<{ dir: string; models: string[] }> = [];
   /** Prediction files under --trajectories, by real path: a --predictions naming one is read there, with its run. */
   readonly predictionsUnderRuns = new Map<string, { display: string; root: string }>();
 
@@ -275,16 +282,16 @@ class Importer {
     this.usedFiles.add(realPath(w.abs));
   }
 
-  /** What was not read by any option, once per file. */
+  /** What was not read by any option, once per file (with each option's reason when both looked at it). */
   ignored(): Array<{ file: string; reason: string }> {
-    const seen = new Set<string>();
-    const out: Array<{ file: string; reason: string }> = [];
+    const byReal = new Map<string, { file: string; reason: string }>();
     for (const i of this.ignoredFiles) {
-      if (this.usedFiles.has(i.real) || seen.has(i.real)) continue;
-      seen.add(i.real);
-      out.push({ file: i.file, reason: i.reason });
+      if (this.usedFiles.has(i.real)) continue;
+      const prev = byReal.get(i.real);
+      if (!prev) byReal.set(i.real, { file: i.file, reason: i.reason });
+      else if (!prev.reason.split('; ').includes(i.reason)) prev.reason = `${prev.reason}; ${i.reason}`;
     }
-    return out;
+    return [...byReal.values()];
   }
 
   /** False (and recorded as merged) when this file was already read under another path. */
@@ -297,6 +304,27 @@ class Importer {
     }
     this.mergedFiles.push({ file: w.display, sameAs: first, why: `the same file as ${first}${real !== path.resolve(w.abs) ? ` (both are ${real})` : ''}` });
     return false;
+  }
+
+  /** The run metadata files directly in `dir` (metadata.yaml, args.yaml, run_batch.config.yaml, metadata.json). */
+  runMetadata(dir: string, files: Walked[]): RunMetadata {
+    const real = realPath(dir);
+    const cached = this.metadataByDir.get(real);
+    if (cached) return cached;
+    const meta: RunMetadata = { models: [], names: [] };
+    for (const w of files) {
+      const name = path.basename(w.abs);
+      if (path.dirname(w.abs) !== dir || !RUN_METADATA_FILES.has(name)) continue;
+      const text = readText(w.abs, this.problems, 4 * 1024 * 1024);
+      if (text === undefined) continue;
+      const r = readRunMetadata(name, text, w.display);
+      this.problems.push(...r.problems);
+      if (r.problems.length === 0) this.use(w);
+      meta.models.push(...r.meta.models.filter((m) => !meta.models.includes(m)));
+      meta.names.push(...r.meta.names.filter((m) => !meta.names.includes(m)));
+    }
+    this.metadataByDir.set(real, meta);
+    return meta;
   }
 
   /** Notes the prediction files each --trajectories folder holds, before any --predictions file is read. */
@@ -392,7 +420,16 @@ class Importer {
       }
       const trajectories: TrajectoryItem[] = [];
       for (const w of g.trajs) trajectories.push(...(await this.listTrajectories(w, single)));
-      runs.push({ dir: g.display, folderName: path.basename(runAbs), ...(single ? {} : { root: realPath(runAbs) }), predictions, trajectories });
+      const meta = single ? undefined : this.runMetadata(runAbs, files);
+      runs.push({
+        dir: g.display,
+        folderName: path.basename(runAbs),
+        ...(single ? {} : { root: realPath(runAbs) }),
+        ...(meta && meta.models.length > 0 ? { metadataModels: meta.models } : {}),
+        ...(meta && meta.names.length > 0 ? { metadataNames: meta.names } : {}),
+        predictions,
+        trajectories,
+      });
     }
     return runs;
   }
@@ -444,16 +481,12 @@ class Importer {
     }
     const known = new Set(this.rows.keys());
     const entries: ReportEntry[] = [];
+    const runReports: Array<{ dir: string; hints: Hint[]; from: number; to: number }> = [];
     const metadataHints = new Map<string, string[]>();
     for (const [dir, list] of byFolder) {
-      const meta = list.find((w) => path.basename(w.abs) === 'metadata.json');
-      if (!meta) continue;
-      const text = readText(meta.abs, this.problems);
-      const parsed = text !== undefined ? parseJson(text, meta.display) : undefined;
-      if (parsed?.ok) {
-        metadataHints.set(dir, metadataModels(parsed.value));
-        this.use(meta);
-      }
+      if (!list.some((w) => RUN_METADATA_FILES.has(path.basename(w.abs)))) continue;
+      const m = this.runMetadata(dir, list);
+      metadataHints.set(dir, [...m.models, ...m.names]);
     }
     const metaFor = (dir: string): string[] => {
       for (let d = dir; ; d = path.dirname(d)) {
@@ -473,9 +506,12 @@ class Importer {
       let patch: { text: string; from: string } | undefined;
       let custom: { c: CustomPatch; file: string } | undefined;
       let patchDiff: Walked | undefined;
+      const validation = relSegs.includes('run_validation');
+      let goldValidation = false;
+      const reportModels: string[] = [];
       for (const w of list) {
         const name = path.basename(w.abs);
-        if (name === 'metadata.json') continue;
+        if (RUN_METADATA_FILES.has(name)) continue;
         if (name === 'run_instance.log') {
           const text = readText(w.abs, this.problems, 8 * 1024 * 1024);
           if (text !== undefined) {
@@ -503,8 +539,12 @@ class Importer {
           }
           const doc = classifyReport(parsed.value);
           if (doc.kind !== 'unknown') this.use(w);
-          if (doc.kind === 'instance-report' || doc.kind === 'custom-eval') {
-            for (const e of doc.entries) verdicts.push({ ...(e.instanceId ? { instanceId: e.instanceId } : {}), verdict: e.verdict, file: w.display });
+          if (doc.kind === 'instance-report' || doc.kind === 'custom-eval' || doc.kind === 'gold-validation') {
+            if (doc.kind === 'gold-validation') goldValidation = true;
+            for (const e of doc.entries) {
+              verdicts.push({ ...(e.instanceId ? { instanceId: e.instanceId } : {}), verdict: e.verdict, file: w.display });
+              if ('model' in e && e.model) reportModels.push(e.model);
+            }
           } else if (doc.kind === 'run-report') runDocs.push({ doc, file: w.display, stem: name.replace(/\.json$/, '') });
           else if (doc.kind === 'custom-patch') custom = { c: doc.patch, file: w.display };
           else this.ignore(w, doc.reason);
@@ -551,9 +591,18 @@ class Importer {
         this.usedFiles.delete(realPath(patchDiff.abs));
         this.ignore(patchDiff, 'a patch.diff with no report or harness log beside it');
       }
+      if (patchDiff && (goldValidation || validation)) {
+        // SWE-smith's validation applies the bug: its patch.diff is no solver's patch.
+        this.usedFiles.delete(realPath(patchDiff.abs));
+        this.ignore(patchDiff, 'the patch a gold validation run applied: not an attempt');
+      }
 
       const folderInstance = this.instanceFromPath(relSegs, known);
-      const hints = this.folderHints(relSegs, folderInstance, harness?.log, metaFor(dir), custom?.c);
+      const hints: Hint[] = [...reportModels.map((m) => ({ name: m, exact: true })), ...this.folderHints(relSegs, folderInstance, harness?.log, metaFor(dir), custom?.c)];
+      const runRoot = this.runRootOf(dir);
+      // A gold run: SWE-bench's model folder "gold" (`--predictions_path gold`), SWE-smith's run_validation.
+      const gold = goldValidation || (validation && verdicts.length > 0) || hints.some((h) => h.exact && !h.run && h.name.toLowerCase() === 'gold');
+      if (reportModels.length > 0) this.reportModelsByDir.push({ dir, models: reportModels });
       for (const v of verdicts) {
         const instanceId = v.instanceId ?? harness?.log.instanceId ?? custom?.c.instanceId ?? folderInstance;
         if (!instanceId) {
@@ -566,7 +615,9 @@ class Importer {
           verdict: v.verdict,
           file: v.file,
           level: 'instance',
-          ...(patch ? { patch } : {}),
+          ...(runRoot ? { runRoot } : {}),
+          ...(gold ? { gold: true } : {}),
+          ...(patch && !gold ? { patch } : {}),
           ...(custom?.c.agent ? { agent: custom.c.agent } : {}),
           ...(custom?.c.costUsd !== undefined ? { costUsd: custom.c.costUsd } : {}),
           ...(custom?.c.tokens ? { tokens: custom.c.tokens } : {}),
@@ -582,13 +633,33 @@ class Importer {
         runHints.sort((x, y) => Number(known.includes(y.name.toLowerCase())) - Number(known.includes(x.name.toLowerCase())));
         runHints.push({ name: r.stem, exact: false });
         for (const m of metaFor(dir)) runHints.push({ name: m, exact: true });
+        // Folder names as for a per-instance report, but none of them is the instance.
+        for (const h of this.folderHints(relSegs, undefined, undefined, [], undefined)) runHints.push(h);
+        const runRoot = this.runRootOf(dir);
+        const gold = validation || runHints.some((h) => h.exact && h.name.toLowerCase() === 'gold');
+        const at = entries.length;
         for (const e of r.doc.entries) {
           if (!e.instanceId) continue;
-          entries.push({ instanceId: e.instanceId, hints: runHints, verdict: e.verdict, file: r.file, level: 'run' });
+          entries.push({ instanceId: e.instanceId, hints: runHints, verdict: e.verdict, file: r.file, level: 'run', ...(runRoot ? { runRoot } : {}), ...(gold ? { gold: true } : {}) });
         }
+        runReports.push({ dir, hints: runHints, from: at, to: entries.length });
       }
     }
+    // A run summary names no solver (SWE-smith's report.json): the per-instance reports in its folder do.
+    for (const r of runReports) {
+      const models = new Set(this.reportModelsByDir.filter((x) => x.dir.startsWith(r.dir + path.sep)).flatMap((x) => x.models));
+      if (models.size === 1) r.hints.unshift({ name: [...models][0] as string, exact: true });
+    }
     return entries;
+  }
+
+  /** The nearest solver run folder (of an imported attempt) that holds `dir`. */
+  private runRootOf(dir: string): string | undefined {
+    if (this.runRoots.size === 0) return undefined;
+    for (let d = realPath(dir); ; d = path.dirname(d)) {
+      if (this.runRoots.has(d)) return d;
+      if (d === path.dirname(d)) return undefined;
+    }
   }
 
   private instanceFromPath(segs: string[], known: Set<string>): string | undefined {
@@ -607,10 +678,16 @@ class Importer {
     for (const m of meta) hints.push({ name: m, exact: true });
     if (custom?.agent && custom.model) hints.push({ name: `${custom.agent}/${custom.model}`, exact: true });
     const at = instanceId ? segs.lastIndexOf(instanceId) : -1;
-    if (at === segs.length - 1 && at >= 1) {
+    const specific = (s: string | undefined): s is string => s !== undefined && !GENERIC_DIRS.has(s.toLowerCase());
+    const parent = at >= 1 ? segs[at - 1] : undefined;
+    const grand = at >= 2 ? segs[at - 2] : undefined;
+    if (at === segs.length - 1 && grand === 'run_evaluation' && specific(parent)) {
+      // SWE-smith's layout: logs/run_evaluation/<run_id>/<instance_id>/ has no model folder.
+      hints.push({ name: parent, exact: true, run: true });
+    } else if (at === segs.length - 1 && at >= 3 && segs[at - 3] === 'run_evaluation' && specific(parent)) {
       // SWE-bench's layout: logs/run_evaluation/<run_id>/<model>/<instance_id>/
-      hints.push({ name: segs[at - 1] as string, exact: true });
-      if (at >= 2) hints.push({ name: segs[at - 2] as string, exact: true, run: true });
+      hints.push({ name: parent, exact: true });
+      if (specific(grand)) hints.push({ name: grand, exact: true, run: true });
     }
     for (let i = segs.length - 1; i >= 0; i--) {
       const s = segs[i] as string;
@@ -701,6 +778,7 @@ export async function importSwebench(opts: ImportOptions, deps: ImportDeps): Pro
   imp.skipped.push(...placed.skipped);
   const merged = mergeSameSolver(placed.kept);
   imp.mergedPredictions.push(...merged.merged);
+  for (const a of merged.attempts) if (a.runRoot !== undefined) imp.runRoots.add(a.runRoot);
   for (const a of merged.attempts) imp.knownModels.add(a.model);
   const reported = new Set<string>();
   for (const a of merged.attempts) {
@@ -716,6 +794,8 @@ export async function importSwebench(opts: ImportOptions, deps: ImportDeps): Pro
   for (const a of attached.attached) if (a.note) imp.warn(a.entry.file, `${a.entry.instanceId}: ${a.note}`);
   const attempts = [...merged.attempts, ...attached.created];
   assignAttemptIds(attempts);
+  const goldResults = new Map<string, RecordedResult[]>();
+  for (const g of attached.gold) goldResults.set(g.instanceId, [...(goldResults.get(g.instanceId) ?? []), g.result]);
 
   if (!existing) {
     writeManifest(outAbs, {
@@ -748,6 +828,15 @@ export async function importSwebench(opts: ImportOptions, deps: ImportDeps): Pro
       notes,
     });
     for (const w of built.warnings) imp.warn(row.file, `${row.instanceId}: ${w}`, row.line);
+    // Verdicts on the gold patch (a gold validation run) belong to the task's gold probe, not to an attempt.
+    const gold = goldResults.get(row.instanceId) ?? [];
+    if (gold.length > 0) {
+      built.task.source = { ...built.task.source, goldResults: gold };
+      built.task.notes = [
+        ...(built.task.notes ?? []),
+        `The gold patch: ${gold.length} recorded result(s) from an earlier validation run (${[...new Set(gold.map((g) => g.source))].join(', ')}) are kept in source.goldResults.`,
+      ];
+    }
     const mine = attempts.filter((a) => a.instanceId === row.instanceId).sort((x, y) => ((x.id ?? '') < (y.id ?? '') ? -1 : 1));
     const attemptSummaries: AttemptSummary[] = [];
     const writes: AttemptWrite[] = [];
@@ -786,13 +875,7 @@ export async function importSwebench(opts: ImportOptions, deps: ImportDeps): Pro
           : a.trajectoryText
             ? { trajectory: { from: a.trajectoryText.from } }
             : {}),
-        recordedResults: a.recorded.map((r) => ({
-          source: r.source,
-          file: r.file,
-          ...(r.status !== undefined ? { status: r.status } : {}),
-          ...(r.resolved !== undefined ? { resolved: r.resolved } : {}),
-          ...(r.patchApplied !== undefined ? { patchApplied: r.patchApplied } : {}),
-        })),
+        recordedResults: a.recorded.map(shortResult),
         flags,
       });
     }
@@ -820,6 +903,7 @@ export async function importSwebench(opts: ImportOptions, deps: ImportDeps): Pro
       ...(built.task.environment?.image ? { image: built.task.environment.image } : {}),
       tests: { failToPass: built.task.tests.filter((t) => t.kind === 'fail_to_pass').length, passToPass: built.task.tests.filter((t) => t.kind === 'pass_to_pass').length },
       verifier: { command: built.verifier.command, from: built.verifier.from },
+      ...(gold.length > 0 && status !== 'kept' ? { gold: { recordedResults: gold.map(shortResult) } } : {}),
       attempts: status === 'kept' ? [] : attemptSummaries,
     });
   }
@@ -834,6 +918,17 @@ export async function importSwebench(opts: ImportOptions, deps: ImportDeps): Pro
     for (const p of check.problems) if (p.severity === 'error') imp.problems.push({ ...p, message: `in the written dataset: ${p.message}` });
   }
   return summary(tasks);
+}
+
+function shortResult(r: RecordedResult): AttemptSummary['recordedResults'][number] {
+  return {
+    source: r.source,
+    file: r.file,
+    ...(r.status !== undefined ? { status: r.status } : {}),
+    ...(r.resolved !== undefined ? { resolved: r.resolved } : {}),
+    ...(r.patchApplied !== undefined ? { patchApplied: r.patchApplied } : {}),
+    ...(r.detail !== undefined ? { detail: r.detail } : {}),
+  };
 }
 
 function trajectorySource(a: PlannedAttempt): TrajectorySource | undefined {

@@ -27,6 +27,8 @@ export interface SolverRun {
   root?: string;
   /** Model names the run's own metadata gives (metadata.yaml, SWE-agent's args.yaml / run_batch.config.yaml). */
   metadataModels?: string[];
+  /** Other names the metadata gives the run (`info.name`): reports may use them. */
+  metadataNames?: string[];
   predictions: Prediction[];
   trajectories: TrajectoryItem[];
   /** A predictions file given on its own: every model in it is a run of its own. */
@@ -130,7 +132,7 @@ export function attemptsOfRun(run: SolverRun): { attempts: PlannedAttempt[]; war
       runDir: run.dir,
       ...where,
       ...(pred?.model !== undefined ? { predModel: pred.model } : {}),
-      aliases: [...new Set([run.folderName, ...(run.metadataModels ?? [])])],
+      aliases: [...new Set([run.folderName, ...(run.metadataModels ?? []), ...(run.metadataNames ?? [])])],
       patch,
       patchFrom: pred ? `${pred.file}:${pred.line}` : sub !== undefined ? `submission in ${t.display}` : 'none (the trajectory records no submission)',
       hasPrediction: pred !== undefined,
@@ -151,7 +153,7 @@ export function attemptsOfRun(run: SolverRun): { attempts: PlannedAttempt[]; war
       runDir: run.loose ? `${run.dir}#${p.model ?? ''}` : run.dir,
       ...where,
       ...(p.model !== undefined ? { predModel: p.model } : {}),
-      aliases: run.loose ? [] : [...new Set([run.folderName, ...(run.metadataModels ?? [])])],
+      aliases: run.loose ? [] : [...new Set([run.folderName, ...(run.metadataModels ?? []), ...(run.metadataNames ?? [])])],
       patch: p.patch,
       patchFrom: `${p.file}:${p.line}`,
       hasPrediction: true,
@@ -308,6 +310,10 @@ export interface ReportEntry {
   /** The report's file, as shown. */
   file: string;
   level: 'instance' | 'run';
+  /** The real path of the solver run folder the report sits in, when it sits in one: its attempts are the report's. */
+  runRoot?: string;
+  /** A verdict on the gold patch (a gold validation run), not on an attempt. */
+  gold?: boolean;
   /** A patch found beside the report (a harness's patch.diff): lets an unmatched report make its own attempt. */
   patch?: { text: string; from: string };
   agent?: string;
@@ -348,7 +354,24 @@ export function matchScore(a: Pick<PlannedAttempt, 'model' | 'run' | 'aliases'>,
 export interface ReportAttachment {
   attached: Array<{ entry: ReportEntry; attempt: PlannedAttempt; note?: string }>;
   created: PlannedAttempt[];
+  /** Verdicts on the gold patch of an imported instance. */
+  gold: Array<{ instanceId: string; result: RecordedResult }>;
   unmatched: Unmatched[];
+}
+
+/** Score of a report found inside an attempt's own run folder: above any name match. */
+const SAME_RUN_FOLDER = 4;
+
+/**
+ * How well a report names an attempt: by its names (matchScore), or by sitting in the attempt's run folder, unless
+ * the report's own solver name (a harness model folder, a model inside it) names another attempt of the instance.
+ */
+function reportScore(a: PlannedAttempt, e: ReportEntry, all: PlannedAttempt[]): number {
+  const byName = matchScore(a, e.hints);
+  if (e.runRoot === undefined || a.runRoot !== e.runRoot) return byName;
+  const exact = e.hints.filter((h) => h.exact && !h.run);
+  if (exact.length > 0 && matchScore(a, exact) < 2 && all.some((b) => b !== a && matchScore(b, exact) >= 2)) return byName;
+  return SAME_RUN_FOLDER;
 }
 
 /**
@@ -357,7 +380,7 @@ export interface ReportAttachment {
  * about instances that were not imported are summarized in one line per report.
  */
 export function attachReports(attempts: PlannedAttempt[], entries: ReportEntry[], instances: Map<string, InstanceRow>): ReportAttachment {
-  const out: ReportAttachment = { attached: [], created: [], unmatched: [] };
+  const out: ReportAttachment = { attached: [], created: [], gold: [], unmatched: [] };
   const byInstance = new Map<string, PlannedAttempt[]>();
   for (const a of attempts) byInstance.set(a.instanceId, [...(byInstance.get(a.instanceId) ?? []), a]);
   const elsewhere = new Map<string, string[]>();
@@ -371,8 +394,13 @@ export function attachReports(attempts: PlannedAttempt[], entries: ReportEntry[]
       }
       continue;
     }
+    if (e.gold) {
+      const result = recorded(e);
+      if (!out.gold.some((g) => g.instanceId === e.instanceId && g.result.source === result.source && g.result.file === result.file)) out.gold.push({ instanceId: e.instanceId, result });
+      continue;
+    }
     const list = byInstance.get(e.instanceId) ?? [];
-    const scored = list.map((a) => ({ a, s: matchScore(a, e.hints) })).filter((x) => x.s > 0);
+    const scored = list.map((a) => ({ a, s: reportScore(a, e, list) })).filter((x) => x.s > 0);
     const top = Math.max(0, ...scored.map((x) => x.s));
     let best = scored.filter((x) => x.s === top).map((x) => x.a);
     if (best.length > 1 && e.patch) {
@@ -390,11 +418,18 @@ export function attachReports(attempts: PlannedAttempt[], entries: ReportEntry[]
       });
       continue;
     }
+    // A report that names no solver at all (an unwrapped report.json in a folder named after the instance) belongs
+    // to the only attempt there is; the note says so.
+    let only: string | undefined;
+    if (best.length === 0 && list.length === 1 && !e.hints.some((h) => h.exact && !h.run) && !(e.level === 'instance' && e.patch && !samePatch((list[0] as PlannedAttempt).patch, e.patch.text))) {
+      best = [list[0] as PlannedAttempt];
+      only = `the report names no solver; its verdict went to the only attempt of ${e.instanceId} (${(list[0] as PlannedAttempt).run})`;
+    }
     const target = best[0];
     if (target) {
       if (!target.recorded.some((r) => r.source === e.verdict.source && r.file === e.file)) target.recorded.push(recorded(e));
       fillFrom(target, e);
-      const note = e.patch && !samePatch(target.patch, e.patch.text) ? `the patch beside this report (${e.patch.from}) differs from the attempt's patch` : undefined;
+      const note = e.patch && !samePatch(target.patch, e.patch.text) ? `the patch beside this report (${e.patch.from}) differs from the attempt's patch` : only;
       out.attached.push({ entry: e, attempt: target, ...(note ? { note } : {}) });
       continue;
     }
@@ -417,7 +452,8 @@ export function attachReports(attempts: PlannedAttempt[], entries: ReportEntry[]
       byInstance.set(e.instanceId, [...list, created]);
       continue;
     }
-    const who = hintModel(e).model ?? 'its solver';
+    // Only a name the harness gave (not any folder name) says whose the report is.
+    const who = e.hints.some((h) => h.exact && !h.run) ? (hintModel(e).model ?? 'its solver') : 'its solver';
     out.unmatched.push({
       kind: 'report',
       instanceId: e.instanceId,

@@ -3,6 +3,8 @@
 import type { Problem, RecordedResult } from '../model';
 import type { MergedPrediction, Skipped, Unmatched } from './pairing';
 
+export type ShortResult = Pick<RecordedResult, 'source' | 'file' | 'status' | 'resolved' | 'patchApplied' | 'detail'>;
+
 export interface AttemptSummary {
   id: string;
   model: string;
@@ -14,7 +16,7 @@ export interface AttemptSummary {
   /** The patch is wrapped in a Markdown fence (lines of the opening and closing fence); `stripped` with --strip-fences. */
   fence?: { open: number; close: number; stripped: boolean };
   trajectory?: { from: string; format?: string; byteRange?: [number, number] };
-  recordedResults: Array<Pick<RecordedResult, 'source' | 'file' | 'status' | 'resolved' | 'patchApplied'>>;
+  recordedResults: ShortResult[];
   /** Review-worthy facts about the patch (malformed hunks, edited tests, stray files). */
   flags: string[];
 }
@@ -37,6 +39,8 @@ export interface TaskSummary {
   image?: string;
   tests: { failToPass: number; passToPass: number };
   verifier: { command: string; from: 'option' | 'row' | 'default' };
+  /** Verdicts an earlier gold validation run recorded for the gold patch (kept in task.json's source.goldResults). */
+  gold?: { recordedResults: ShortResult[] };
   attempts: AttemptSummary[];
 }
 

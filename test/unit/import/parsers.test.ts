@@ -100,6 +100,12 @@ test('report shapes: wrapped and unwrapped report.json, schema 2, the older id l
   const custom = classifyReport({ instance_id: 'o__r-1', resolved: true, eval_status: 'success', fail_to_pass_results: { t1: true }, pass_to_pass_results: { t2: true, t3: false } });
   assert.deepEqual(custom.kind === 'custom-eval' && custom.entries[0]?.verdict.passToPass, { success: ['t2'], failure: ['t3'] });
   assert.equal(classifyReport({ hello: 'world' }).kind, 'unknown');
+  // SWE-bench experiments' results/results.json: resolved ids only; no_generation is an empty patch, no_logs no verdict.
+  const exp = classifyReport({ no_generation: ['g'], no_logs: ['l'], resolved: ['r', 'r'] });
+  assert.deepEqual(exp.kind === 'run-report' && exp.entries.map((e) => [e.instanceId, e.verdict.status]), [['r', 'resolved'], ['g', 'empty_patch']]);
+  assert.match(classifyReport({ 'acme/widgets': { resolved: 1, total: 2 } }).kind === 'unknown' ? 'per repository' : '', /per repository/);
+  const counts = classifyReport({ '2024': { resolved: 1, total: 2 } });
+  assert.deepEqual(counts, { kind: 'unknown', reason: 'resolved counts per year: no verdict per instance' });
   assert.equal(classifyReport([1]).kind, 'unknown');
 });
 
@@ -175,4 +181,23 @@ test('the same solver output from a predictions file and a trajectory folder is 
     ['run1', 'm', 'mini-swe-agent', true, true],
     ['run2', 'run2', '', false, true],
   ]);
+});
+
+test('SWE-smith and user report shapes: per-instance with its model, timed out, validation lists, run summaries', () => {
+  const inner = { patch_is_None: false, patch_exists: true, patch_successfully_applied: false, resolved: true, tests_status: { FAIL_TO_PASS: { success: ['t1'], failure: [] } }, model_name_or_path: 'm-32b' };
+  const smith = classifyReport(inner);
+  assert.deepEqual(smith.kind === 'instance-report' && [smith.entries[0]?.model, smith.entries[0]?.verdict.source, smith.entries[0]?.verdict.status, smith.entries[0]?.verdict.patchApplied], ['m-32b', 'swesmith-report', 'resolved', undefined]);
+  const timed = classifyReport({ timed_out: true, timeout: 60 });
+  assert.deepEqual(timed.kind === 'instance-report' && timed.entries[0]?.verdict, { imported: true, source: 'swesmith-report', resolved: false, status: 'error', detail: 'timed out after 60 s' });
+  assert.equal(classifyReport({ timed_out: true, other: 1 }).kind, 'unknown');
+  const valid = classifyReport({ FAIL_TO_PASS: ['a'], PASS_TO_PASS: ['b'], FAIL_TO_FAIL: [], PASS_TO_FAIL: [] });
+  assert.deepEqual(valid.kind === 'gold-validation' && [valid.entries[0]?.verdict.status, valid.entries[0]?.verdict.passToPass], ['resolved', { success: ['b'], failure: [] }]);
+  const broken = classifyReport({ FAIL_TO_PASS: ['a'], PASS_TO_PASS: [], PASS_TO_FAIL: ['c'] });
+  assert.equal(broken.kind === 'gold-validation' && broken.entries[0]?.verdict.status, 'unresolved');
+  assert.equal(classifyReport({ FAIL_TO_PASS: 'a', PASS_TO_PASS: [] }).kind, 'unknown');
+  const run = classifyReport({ resolved: 1, unresolved: 1, total: 3, ids_resolved: ['a'], ids_unresolved: ['b'] });
+  assert.deepEqual(run.kind === 'run-report' && [run.schema, run.submitted, run.entries.map((e) => [e.instanceId, e.verdict.source, e.verdict.status])], ['swesmith', 3, [['a', 'swesmith-run-report', 'resolved'], ['b', 'swesmith-run-report', 'unresolved']]]);
+  const user = classifyReport({ total: 3, passed: 1, failed: 2, pass_rate: 33.3, instances: [{ instance_id: 'a', resolved: true, patch_applied: true }, { instance_id: 'b', resolved: false, patch_applied: false }, { instance_id: 'c', resolved: false }] });
+  assert.deepEqual(user.kind === 'run-report' && user.entries.map((e) => [e.instanceId, e.verdict.status, e.verdict.patchApplied]), [['a', 'resolved', true], ['b', 'error', false], ['c', 'unresolved', undefined]]);
+  assert.equal(classifyReport({ instances: [{ instance_id: 'a', resolved: 'yes' }] }).kind, 'unknown');
 });
