@@ -307,14 +307,15 @@ class Importer {
   }
 
   /** The run metadata files directly in `dir` (metadata.yaml, args.yaml, run_batch.config.yaml, metadata.json). */
-  runMetadata(dir: string, files: Walked[]): RunMetadata {
+  runMetadata(dir: string, displayDir: string, files: Walked[]): RunMetadata {
     const real = realPath(dir);
     const cached = this.metadataByDir.get(real);
     if (cached) return cached;
     const meta: RunMetadata = { models: [], names: [] };
-    for (const w of files) {
-      const name = path.basename(w.abs);
-      if (path.dirname(w.abs) !== dir || !RUN_METADATA_FILES.has(name)) continue;
+    // Read from the folder itself: a run found through its trajs/ folder has its metadata one level up.
+    for (const name of [...RUN_METADATA_FILES].sort()) {
+      const w = { abs: path.join(dir, name), display: path.join(displayDir, name) };
+      if (!isFile(w.abs)) continue;
       const text = readText(w.abs, this.problems, 4 * 1024 * 1024);
       if (text === undefined) continue;
       const r = readRunMetadata(name, text, w.display);
@@ -322,6 +323,17 @@ class Importer {
       if (r.problems.length === 0) this.use(w);
       meta.models.push(...r.meta.models.filter((m) => !meta.models.includes(m)));
       meta.names.push(...r.meta.names.filter((m) => !meta.names.includes(m)));
+    }
+    if (meta.models.length === 0) {
+      // `sweagent run` (one instance) writes no run_batch.config.yaml, only <id>/<id>.config.yaml with the same model.
+      const perInstance = files.find((w) => /\.config\.yaml$/.test(w.abs) && path.dirname(path.dirname(w.abs)) === dir && path.basename(path.dirname(w.abs)) === path.basename(w.abs).replace(/\.config\.yaml$/, ''));
+      const text = perInstance ? readText(perInstance.abs, this.problems, 4 * 1024 * 1024) : undefined;
+      if (perInstance && text !== undefined) {
+        const r = readRunMetadata('run_batch.config.yaml', text, perInstance.display);
+        this.problems.push(...r.problems);
+        if (r.problems.length === 0) this.use(perInstance);
+        meta.models.push(...r.meta.models);
+      }
     }
     this.metadataByDir.set(real, meta);
     return meta;
@@ -420,7 +432,7 @@ class Importer {
       }
       const trajectories: TrajectoryItem[] = [];
       for (const w of g.trajs) trajectories.push(...(await this.listTrajectories(w, single)));
-      const meta = single ? undefined : this.runMetadata(runAbs, files);
+      const meta = single ? undefined : this.runMetadata(runAbs, g.display, files);
       runs.push({
         dir: g.display,
         folderName: path.basename(runAbs),
@@ -484,8 +496,9 @@ class Importer {
     const runReports: Array<{ dir: string; hints: Hint[]; from: number; to: number }> = [];
     const metadataHints = new Map<string, string[]>();
     for (const [dir, list] of byFolder) {
-      if (!list.some((w) => RUN_METADATA_FILES.has(path.basename(w.abs)))) continue;
-      const m = this.runMetadata(dir, list);
+      const first = list.find((w) => RUN_METADATA_FILES.has(path.basename(w.abs)));
+      if (!first) continue;
+      const m = this.runMetadata(dir, path.dirname(first.display), list);
       metadataHints.set(dir, [...m.models, ...m.names]);
     }
     const metaFor = (dir: string): string[] => {

@@ -30,6 +30,7 @@ export function ignoredReason(name: string, head: string | undefined, where: 'tr
   if (lower === 'eval.sh' || lower === 'run_script.sh' || lower.endsWith('_entryscript.sh')) return "the harness's evaluation script: not needed";
   if (lower === 'dockerfile' || lower === 'setup_repo.sh') return 'an image build file: not needed';
   if (/\.(patch|diff)$/.test(lower)) return where === 'trajectories' ? 'a patch file: the run\'s predictions and trajectories carry the patches' : 'a patch with no report beside it';
+  if (/\.config\.yaml$/.test(lower)) return "SWE-agent's per-instance configuration: the run's model is read from run_batch.config.yaml (or one of these)";
   if (/\.ya?ml$/.test(lower)) return 'a YAML file this importer does not read';
   if (/\.(md|txt|csv|html)$/.test(lower)) return where === 'trajectories' ? 'a text file, not a trajectory' : 'a text file, not a report';
   if (/\.(png|jpe?g|gif|svg|webp|ico)$/.test(lower)) return 'an image';

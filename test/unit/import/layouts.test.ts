@@ -134,6 +134,14 @@ test("SWE-agent run folders: the model from args.yaml (0.x) and run_batch.config
   const ignored = summary.ignored.map((i) => path.basename(i.file));
   assert.ok(!ignored.includes('args.yaml') && !ignored.includes('run_batch.config.yaml'), 'the run metadata is read');
   assert.ok(summary.ignored.some((i) => /patches\/acme__widgets-1\.patch$/.test(i.file) && /predictions and trajectories carry the patches/.test(i.reason)));
+  assert.ok(summary.ignored.some((i) => /acme__gadgets-2\.config\.yaml$/.test(i.file) && /per-instance configuration/.test(i.reason)));
+  // `sweagent run` (one instance) writes no run_batch.config.yaml: the per-instance <id>.config.yaml names the model.
+  const single = path.join(tmpDir(), run1);
+  fs.cpSync(path.join(L, 'swe-agent-1x', 'trajectories', 'demo', run1), single, { recursive: true });
+  fs.rmSync(path.join(single, 'run_batch.config.yaml'));
+  const one = await run({ instances: [ROWS], trajectories: [single] });
+  assert.deepEqual(task(one.dataset, 'acme__gadgets-2').attempts.map((a) => [a.model, a.run]), [['openai/gpt-4o', run1]]);
+  assert.ok(!one.summary.ignored.some((i) => /\.config\.yaml$/.test(i.file)));
 });
 
 test('run metadata the YAML reader refuses is a warning naming its line; the model then comes from elsewhere', async () => {
