@@ -73,12 +73,15 @@ export function instanceVerdict(r: Record<string, unknown>, source: string): Ver
   const ts = isObject(r.tests_status) ? r.tests_status : {};
   const f2p = sf(ts.FAIL_TO_PASS);
   const p2p = sf(ts.PASS_TO_PASS);
+  // SWE-bench 5 marks a run the environment broke (`infra_failure`, `infra_failure_reason`): not the patch's fault.
+  const infra = r.infra_failure === true ? `infra failure${typeof r.infra_failure_reason === 'string' && r.infra_failure_reason ? `: ${r.infra_failure_reason}` : ''}` : undefined;
   return {
     imported: true,
     source,
     resolved,
     ...(applied !== undefined ? { patchApplied: applied } : {}),
     status,
+    ...(infra ? { detail: infra } : {}),
     ...(f2p ? { failToPass: f2p } : {}),
     ...(p2p ? { passToPass: p2p } : {}),
   };
@@ -123,13 +126,22 @@ const ids = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is str
 function runReportV2(v: Record<string, unknown>): ReportDoc {
   const entries: VerdictEntry[] = [];
   const seen = new Set<string>();
+  // SWE-bench 5: ids whose run the environment broke stay in unresolved_ids / error_ids; say so on their verdict.
+  const infra = new Set(ids(v.infra_failure_ids));
+  const reasons = isObject(v.failure_reasons) ? v.failure_reasons : {};
+  const detailOf = (id: string) => {
+    if (!infra.has(id)) return undefined;
+    const why = reasons[id];
+    return `infra failure${typeof why === 'string' && why ? `: ${why}` : ''}`;
+  };
   const add = (list: unknown, status: NonNullable<Verdict['status']>) => {
     for (const id of ids(list)) {
       if (seen.has(id)) continue;
       seen.add(id);
+      const detail = detailOf(id);
       entries.push({
         instanceId: id,
-        verdict: { imported: true, source: 'swebench-run-report', status, resolved: status === 'resolved' },
+        verdict: { imported: true, source: 'swebench-run-report', status, resolved: status === 'resolved', ...(detail ? { detail } : {}) },
       });
     }
   };

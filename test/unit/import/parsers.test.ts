@@ -201,3 +201,15 @@ test('SWE-smith and user report shapes: per-instance with its model, timed out, 
   assert.deepEqual(user.kind === 'run-report' && user.entries.map((e) => [e.instanceId, e.verdict.status, e.verdict.patchApplied]), [['a', 'resolved', true], ['b', 'error', false], ['c', 'unresolved', undefined]]);
   assert.equal(classifyReport({ instances: [{ instance_id: 'a', resolved: 'yes' }] }).kind, 'unknown');
 });
+
+test("SWE-bench 5's infra failures: a per-instance report and a run report say the environment broke", () => {
+  const one = classifyReport({ 'o__r-1': { patch_is_None: false, patch_exists: true, patch_successfully_applied: false, resolved: false, infra_failure: true, infra_failure_reason: 'docker daemon error' } });
+  assert.deepEqual(one.kind === 'instance-report' && [one.entries[0]?.verdict.status, one.entries[0]?.verdict.detail], ['error', 'infra failure: docker daemon error']);
+  const run = classifyReport({
+    schema_version: 2, resolved_ids: ['a'], unresolved_ids: ['b', 'c'], error_ids: ['d'], infra_failure_ids: ['b', 'd'], ambiguous_failure_ids: [],
+    failure_reasons: { b: 'OOM killed' },
+  });
+  assert.deepEqual(run.kind === 'run-report' && run.entries.map((e) => [e.instanceId, e.verdict.status, e.verdict.detail]), [
+    ['a', 'resolved', undefined], ['b', 'unresolved', 'infra failure: OOM killed'], ['c', 'unresolved', undefined], ['d', 'error', 'infra failure'],
+  ]);
+});
