@@ -20,7 +20,7 @@ import { findFence } from '../../core/import/fences';
 import { AIDER_REASON, ignoredReason, isAiderHistory } from '../../core/import/ignored';
 import { readRunMetadata, RUN_METADATA_FILES } from '../../core/import/runMetadata';
 import type { RunMetadata } from '../../core/import/runMetadata';
-import { patchFlags, stripFence } from '../../core/import/patchFlags';
+import { patchChecker, stripFence } from '../../core/import/patchFlags';
 import { parsePredictions } from '../../core/import/predictions';
 import type { Prediction } from '../../core/import/predictions';
 import {
@@ -145,13 +145,35 @@ function runDirOf(abs: string): string {
 
 const TRAJ_FOLDERS = new Set(['trajs', 'trajectories']);
 
+/** How many trajectory files are read at the same time. */
+const TRAJECTORY_READS = 8;
+
+/** `fn` over `items`, at most `limit` at a time; the results in the order of `items`. */
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
 /** The real path of a file or folder (symlinks and `a//b` resolved), or the absolute path when it cannot be resolved. */
-function realPath(p: string): string {
+function realPath(p: string, cache?: Map<string, string>): string {
+  const known = cache?.get(p);
+  if (known !== undefined) return known;
+  let real: string;
   try {
-    return fs.realpathSync(p);
+    real = fs.realpathSync(p);
   } catch {
-    return path.resolve(p);
+    real = path.resolve(p);
   }
+  cache?.set(p, real);
+  return real;
 }
 
 function stemOf(name: string): string {
@@ -274,12 +296,30 @@ class Importer {
     }
   }
 
+  /** Folder listings, once per path given (a --trajectories folder is listed for its predictions first). */
+  private readonly walks = new Map<string, Walked[]>();
+
+  walk(given: string): Walked[] {
+    const known = this.walks.get(given);
+    if (known) return known;
+    const files = walk(given);
+    this.walks.set(given, files);
+    return files;
+  }
+
+  /** Real paths, resolved once per import. */
+  private readonly realPaths = new Map<string, string>();
+
+  real(p: string): string {
+    return realPath(p, this.realPaths);
+  }
+
   ignore(w: Walked, reason: string): void {
-    this.ignoredFiles.push({ real: realPath(w.abs), file: w.display, reason });
+    this.ignoredFiles.push({ real: this.real(w.abs), file: w.display, reason });
   }
 
   use(w: Walked): void {
-    this.usedFiles.add(realPath(w.abs));
+    this.usedFiles.add(this.real(w.abs));
   }
 
   /** What was not read by any option, once per file (with each option's reason when both looked at it). */
@@ -296,7 +336,7 @@ class Importer {
 
   /** False (and recorded as merged) when this file was already read under another path. */
   private firstVisit(w: Walked, seen = this.seenInputs): boolean {
-    const real = realPath(w.abs);
+    const real = this.real(w.abs);
     const first = seen.get(real);
     if (first === undefined) {
       seen.set(real, w.display);
@@ -308,7 +348,7 @@ class Importer {
 
   /** The run metadata files directly in `dir` (metadata.yaml, args.yaml, run_batch.config.yaml, metadata.json). */
   runMetadata(dir: string, displayDir: string, files: Walked[]): RunMetadata {
-    const real = realPath(dir);
+    const real = this.real(dir);
     const cached = this.metadataByDir.get(real);
     if (cached) return cached;
     const meta: RunMetadata = { models: [], names: [] };
@@ -343,8 +383,8 @@ class Importer {
   notePredictionsUnderRuns(roots: string[]): void {
     for (const root of roots) {
       if (!fs.existsSync(root) || isFile(root)) continue;
-      for (const w of walk(root)) {
-        const real = realPath(w.abs);
+      for (const w of this.walk(root)) {
+        const real = this.real(w.abs);
         if (isPredictionsFile(path.basename(w.abs)) && !this.predictionsUnderRuns.has(real)) this.predictionsUnderRuns.set(real, { display: w.display, root });
       }
     }
@@ -372,7 +412,7 @@ class Importer {
     const single = isFile(given);
     if (single && (explicitPredictions || isPredictionsFile(path.basename(given)))) {
       const w = { abs: path.resolve(given), display: given };
-      const inRun = explicitPredictions ? this.predictionsUnderRuns.get(realPath(w.abs)) : undefined;
+      const inRun = explicitPredictions ? this.predictionsUnderRuns.get(this.real(w.abs)) : undefined;
       if (inRun) {
         // The run folder that holds it says more (its name, trajectories, reports): it is read there, once.
         this.mergedFiles.push({ file: given, sameAs: inRun.display, why: `also under --trajectories ${inRun.root}: read once, as part of its run folder` });
@@ -381,7 +421,7 @@ class Importer {
       if (!this.firstVisit(w)) return [];
       return [{ dir: given, folderName: stemOf(path.basename(given)), predictions: this.parsePredictionsFile(w), trajectories: [], loose: true }];
     }
-    const files = walk(given).filter((w) => this.firstVisit(w));
+    const files = this.walk(given).filter((w) => this.firstVisit(w));
     const predFiles = files.filter((w) => isPredictionsFile(path.basename(w.abs)));
     const trajFiles = files.filter((w) => !isPredictionsFile(path.basename(w.abs)) && isTrajectoryCandidate(path.basename(w.abs)));
     for (const w of files) {
@@ -431,12 +471,13 @@ class Importer {
         }
       }
       const trajectories: TrajectoryItem[] = [];
-      for (const w of g.trajs) trajectories.push(...(await this.listTrajectories(w, single)));
+      // Many small files: read several at once (each read is a stream; the order of the results is kept).
+      for (const items of await mapLimit(g.trajs, TRAJECTORY_READS, (w) => this.listTrajectories(w, single))) trajectories.push(...items);
       const meta = single ? undefined : this.runMetadata(runAbs, g.display, files);
       runs.push({
         dir: g.display,
         folderName: path.basename(runAbs),
-        ...(single ? {} : { root: realPath(runAbs) }),
+        ...(single ? {} : { root: this.real(runAbs) }),
         ...(meta && meta.models.length > 0 ? { metadataModels: meta.models } : {}),
         ...(meta && meta.names.length > 0 ? { metadataNames: meta.names } : {}),
         predictions,
@@ -485,7 +526,7 @@ class Importer {
     const rootAbs = path.resolve(given);
     const rootIsFile = isFile(rootAbs);
     // A file read as predictions or a trajectory (the same run folder given to --trajectories) is not read again.
-    const files = walk(given).filter((w) => this.firstVisit(w, this.seenReports) && !this.usedFiles.has(realPath(w.abs)));
+    const files = this.walk(given).filter((w) => this.firstVisit(w, this.seenReports) && !this.usedFiles.has(this.real(w.abs)));
     const byFolder = new Map<string, Walked[]>();
     for (const w of files) {
       const d = path.dirname(w.abs);
@@ -601,12 +642,12 @@ class Importer {
         if (harness.log.applyError) this.warn(harness.file, `${harness.log.instanceId ?? 'instance'}: the patch did not apply (${harness.log.applyError})`);
       }
       if (verdicts.length === 0 && patchDiff) {
-        this.usedFiles.delete(realPath(patchDiff.abs));
+        this.usedFiles.delete(this.real(patchDiff.abs));
         this.ignore(patchDiff, 'a patch.diff with no report or harness log beside it');
       }
       if (patchDiff && (goldValidation || validation)) {
         // SWE-smith's validation applies the bug: its patch.diff is no solver's patch.
-        this.usedFiles.delete(realPath(patchDiff.abs));
+        this.usedFiles.delete(this.real(patchDiff.abs));
         this.ignore(patchDiff, 'the patch a gold validation run applied: not an attempt');
       }
 
@@ -669,7 +710,7 @@ class Importer {
   /** The nearest solver run folder (of an imported attempt) that holds `dir`. */
   private runRootOf(dir: string): string | undefined {
     if (this.runRoots.size === 0) return undefined;
-    for (let d = realPath(dir); ; d = path.dirname(d)) {
+    for (let d = this.real(dir); ; d = path.dirname(d)) {
       if (this.runRoots.has(d)) return d;
       if (d === path.dirname(d)) return undefined;
     }
@@ -807,6 +848,8 @@ export async function importSwebench(opts: ImportOptions, deps: ImportDeps): Pro
   for (const a of attached.attached) if (a.note) imp.warn(a.entry.file, `${a.entry.instanceId}: ${a.note}`);
   const attempts = [...merged.attempts, ...attached.created];
   assignAttemptIds(attempts);
+  const attemptsByInstance = new Map<string, PlannedAttempt[]>();
+  for (const a of attempts) attemptsByInstance.set(a.instanceId, [...(attemptsByInstance.get(a.instanceId) ?? []), a]);
   const goldResults = new Map<string, RecordedResult[]>();
   for (const g of attached.gold) goldResults.set(g.instanceId, [...(goldResults.get(g.instanceId) ?? []), g.result]);
 
@@ -850,7 +893,8 @@ export async function importSwebench(opts: ImportOptions, deps: ImportDeps): Pro
         `The gold patch: ${gold.length} recorded result(s) from an earlier validation run (${[...new Set(gold.map((g) => g.source))].join(', ')}) are kept in source.goldResults.`,
       ];
     }
-    const mine = attempts.filter((a) => a.instanceId === row.instanceId).sort((x, y) => ((x.id ?? '') < (y.id ?? '') ? -1 : 1));
+    const mine = (attemptsByInstance.get(row.instanceId) ?? []).sort((x, y) => ((x.id ?? '') < (y.id ?? '') ? -1 : 1));
+    const check = patchChecker(built.goldPatch, built.testPatch);
     const attemptSummaries: AttemptSummary[] = [];
     const writes: AttemptWrite[] = [];
     for (const a of mine) {
@@ -867,7 +911,7 @@ export async function importSwebench(opts: ImportOptions, deps: ImportDeps): Pro
         const f = findFence(a.patch);
         if (f) fence = { open: f.open.line, close: f.close.line, stripped: false };
       }
-      const flags = [...before, ...patchFlags(a.patch, built.goldPatch, built.testPatch)];
+      const flags = [...before, ...check(a.patch)];
       for (const f of flags) {
         const m = /^(.*):(\d+)$/.exec(a.patchFrom);
         imp.warn(m ? (m[1] as string) : a.patchFrom, `${row.instanceId}, attempt ${a.id}: ${f}`, m ? Number(m[2]) : undefined);

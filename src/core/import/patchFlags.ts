@@ -5,17 +5,28 @@ import { describeFence, findFence } from './fences';
 import type { Fence } from './fences';
 
 export function patchFlags(patch: string, goldPatch: string | undefined, testPatch: string | undefined): string[] {
-  if (patch.trim().length === 0) return ['the patch is empty'];
-  // A fenced patch is checked inside its fence: the fence lines are no hunk lines.
-  const fence = findFence(patch);
-  const flags: string[] = [];
-  if (fence) {
-    flags.push(`the patch is wrapped in a Markdown fence (${describeFence(fence)}); kept as written: import with --strip-fences to store the diff inside it`);
-  }
-  return [...flags, ...diffFlags(fence ? fence.inner : patch, fence ? fence.open.line : 0, goldPatch, testPatch)];
+  return patchChecker(goldPatch, testPatch)(patch);
 }
 
-function diffFlags(patch: string, lineOffset: number, goldPatch: string | undefined, testPatch: string | undefined): string[] {
+/** patchFlags for many attempts of one task: the gold and test patches are parsed once. */
+export function patchChecker(goldPatch: string | undefined, testPatch: string | undefined): (patch: string) => string[] {
+  const testSide = new Set(testPatch ? parsePatch(testPatch, 'tests.patch').files.map(filePath) : []);
+  const goldSide = new Set(goldPatch ? parsePatch(goldPatch, 'gold.patch').files.map(filePath) : []);
+  const sides = { testSide, goldSide, hasGold: goldPatch !== undefined };
+  return (patch) => {
+    if (patch.trim().length === 0) return ['the patch is empty'];
+    // A fenced patch is checked inside its fence: the fence lines are no hunk lines.
+    const fence = findFence(patch);
+    const flags: string[] = [];
+    if (fence) {
+      flags.push(`the patch is wrapped in a Markdown fence (${describeFence(fence)}); kept as written: import with --strip-fences to store the diff inside it`);
+    }
+    return [...flags, ...diffFlags(fence ? fence.inner : patch, fence ? fence.open.line : 0, sides)];
+  };
+}
+
+function diffFlags(patch: string, lineOffset: number, sides: { testSide: Set<string>; goldSide: Set<string>; hasGold: boolean }): string[] {
+  const { testSide, goldSide } = sides;
   const bad = notAPatch(patch, 'patch');
   if (bad) return [bad.message];
   const flags: string[] = [];
@@ -27,8 +38,6 @@ function diffFlags(patch: string, lineOffset: number, goldPatch: string | undefi
         `${(hunkProblems[0]?.line ?? 0) + lineOffset}); kept as written, git apply will likely reject it`,
     );
   }
-  const testSide = new Set(testPatch ? parsePatch(testPatch, 'tests.patch').files.map(filePath) : []);
-  const goldSide = new Set(goldPatch ? parsePatch(goldPatch, 'gold.patch').files.map(filePath) : []);
   const touched = parsed.files.map(filePath).filter(Boolean);
   const editsTests = touched.filter((p) => testSide.has(p));
   if (editsTests.length > 0) {
@@ -38,7 +47,7 @@ function diffFlags(patch: string, lineOffset: number, goldPatch: string | undefi
   const added = parsed.files.filter((f) => f.status === 'added').map(filePath).filter((p) => !goldSide.has(p));
   const strayTests = otherTests.filter((p) => !added.includes(p));
   if (strayTests.length > 0) flags.push(`edits test file(s) ${strayTests.join(', ')}`);
-  if (goldPatch !== undefined && added.length > 0) flags.push(`adds ${added.join(', ')}, which the gold patch does not`);
+  if (sides.hasGold && added.length > 0) flags.push(`adds ${added.join(', ')}, which the gold patch does not`);
   return flags;
 }
 
