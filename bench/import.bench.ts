@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { importSwebench } from '../src/adapters/fs/importSwebench';
 import { listTrajectoryInstances } from '../src/adapters/fs/trajectoryReader';
+import { TrajectoryBuilder } from '../src/core/trajectory/normalize';
 
 const ROWS = Number(process.env.ROWS ?? 2000);
 const RUNS = Number(process.env.RUNS ?? 16);
@@ -141,6 +142,34 @@ async function writeFloor(dir: string, out: string): Promise<number> {
   return n;
 }
 
+function trajectoryFiles(dir: string): string[] {
+  const runs = path.join(dir, 'runs');
+  const out: string[] = [];
+  for (const run of fs.readdirSync(runs).sort()) {
+    for (const e of fs.readdirSync(path.join(runs, run), { withFileTypes: true })) if (e.isDirectory()) out.push(path.join(runs, run, e.name, `${e.name}.traj.json`));
+  }
+  return out;
+}
+
+/** For attribution: the trajectory reader alone over every trajectory, as many at a time as the import reads them. */
+async function readerAlone(files: string[]): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < files.length) await listTrajectoryInstances(files[next++] as string);
+    }),
+  );
+}
+
+/** The same builder fed each file read whole and synchronously: what the reader's streams cost for small files. */
+function builderOnBuffers(files: string[]): void {
+  for (const f of files) {
+    const b = new TrajectoryBuilder({ fileLabel: f, keepText: false, allInstances: true });
+    b.push(fs.readFileSync(f));
+    b.end();
+  }
+}
+
 async function time(fn: () => unknown): Promise<number> {
   const t0 = process.hrtime.bigint();
   await fn();
@@ -176,8 +205,13 @@ async function main() {
     const floorMs: number[] = [];
     const writeMs: number[] = [];
     const importMs: number[] = [];
+    const readerMs: number[] = [];
+    const bufferMs: number[] = [];
+    const trajs = trajectoryFiles(dir);
     for (let r = 0; r < ROUNDS; r++) {
       floorMs.push(await time(() => floor(dir)));
+      readerMs.push(await time(() => readerAlone(trajs)));
+      bufferMs.push(await time(() => builderOnBuffers(trajs)));
       const w = path.join(outs, `floor-${r}`);
       writeMs.push(await time(() => writeFloor(dir, w)));
       fs.rmSync(w, { recursive: true, force: true });
@@ -191,6 +225,7 @@ async function main() {
     console.log(`  floor: read + JSON.parse of the rows, preds.json files and trajectories: ${median(floorMs).toFixed(0)} ms`);
     console.log(`  floor + writing the same task and attempt files (plain fs, no checks): ${median(writeMs).toFixed(0)} ms`);
     console.log(`  import (pair, check, write ${ROWS} tasks / ${ROWS * RUNS} attempts, read back): ${median(importMs).toFixed(0)} ms`);
+    console.log(`  of which (measured alone) the trajectory reader, 8 files at a time: ${median(readerMs).toFixed(0)} ms; the same builder on each file read whole: ${median(bufferMs).toFixed(0)} ms`);
     console.log(`ratio import / read floor:  ${median(ratios).toFixed(2)}  (goal < 2)   per round: ${ratios.map((x) => x.toFixed(2)).join(' ')}`);
     console.log(`ratio import / write floor: ${median(writeRatios).toFixed(2)}               per round: ${writeRatios.map((x) => x.toFixed(2)).join(' ')}`);
   } finally {

@@ -87,8 +87,9 @@ async function writeTrajectory(dest: string, src: TrajectorySource): Promise<voi
   }
   const range = src.byteRange;
   if (!range) {
-    // A whole file: the kernel copies it (never read into memory), with none of a stream's per-file cost.
-    await fs.promises.copyFile(src.copyFrom, dest);
+    // A whole file: the kernel copies it (never read into memory), with none of a stream's per-file cost; the
+    // rest of writeTask is synchronous, so a thread-pool round trip per attempt would only add latency.
+    fs.copyFileSync(src.copyFrom, dest);
     return;
   }
   await new Promise<void>((resolve, reject) => {

@@ -544,8 +544,10 @@ class Importer {
     }
     const metaFor = (dir: string): string[] => {
       for (let d = dir; ; d = path.dirname(d)) {
-        const m = metadataHints.get(d);
-        if (m) return m;
+        // Metadata read with the run's trajectories (the folder given to --trajectories too) counts here as well.
+        const cached = this.metadataByDir.get(this.real(d));
+        const m = metadataHints.get(d) ?? (cached ? [...cached.models, ...cached.names] : undefined);
+        if (m && m.length > 0) return m;
         if (d === rootAbs || d === path.dirname(d) || !d.startsWith(rootIsFile ? path.dirname(rootAbs) : rootAbs)) return [];
       }
     };

@@ -45,6 +45,9 @@ test('the three fence shapes are found, with the lines of the opening and closin
   assert.equal(findFence(INNER), undefined);
   assert.equal(findFence('diff --git a/r.md b/r.md\n--- a/r.md\n+++ b/r.md\n@@ -1,3 +1,3 @@\n ```\n-a\n+b\n'), undefined);
   assert.equal(findFence('I could not fix it.\n```\nls\n```\n'), undefined);
+  // An opening fence that is never closed, and CRLF line endings kept inside the fence.
+  assert.equal(findFence('```diff\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n'), undefined);
+  assert.equal(findFence('```diff\r\n--- a/f\r\n+++ b/f\r\n@@ -1 +1 @@\r\n-a\r\n+b\r\n```\r\n')?.inner, '--- a/f\r\n+++ b/f\r\n@@ -1 +1 @@\r\n-a\r\n+b\r\n');
 });
 
 test('without --strip-fences the patch is kept as written and named as fenced, not as a malformed hunk', async () => {

@@ -213,3 +213,11 @@ test("SWE-bench 5's infra failures: a per-instance report and a run report say t
     ['a', 'resolved', undefined], ['b', 'unresolved', 'infra failure: OOM killed'], ['c', 'unresolved', undefined], ['d', 'error', 'infra failure'],
   ]);
 });
+
+test('an error entry in predictions: its message is kept short, and an entry with a patch is no error entry', () => {
+  const long = 'x'.repeat(5000);
+  const r = parsePredictions(JSON.stringify([{ instance_id: 'o__r-1', error: long }, { instance_id: 'o__r-2', error: { code: 429 } }, { instance_id: 'o__r-3', error: 'late', model_patch: '' }]), 'p.json');
+  assert.deepEqual(r.errorEntries.map((e) => [e.instanceId, e.error.length <= 201, e.line]), [['o__r-1', true, 1], ['o__r-2', true, 1]]);
+  assert.equal(r.errorEntries[1]?.error, '{"code":429}');
+  assert.deepEqual(r.predictions.map((p) => p.instanceId), ['o__r-3']);
+});
