@@ -65,6 +65,15 @@ async function main() {
   await Promise.all(built.map((c) => c.rebuild()));
   await Promise.all(built.map((c) => c.dispose()));
   if (fs.existsSync('dist/cli.js')) fs.chmodSync('dist/cli.js', 0o755);
+  // The panels carry these files inline in their pages (src/vscode/webviewHtml.ts): the same check as inlineSafe, so
+  // a bundle that could not be inlined fails the build instead of silently falling back to a linked load.
+  const unsafe = { js: /<\/script|<!--|<script/i, css: /<\/style/i };
+  for (const f of ['webview.js', 'stats.js', 'webview.css', 'stats.css']) {
+    const file = `dist/${f}`;
+    if (fs.existsSync(file) && unsafe[f.split('.').pop()].test(fs.readFileSync(file, 'utf8'))) {
+      throw new Error(`${file} holds a sequence that cannot sit inside a <script>/<style> element; the panels inline it`);
+    }
+  }
 }
 
 main().catch((e) => {

@@ -50,6 +50,19 @@ export default tseslint.config(
       }],
     },
   },
+  // The CLI prints only through src/cli/output.ts: one place escapes untrusted text, masks the key, survives a closed
+  // stdout. (The base selectors are repeated: a later no-restricted-syntax replaces the earlier one.)
+  {
+    files: ['src/cli/**/*.ts'],
+    ignores: ['src/cli/output.ts'],
+    rules: {
+      'no-restricted-syntax': ['error',
+        { selector: 'ExportDefaultDeclaration', message: 'No default exports (house style).' },
+        { selector: "MemberExpression[object.name='Math'][property.name='random']", message: 'Use node:crypto or a counter for ids and nonces.' },
+        { selector: "MemberExpression[object.object.name='process'][object.property.name=/^(stdout|stderr)$/][property.name=/^(write|end)$/]", message: 'Print through out() / err() of src/cli/output.ts.' },
+        { selector: "MemberExpression[object.name='console']", message: 'Print through out() / err() of src/cli/output.ts.' }],
+    },
+  },
   {
     files: ['webview/**/*.ts'],
     languageOptions: { globals: { ...globals.browser } },

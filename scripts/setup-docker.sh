@@ -4,11 +4,12 @@
 # 1. installs docker.io, debootstrap, patch and git from Debian when missing;
 # 2. starts `dockerd --bridge=none --iptables=false` when no engine answers (bounded wait for the socket);
 # 3. builds `specweave-base:bookworm` (Debian minbase + python3, pytest, git, patch, user `runner` uid 1000) only
-#    when the tag is missing. The rootfs lives outside the repository (/var/tmp by default).
+#    when the tag is missing. The rootfs lives outside the repository (/var/tmp by default). The build holds a lock
+#    (`flock` on setup.lock next to the rootfs): a second run at the same time waits, then finds the image.
 #
 # Environment: SPECWEAVE_BASE_IMAGE (default specweave-base:bookworm), SPECWEAVE_ROOTFS_DIR (default
 # /var/tmp/specweave-rootfs), DEBIAN_MIRROR (default http://deb.debian.org/debian), DOCKERD_LOG (default
-# /tmp/dockerd.log), SOCKET_WAIT_SEC (default 60).
+# /tmp/dockerd.log), SOCKET_WAIT_SEC (default 60), LOCK_WAIT_SEC (default 1800).
 set -euo pipefail
 
 IMAGE="${SPECWEAVE_BASE_IMAGE:-specweave-base:bookworm}"
@@ -16,6 +17,7 @@ ROOTFS_PARENT="${SPECWEAVE_ROOTFS_DIR:-/var/tmp/specweave-rootfs}"
 MIRROR="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 DOCKERD_LOG="${DOCKERD_LOG:-/tmp/dockerd.log}"
 SOCKET_WAIT_SEC="${SOCKET_WAIT_SEC:-60}"
+LOCK_WAIT_SEC="${LOCK_WAIT_SEC:-1800}"
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 
@@ -31,6 +33,7 @@ command -v dockerd >/dev/null 2>&1 || [ -x /usr/sbin/dockerd ] || missing+=(dock
 command -v debootstrap >/dev/null 2>&1 || [ -x /usr/sbin/debootstrap ] || missing+=(debootstrap)
 command -v patch >/dev/null 2>&1 || missing+=(patch)
 command -v git >/dev/null 2>&1 || missing+=(git)
+command -v flock >/dev/null 2>&1 || missing+=(util-linux)
 if [ "${#missing[@]}" -gt 0 ]; then
   echo "    installing: ${missing[*]}"
   $SUDO apt-get update -qq
@@ -68,14 +71,26 @@ step_end
 
 # -- 3. base image ----------------------------------------------------------------------------------------------
 step_start "base image $IMAGE"
-if docker image inspect "$IMAGE" >/dev/null 2>&1; then
+image_present() { docker image inspect "$IMAGE" >/dev/null 2>&1; }
+if ! image_present; then
+  # Two runs at once must not build the same rootfs: the second would delete the first's half-built tree. The lock
+  # sits next to the rootfs; the second run waits for it, then finds the image the first one built.
+  $SUDO mkdir -p "$ROOTFS_PARENT"
+  LOCK="$ROOTFS_PARENT/setup.lock"
+  [ -e "$LOCK" ] || $SUDO touch "$LOCK"
+  exec 9<"$LOCK"
+  if ! flock -n 9; then
+    echo "    waiting for another setup-docker.sh to finish (lock $LOCK, at most ${LOCK_WAIT_SEC} s)"
+    flock -w "$LOCK_WAIT_SEC" 9 || { echo "error: another setup-docker.sh still holds $LOCK after ${LOCK_WAIT_SEC} s" >&2; exit 1; }
+  fi
+fi
+if image_present; then
   echo "    present: $(docker image inspect --format '{{.Id}}' "$IMAGE")"
   step_end
 else
   RAW="${IMAGE%%:*}-rootfs:${IMAGE##*:}"
   if ! docker image inspect "$RAW" >/dev/null 2>&1; then
     ROOTFS="$ROOTFS_PARENT/bookworm"
-    $SUDO mkdir -p "$ROOTFS_PARENT"
     # A half-finished debootstrap leaves an unusable tree; start from scratch rather than resume.
     if [ ! -f "$ROOTFS/.specweave-complete" ]; then
       $SUDO rm -rf "$ROOTFS"

@@ -1,6 +1,8 @@
 // The shape of one CLI command, and a helper that handles --help and usage errors the same way everywhere.
+import { NotADatasetError } from '../adapters/fs/datasetLoader';
 import { UsageError, helpText, parseArgs } from './args';
 import type { FlagSpec, ParsedArgs } from './args';
+import { err, one, out } from './output';
 
 export interface CliCommand {
   name: string;
@@ -31,7 +33,7 @@ export function defineCommand(def: CommandDefinition): CliCommand {
       try {
         parsed = parseArgs(argv, flags);
         if (parsed.booleans.help) {
-          process.stdout.write(help());
+          out(help());
           return 0;
         }
         const n = parsed.positional.length;
@@ -40,8 +42,12 @@ export function defineCommand(def: CommandDefinition): CliCommand {
         }
         return await def.run(parsed);
       } catch (e) {
+        if (e instanceof NotADatasetError) {
+          err(`specweave ${def.name}: ${one(e.message)}\n`);
+          return 2;
+        }
         if (!(e instanceof UsageError)) throw e;
-        process.stderr.write(`specweave ${def.name}: ${e.message}\n\n${help()}`);
+        err(`specweave ${def.name}: ${one(e.message)}\n\n${help()}`);
         return 2;
       }
     },

@@ -16,6 +16,7 @@ import { showCommand } from './show';
 import { validateCommand } from './validate';
 import { verifyCommand } from './verify';
 import { repairCommand } from './repair';
+import { trajectoryCommand } from './trajectory';
 
 export const commands: CliCommand[] = [
   importCommand,
@@ -34,4 +35,5 @@ export const commands: CliCommand[] = [
   logCommand,
   exportCommand,
   repairCommand,
+  trajectoryCommand,
 ];

@@ -1,7 +1,5 @@
 // What the curation commands share: opening the store, the curator's name, the --policy flag, printing a refusal
 // or a log error the same way everywhere.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { CurationStore, resolveCurator } from '../adapters/fs/curationStore';
 import { ReviewLogError } from '../adapters/fs/reviewLog';
 import type { ConsensusPolicy } from '../core/review/consensus';
@@ -9,7 +7,7 @@ import { CONSENSUS_POLICIES } from '../core/review/consensus';
 import type { ActResult } from '../adapters/fs/curationStore';
 import type { FlagSpec, ParsedArgs } from './args';
 import { UsageError } from './args';
-import { formatProblem, printJson } from './output';
+import { err, formatProblem, one, out, printJson } from './output';
 
 export const curatorFlag: Record<string, FlagSpec> = {
   curator: { type: 'string', help: 'who is deciding (default: git config user.name, else $USER)' },
@@ -28,9 +26,8 @@ export function policyOf(a: ParsedArgs): ConsensusPolicy {
 /** Opens the dataset's review state; a folder that is no dataset is a usage error. Log problems go to stderr. */
 export function openStore(a: ParsedArgs, opts: { quiet?: boolean } = {}): CurationStore {
   const root = a.positional[0] as string;
-  if (!fs.existsSync(path.join(root, 'specweave.json'))) throw new UsageError(`${root} is not a SpecWeave dataset (no specweave.json)`);
   const store = CurationStore.open(root, { policy: policyOf(a) });
-  if (!opts.quiet) for (const p of store.problems()) process.stderr.write(`${formatProblem(p)}\n`);
+  if (!opts.quiet) for (const p of store.problems()) err(`${formatProblem(p)}\n`);
   return store;
 }
 
@@ -54,18 +51,19 @@ export async function record(
   } catch (e) {
     if (e instanceof ReviewLogError) {
       if (a.booleans.json) printJson({ ok: false, error: { code: e.code, message: e.message } });
-      process.stderr.write(`specweave ${command}: ${e.message}\n`);
+      err(`specweave ${command}: ${one(e.message)}\n`);
       return 1;
     }
     throw e;
   }
   if (!r.ok) {
     if (a.booleans.json) printJson({ ok: false, refusal: r.refusal });
-    process.stderr.write(`specweave ${command}: ${r.refusal.message}\n`);
+    err(`specweave ${command}: ${one(r.refusal.message)}\n`);
     return 1;
   }
   if (a.booleans.json) printJson({ ok: true, event: r.event });
-  else process.stdout.write(`${describe(r)}\n`);
+  // The description is one line whatever the names and notes in it hold.
+  else out(`${one(describe(r))}\n`);
   return 0;
 }
 

@@ -5,7 +5,7 @@ import { EXPORT_FORMATS, EXPORT_MANIFEST } from '../core/review/exportSet';
 import { UsageError } from './args';
 import { defineCommand } from './command';
 import { jsonFlag, openStore, policyFlag } from './curationCommon';
-import { printJson } from './output';
+import { err, one, out, printJson } from './output';
 
 export const exportCommand = defineCommand({
   name: 'export',
@@ -19,21 +19,21 @@ export const exportCommand = defineCommand({
   },
   positional: { min: 1, max: 1 },
   async run(a) {
-    const out = a.strings.out;
-    if (!out) throw new UsageError('--out is required');
+    const outDir = a.strings.out;
+    if (!outDir) throw new UsageError('--out is required');
     const format = (a.strings.format ?? 'specweave') as ExportFormat;
     if (!EXPORT_FORMATS.includes(format)) throw new UsageError(`--format must be one of ${EXPORT_FORMATS.join(', ')}`);
     const store = openStore(a);
     const plan = store.exportPlan(format);
     try {
-      writeCuratedSet(out, plan);
+      writeCuratedSet(outDir, plan);
     } catch (e) {
       if (!(e instanceof ExportError)) throw e;
-      process.stderr.write(`specweave export: ${e.message}\n`);
+      err(`specweave export: ${one(e.message)}\n`);
       return 1;
     }
-    if (a.booleans.json) printJson({ out, format, tasks: plan.tasks, files: plan.files.map((f) => f.path) });
-    else process.stdout.write(`${plan.tasks.length} approved task(s) exported to ${out} (${format}, ${plan.files.length} files; checksums in ${EXPORT_MANIFEST})\n`);
+    if (a.booleans.json) printJson({ out: outDir, format, tasks: plan.tasks, files: plan.files.map((f) => f.path) });
+    else out(`${plan.tasks.length} approved task(s) exported to ${one(outDir)} (${format}, ${plan.files.length} files; checksums in ${EXPORT_MANIFEST})\n`);
     return 0;
   },
 });

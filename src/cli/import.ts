@@ -6,7 +6,7 @@ import type { Unmatched } from '../core/import/pairing';
 import type { ImportSummary } from '../core/import/summary';
 import { UsageError } from './args';
 import { defineCommand } from './command';
-import { formatProblem, printJson, table } from './output';
+import { formatProblem, one, out, printJson, table } from './output';
 
 const deps: ImportDeps = { listTrajectoryInstances: (p) => listTrajectoryInstances(p) };
 
@@ -34,8 +34,8 @@ export const importCommand = defineCommand({
     if (a.positional[0] !== 'swebench') throw new UsageError(`unknown importer "${a.positional[0]}" (known: swebench)`);
     const instances = a.lists.instances ?? [];
     if (instances.length === 0) throw new UsageError('--instances FILE is required');
-    const out = a.strings.out;
-    if (!out) throw new UsageError('--out DATASET is required');
+    const outDir = a.strings.out;
+    if (!outDir) throw new UsageError('--out DATASET is required');
     const summary = await importSwebench(
       {
         instances,
@@ -45,14 +45,14 @@ export const importCommand = defineCommand({
         ...(a.strings.repos !== undefined ? { repos: a.strings.repos } : {}),
         ...(a.strings.image !== undefined ? { image: a.strings.image } : {}),
         ...(a.strings['test-cmd'] !== undefined ? { testCmd: a.strings['test-cmd'] } : {}),
-        out,
+        out: outDir,
         replace: a.booleans.replace === true,
         stripFences: a.booleans['strip-fences'] === true,
       },
       deps,
     );
     if (a.booleans.json) printJson(summary);
-    else process.stdout.write(renderSummary(summary));
+    else out(renderSummary(summary));
     // Nothing written (no row, an unusable --out, every task folder kept) is a failure too.
     return summary.counts.errors > 0 || summary.counts.tasks === 0 ? 1 : 0;
   },
@@ -74,10 +74,12 @@ export function renderSummary(s: ImportSummary): string {
   if (s.tasks.length > 0) {
     lines.push('');
     lines.push(
-      table(
+      ...table(
         ['TASK', 'F2P', 'P2P', 'ATTEMPTS', 'REPO', 'STATUS'],
         s.tasks.map((t) => [t.id, t.tests.failToPass, t.tests.passToPass, t.attempts.length, t.repo.kind === 'git' ? `${t.repo.name} @ ${t.repo.path}` : `${t.repo.name} (in image)`, t.status]),
-      ).trimEnd(),
+      )
+        .trimEnd()
+        .split('\n'),
     );
     const verdictText = (r: ImportSummary['tasks'][number]['attempts'][number]['recordedResults'][number]) =>
       `${r.status ?? (r.resolved ? 'resolved' : 'unresolved')}${r.patchApplied === false ? ' (patch did not apply)' : ''}${r.detail ? ` (${r.detail})` : ''} [${r.source}]`;
@@ -123,7 +125,8 @@ export function renderSummary(s: ImportSummary): string {
     lines.push('', `Problems (${s.counts.errors} error(s), ${s.counts.warnings} warning(s)):`);
     for (const p of s.problems) lines.push(`  ${formatProblem(p)}`);
   }
-  return lines.join('\n') + '\n';
+  // Every line holds file names, ids and reasons from the inputs: each stays one inert line.
+  return lines.map(one).join('\n') + '\n';
 }
 
 /** Why a run wrote no task: the error that stopped it, or the task folders that were kept. */
@@ -173,22 +176,22 @@ function unmatchedLines(list: Unmatched[]): string[] {
     const key = [u.kind, byFile ? u.file : '', u.model ?? '', u.reason].join('\u0000');
     groups.set(key, [...(groups.get(key) ?? []), u]);
   }
-  const out: string[] = [];
+  const lines: string[] = [];
   for (const g of groups.values()) {
     const u = g[0] as Unmatched;
     const by = u.model ? ` by ${u.model}` : '';
     if (g.length === 1) {
       const where = u.kind === 'instance' ? `${u.file}${u.line !== undefined ? `:${u.line}` : ''}` : `${u.file}${u.line !== undefined ? `:${u.line}` : ''}`;
       const ids = u.instanceIds ? `: ${preview(u.instanceIds)}` : '';
-      out.push(`${u.kind}${u.instanceId ? ` ${u.instanceId}` : ''}${by} (${where}): ${u.reason}${ids}`);
+      lines.push(`${u.kind}${u.instanceId ? ` ${u.instanceId}` : ''}${by} (${where}): ${u.reason}${ids}`);
     } else {
       const ids = g.map((x) => x.instanceId).filter((x): x is string => x !== undefined);
       const where = g.every((x) => x.file === u.file) && u.kind !== 'instance' ? ` in ${u.file}` : '';
       const kinds = u.kind === 'trajectory' ? 'trajectories' : `${u.kind}s`;
-      out.push(`${g.length} ${kinds}${by}${where}: ${u.reason}: ${preview(ids)}`);
+      lines.push(`${g.length} ${kinds}${by}${where}: ${u.reason}: ${preview(ids)}`);
     }
   }
-  return out;
+  return lines;
 }
 
 function preview(ids: string[], n = 4): string {

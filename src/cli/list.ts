@@ -1,7 +1,7 @@
 // `specweave list DATASET`: one row per task (id, specs, tests, attempts, status).
-import { loadDataset } from '../adapters/fs/datasetLoader';
+import { openDataset } from '../adapters/fs/datasetLoader';
 import { defineCommand } from './command';
-import { formatProblem, printJson, table } from './output';
+import { err, formatProblem, out, printJson, table } from './output';
 import { reviewStatuses } from './reviewStatus';
 
 export const listCommand = defineCommand({
@@ -11,8 +11,9 @@ export const listCommand = defineCommand({
   flags: { json: { type: 'boolean', help: 'print [{id, title, specs, tests, attempts, status}] as JSON' } },
   positional: { min: 1, max: 1 },
   async run(a) {
-    const dataset = loadDataset(a.positional[0] as string);
-    const status = reviewStatuses(dataset);
+    const dataset = openDataset(a.positional[0] as string);
+    const problems = [...dataset.problems];
+    const status = reviewStatuses(dataset, problems);
     const rows = dataset.tasks.map((t) => ({
       id: t.id,
       title: t.title,
@@ -21,13 +22,11 @@ export const listCommand = defineCommand({
       attempts: t.attempts.length,
       status: status(t.id),
     }));
+    const errors = problems.filter((p) => p.severity === 'error');
     if (a.booleans.json) printJson(rows);
-    else {
-      process.stdout.write(table(['TASK', 'SPECS', 'TESTS', 'ATTEMPTS', 'STATUS', 'TITLE'], rows.map((r) => [r.id, r.specs, r.tests, r.attempts, r.status, r.title])));
-      const errors = dataset.problems.filter((p) => p.severity === 'error');
-      for (const p of errors) process.stderr.write(formatProblem(p) + '\n');
-      if (errors.length > 0) process.stderr.write(`${errors.length} problems: run \`specweave validate\` for all of them\n`);
-    }
-    return 0;
+    else out(table(['TASK', 'SPECS', 'TESTS', 'ATTEMPTS', 'STATUS', 'TITLE'], rows.map((r) => [r.id, r.specs, r.tests, r.attempts, r.status, r.title])));
+    for (const p of errors) err(formatProblem(p) + '\n');
+    if (errors.length > 0) err(`${errors.length} problems: run \`specweave validate\` for all of them\n`);
+    return errors.length > 0 ? 1 : 0;
   },
 });

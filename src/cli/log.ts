@@ -5,7 +5,7 @@ import { taskState } from '../core/review/reducer';
 import { UsageError } from './args';
 import { defineCommand } from './command';
 import { jsonFlag, openStore } from './curationCommon';
-import { printJson, table } from './output';
+import { err, one, out, printJson, table } from './output';
 
 export const logCommand = defineCommand({
   name: 'log',
@@ -22,7 +22,7 @@ export const logCommand = defineCommand({
     if (a.booleans.blind && a.strings.curator === undefined) throw new UsageError('--blind needs --curator');
     const store = openStore(a);
     if (taskId !== undefined && !store.task(taskId) && !store.state.tasks.has(taskId)) {
-      process.stderr.write(`specweave log: the dataset has no task "${taskId}"\n`);
+      err(`specweave log: the dataset has no task "${one(taskId)}"\n`);
       return 1;
     }
     const vis = { ...(a.strings.curator !== undefined ? { viewer: a.strings.curator } : {}), blind: a.booleans.blind };
@@ -35,7 +35,7 @@ export const logCommand = defineCommand({
       printJson(rows.map((r) => ({ ...r.event, undone: r.undone, summary: r.summary })));
       return 0;
     }
-    process.stdout.write(
+    out(
       table(
         ['TIME', 'EVENT', 'CURATOR', 'TASK', 'WHAT'],
         rows.map((r) => [r.event.time, r.event.id, r.event.curator, `${r.event.task}@${r.event.revision}`, `${r.undone ? '(undone) ' : ''}${r.summary}`]),

@@ -10,12 +10,13 @@ import type { AcceptResult, RevalidateResult } from '../adapters/fs/repairFlow';
 import { RepairFlowError, acceptSuggestion, rejectSuggestion, revalidate, serviceRunner } from '../adapters/fs/repairFlow';
 import { RepairContextError } from '../adapters/fs/repairContext';
 import type { SuggestionRecord } from '../adapters/fs/repairStore';
-import { RepairStoreError, listSuggestions, loadRevalidation, loadSuggestion, suggestionFolder } from '../adapters/fs/repairStore';
+import { NotADatasetError } from '../adapters/fs/datasetLoader';
+import { RepairStoreError, listSuggestions, loadRevalidation, loadSuggestion, readSuggestionFile, suggestionFolder } from '../adapters/fs/repairStore';
 import type { LlmSettings } from '../adapters/llm/client';
-import { DEFAULT_BASE_URL, DEFAULT_SETTINGS } from '../adapters/llm/client';
+import { DEFAULT_BASE_URL, DEFAULT_MAX_REPLY_BYTES, DEFAULT_SETTINGS } from '../adapters/llm/client';
 import { CLI_KEY_HINT, LlmError } from '../adapters/llm/errors';
 import { Redactor } from '../adapters/llm/redact';
-import type { RepairProgress } from '../adapters/llm/repairAgent';
+import type { RepairProgress, RequestOutcome } from '../adapters/llm/repairAgent';
 import { requestSuggestion } from '../adapters/llm/repairAgent';
 import { formatMatrix } from '../core/repair/matrix';
 import type { RequestedTarget } from '../core/repair/suggestion';
@@ -27,10 +28,11 @@ import { UsageError } from './args';
 import type { CliCommand } from './command';
 import { defineCommand } from './command';
 import { curatorFlag, curatorOf, openStore } from './curationCommon';
-import { printJson } from './output';
+import { err, errStatusLine, one, out, printJson } from './output';
 
 const redactor = new Redactor();
-const say = (line: string) => process.stderr.write(`${redactor.redact(line)}\n`);
+/** One line on stderr: the key masked, made inert, on one line. */
+const say = (line: string) => err(`${one(redactor.redact(line))}\n`);
 
 function number(flag: string, v: string | undefined, min: number, max: number): number | undefined {
   if (v === undefined) return undefined;
@@ -47,6 +49,7 @@ export function settingsFrom(a: ParsedArgs, env: NodeJS.ProcessEnv = process.env
     temperature: number('temperature', a.strings.temperature, 0, 2) ?? DEFAULT_SETTINGS.temperature,
     maxTokens: number('max-tokens', a.strings['max-tokens'], 2048, 2_000_000) ?? DEFAULT_SETTINGS.maxTokens,
     timeoutSec: number('timeout', a.strings.timeout, 1, 3600) ?? DEFAULT_SETTINGS.timeoutSec,
+    maxReplyBytes: number('max-reply-bytes', a.strings['max-reply-bytes'], 1024, 64 * 1024 * 1024) ?? DEFAULT_MAX_REPLY_BYTES,
   };
 }
 
@@ -72,25 +75,33 @@ function suggestionJson(root: string, r: SuggestionRecord): Record<string, unkno
 }
 
 function printSuggestion(root: string, r: SuggestionRecord): void {
-  const out: string[] = [];
+  const lines: string[] = [];
   const dir = suggestionFolder(root, r.task, r.id);
   const usage = r.llm.usage ? `${r.llm.usage.promptTokens} prompt + ${r.llm.usage.completionTokens} reply tokens` : 'tokens not reported';
   const cost = r.llm.costUsd !== undefined ? `, $${r.llm.costUsd.toFixed(4)} (${r.llm.costSource})` : '';
-  out.push(`suggestion ${r.id} for ${r.task} (revision ${r.revision}): ${r.status}`);
-  out.push(`  ${r.llm.model} at ${r.llm.baseUrl}: ${usage}${cost}, ${(r.llm.durationMs / 1000).toFixed(1)} s, ${r.llm.tries.length} request(s)`);
-  if (r.status === 'refused') out.push('', `The model declined: ${r.refusal ?? ''}`);
-  if (r.status === 'failed') out.push('', `No suggestion: ${r.error?.message ?? ''}`);
+  lines.push(`suggestion ${one(r.id)} for ${one(r.task)} (revision ${r.revision}): ${one(r.status)}`);
+  lines.push(`  ${one(r.llm.model)} at ${one(r.llm.baseUrl)}: ${usage}${cost}, ${(r.llm.durationMs / 1000).toFixed(1)} s, ${r.llm.tries.length} request(s)`);
+  if (r.status === 'refused') lines.push('', `The model declined: ${one(r.refusal)}`);
+  if (r.status === 'failed') lines.push('', `No suggestion: ${one(r.error?.message)}`);
   if (r.status === 'ready') {
-    out.push('', `${r.target}: ${r.summary ?? ''}`, '', 'Rationale:', ...(r.rationale ?? '').split('\n').map((l) => `  ${l}`));
+    // The rationale and the diffs are blocks: their lines stay lines (out() escapes everything else in them).
+    lines.push('', `${one(r.target)}: ${one(r.summary)}`, '', 'Rationale:', ...(r.rationale ?? '').split('\n').map((l) => `  ${l}`));
     if (r.evidence && r.evidence.length > 0) {
-      out.push('', 'Evidence:');
-      for (const e of r.evidence) out.push(`  ${formatEvidence(e)} — ${e.why}`);
+      lines.push('', 'Evidence:');
+      for (const e of r.evidence) lines.push(`  ${one(formatEvidence(e))} — ${one(e.why)}`);
     }
-    for (const f of r.files) out.push('', `--- ${f.path} (edit ${path.join(dir, f.proposed)} before accepting if needed)`, f.diff.trimEnd());
-    out.push('', `Accept: specweave repair accept ${root} ${r.task} ${r.id} [--revalidate]`, `Reject: specweave repair reject ${root} ${r.task} ${r.id} --reason TEXT`);
+    for (const f of r.files) lines.push('', `--- ${one(f.path)} (edit ${one(path.join(dir, f.proposed))} before accepting if needed)`, f.diff.trimEnd());
+    lines.push('', `Accept: specweave repair accept ${one(root)} ${one(r.task)} ${one(r.id)} [--revalidate]`, `Reject: specweave repair reject ${one(root)} ${one(r.task)} ${one(r.id)} --reason TEXT`);
   }
-  out.push(`Prompt sent: ${path.join(dir, r.prompt.file)}`);
-  process.stdout.write(`${out.join('\n')}\n`);
+  lines.push(`Prompt sent: ${one(path.join(dir, r.prompt.file))}`);
+  out(`${lines.join('\n')}\n`);
+}
+
+/** What a request that gave no suggestion left behind, and where: the record is always stored. */
+function storedLine(root: string, r: RequestOutcome): string {
+  const what = r.record.status === 'refused' ? 'the refusal' : 'the failed request';
+  const log = r.eventId ? `review-log event ${r.eventId}` : `not in the review log${r.logError ? `: ${r.logError}` : ''}`;
+  return `stored: ${what} as suggestion ${one(r.record.id)} in ${one(suggestionFolder(root, r.record.task, r.record.id))} (${one(log)})`;
 }
 
 function progressPrinter(): (p: RepairProgress) => void {
@@ -99,8 +110,7 @@ function progressPrinter(): (p: RepairProgress) => void {
   let lastTokens = -1;
   return (p) => {
     if (tty) {
-      process.stderr.write(`\r\x1b[K${p.phase}${p.tokens ? ` · ${p.tokens} tokens` : ''}${p.message ? ` · ${redactor.redact(p.message)}` : ''}`);
-      if (p.phase === 'storing') process.stderr.write('\n');
+      errStatusLine(`${p.phase}${p.tokens ? ` · ${p.tokens} tokens` : ''}${p.message ? ` · ${redactor.redact(p.message)}` : ''}`, p.phase === 'storing');
       return;
     }
     const step = p.tokens !== undefined ? Math.floor(p.tokens / 500) : -1;
@@ -124,6 +134,7 @@ const endpointFlags = {
   temperature: { type: 'string', help: 'sampling temperature (default 0.2)' },
   'max-tokens': { type: 'string', help: 'token budget of the request, prompt and reply (default 32000)' },
   timeout: { type: 'string', help: 'seconds to wait for the reply to start and between its parts (default 120)' },
+  'max-reply-bytes': { type: 'string', help: 'most bytes of reply taken; past it reading stops and the request fails (default 524288)' },
 } as const;
 
 const requestCmd = defineCommand({
@@ -156,7 +167,8 @@ const requestCmd = defineCommand({
     if (!store.task(taskId)) throw new UsageError(`no task "${taskId}" in ${root}`);
     const ac = new AbortController();
     const onSigint = () => {
-      say('\ncancelling...');
+      err('\n');
+      say('cancelling...');
       ac.abort();
     };
     process.once('SIGINT', onSigint);
@@ -176,9 +188,10 @@ const requestCmd = defineCommand({
         redactor,
       });
       if (r.logError) say(`warning: ${r.logError}`);
-      if (json) printJson({ ok: r.record.status === 'ready', suggestion: suggestionJson(store.root, r.record) });
+      if (json) printJson({ ok: r.record.status === 'ready', suggestion: suggestionJson(store.root, r.record), ...(r.eventId ? { eventId: r.eventId } : {}) });
       else printSuggestion(root, r.record);
       if (r.record.status !== 'ready' && !json) say(`specweave repair: ${r.record.status === 'refused' ? `the model declined: ${r.record.refusal ?? ''}` : (r.record.error?.message ?? 'failed')}`);
+      if (r.record.status !== 'ready') say(storedLine(store.root, r));
       return r.record.status === 'ready' ? 0 : 1;
     } catch (e) {
       if (e instanceof LlmError) return fail(json, e.code, e.message);
@@ -191,9 +204,9 @@ const requestCmd = defineCommand({
 });
 
 function printAccept(r: AcceptResult, taskId: string): void {
-  process.stdout.write(
-    `${taskId}: revision ${r.from} -> ${r.to}${r.edited ? ' (with your edits)' : ''}; changed ${r.changed.join(', ')}` +
-      `${r.changedSpecs.length ? `; specs changed: ${r.changedSpecs.join(', ')} (labels on them are now stale)` : ''}\n`,
+  out(
+    `${one(taskId)}: revision ${r.from} -> ${r.to}${r.edited ? ' (with your edits)' : ''}; changed ${one(r.changed.join(', '))}` +
+      `${r.changedSpecs.length ? `; specs changed: ${one(r.changedSpecs.join(', '))} (labels on them are now stale)` : ''}\n`,
   );
 }
 
@@ -238,9 +251,9 @@ const acceptCmd = defineCommand({
       const reopened = openStore(a, { quiet: true });
       reval = await revalidate({ root: store.root, taskId, runner: serviceRunner(service), curator, suggestionId: id, store: reopened });
       if (!json) {
-        for (const r of reval.record.runs) process.stdout.write(`  ${r.attempt}: ${r.status}${r.error ? ` (${r.error})` : ''}\n`);
-        process.stdout.write(formatMatrix(reval.record.matrix));
-        if (reval.revalidated) process.stdout.write(`${taskId} is revalidated\n`);
+        for (const r of reval.record.runs) out(`  ${one(r.attempt)}: ${one(r.status)}${r.error ? ` (${one(r.error)})` : ''}\n`);
+        out(formatMatrix(reval.record.matrix));
+        if (reval.revalidated) out(`${one(taskId)} is revalidated\n`);
       }
     }
     if (json) printJson({ ok: true, accepted: { from: accepted.from, to: accepted.to, changedSpecs: accepted.changedSpecs, edited: accepted.edited, changed: accepted.changed }, ...(reval ? { revalidation: { runs: reval.record.runs, matrix: reval.record.matrix, revalidated: reval.revalidated } } : {}) });
@@ -264,7 +277,7 @@ const rejectCmd = defineCommand({
     try {
       const e = await rejectSuggestion({ root: store.root, taskId, suggestionId: id, curator, reason, store });
       if (json) printJson({ ok: true, event: e });
-      else process.stdout.write(`${e.id} ${taskId}: suggestion ${id} rejected by ${curator}\n`);
+      else out(`${one(e.id)} ${one(taskId)}: suggestion ${one(id)} rejected by ${one(curator)}\n`);
       return 0;
     } catch (e) {
       if (e instanceof RepairFlowError) return fail(json, e.code, e.message);
@@ -283,11 +296,11 @@ const showCmd = defineCommand({
   async run(a) {
     const [root, taskId, id] = a.positional as [string, string, string | undefined];
     const json = a.booleans.json === true;
-    if (!fs.existsSync(path.join(root, 'specweave.json'))) throw new UsageError(`${root} is not a SpecWeave dataset (no specweave.json)`);
+    if (!fs.existsSync(path.join(root, 'specweave.json'))) throw new NotADatasetError(root);
     if (id === undefined) {
       const all = listSuggestions(root, taskId);
       if (json) printJson({ ok: true, suggestions: all.map((r) => suggestionJson(root, r)) });
-      else for (const r of all) process.stdout.write(`${r.id}  ${r.status.padEnd(7)}  ${r.target ?? r.requestedTarget}  ${r.summary ?? r.refusal ?? r.error?.message ?? ''}\n`);
+      else for (const r of all) out(`${one(r.id)}  ${one(r.status).padEnd(7)}  ${one(r.target ?? r.requestedTarget)}  ${one(r.summary ?? r.refusal ?? r.error?.message)}\n`);
       return 0;
     }
     let r: SuggestionRecord;
@@ -297,14 +310,14 @@ const showCmd = defineCommand({
       return fail(json, 'unknown_suggestion', (e as Error).message);
     }
     if (a.booleans.prompt) {
-      process.stdout.write(fs.readFileSync(path.join(suggestionFolder(root, taskId, id), r.prompt.file), 'utf8'));
+      out(readSuggestionFile(root, taskId, id, r.prompt.file));
       return 0;
     }
     const reval = loadRevalidation(root, taskId, id);
     if (json) printJson({ ok: true, suggestion: suggestionJson(root, r), ...(reval ? { revalidation: reval } : {}) });
     else {
       printSuggestion(root, r);
-      if (reval) process.stdout.write(formatMatrix(reval.matrix));
+      if (reval) out(formatMatrix(reval.matrix));
     }
     return 0;
   },

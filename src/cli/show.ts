@@ -1,11 +1,11 @@
 // `specweave show DATASET TASK`: the whole task, its attempts and normalized trajectory summaries.
-import { loadDataset, readDatasetTextIfExists, resolveDatasetPath } from '../adapters/fs/datasetLoader';
+import { DatasetFileError, openDataset, readDatasetTextIfExists, resolveDatasetPath } from '../adapters/fs/datasetLoader';
 import { summarizeTrajectory } from '../adapters/fs/trajectoryReader';
-import type { TrajectorySummary } from '../core/model';
+import type { Problem, TrajectorySummary } from '../core/model';
 import { filePath, parsePatch } from '../core/patch';
 import { defineCommand } from './command';
 import { UsageError } from './args';
-import { formatProblem, printJson, table } from './output';
+import { err, formatProblem, one, out, printJson, table } from './output';
 import { reviewStatuses } from './reviewStatus';
 
 export const showCommand = defineCommand({
@@ -16,13 +16,24 @@ export const showCommand = defineCommand({
   positional: { min: 2, max: 2 },
   async run(a) {
     const [root, id] = a.positional as [string, string];
-    const dataset = loadDataset(root, { only: [id] });
+    const dataset = openDataset(root, { only: [id] });
     const task = dataset.tasks.find((t) => t.id === id);
     if (!task) {
-      for (const p of dataset.problems) process.stderr.write(formatProblem(p) + '\n');
+      for (const p of dataset.problems) err(formatProblem(p) + '\n');
       throw new UsageError(`no task "${id}" in ${dataset.root}`);
     }
-    const read = (rel: string | undefined) => (rel ? readDatasetTextIfExists(dataset.root, rel) : undefined);
+    const problems: Problem[] = [...dataset.problems];
+    // A file that cannot be read (a symlink out of the dataset) is a problem naming it; the rest is shown.
+    const read = (rel: string | undefined) => {
+      if (!rel) return undefined;
+      try {
+        return readDatasetTextIfExists(dataset.root, rel);
+      } catch (e) {
+        if (!(e instanceof DatasetFileError)) throw e;
+        problems.push({ severity: 'error', file: e.file, message: e.detail });
+        return undefined;
+      }
+    };
     const patchFiles = (rel: string | undefined) => {
       const text = read(rel);
       if (text === undefined) return undefined;
@@ -32,29 +43,41 @@ export const showCommand = defineCommand({
     for (const at of task.attempts) {
       let trajectory: { summary?: TrajectorySummary; error?: string } | undefined;
       if (at.trajectoryFile) {
-        const r = await summarizeTrajectory(resolveDatasetPath(dataset.root, at.trajectoryFile), { fileLabel: at.trajectoryFile });
-        trajectory = r.ok ? { summary: r.summary } : { error: formatProblem(r.problem) };
+        let abs: string | undefined;
+        try {
+          abs = resolveDatasetPath(dataset.root, at.trajectoryFile);
+        } catch (e) {
+          if (!(e instanceof DatasetFileError)) throw e;
+          trajectory = { error: e.message };
+        }
+        if (abs !== undefined) {
+          const r = await summarizeTrajectory(abs, { fileLabel: at.trajectoryFile, datasetRoot: dataset.root });
+          trajectory = r.ok ? { summary: r.summary } : { error: formatProblem(r.problem) };
+        }
       }
       attempts.push({ ...at, patch: patchFiles(at.patchFile), trajectory });
     }
-    const status = reviewStatuses(dataset)(task.id);
-    const out = {
+    const status = reviewStatuses(dataset, problems)(task.id);
+    const view = {
       task: { ...task, attempts: undefined, status },
       request: read(task.files.request),
       testPatch: patchFiles(task.files.testPatch),
       goldPatch: patchFiles(task.files.goldPatch),
       attempts,
-      problems: dataset.problems,
+      problems,
     };
+    const exit = problems.some((p) => p.severity === 'error') ? 1 : 0;
     if (a.booleans.json) {
-      printJson(out);
-      return 0;
+      printJson(view);
+      for (const p of problems) err(formatProblem(p) + '\n');
+      return exit;
     }
-    const w = (s: string) => process.stdout.write(s);
-    w(`${task.id}  ${task.title}\nstatus ${status} · revision ${task.revision} · ${task.repo.name}${task.repo.baseCommit ? ` @ ${task.repo.baseCommit.slice(0, 12)}` : ''} · image ${task.environment.image || '(none)'}\n`);
-    w(`verifier: ${task.verifier.command} (${task.verifier.parser})\n`);
-    for (const n of task.notes) w(`note: ${n}\n`);
-    w(`\nREQUEST\n${(out.request ?? '(missing)').trimEnd()}\n\nSPECS (${task.specs.length})\n`);
+    const w = (s: string) => out(s);
+    // Names and fields one line each; the request is a block (its lines stay, out() escapes the rest).
+    w(`${one(task.id)}  ${one(task.title)}\nstatus ${status} · revision ${task.revision} · ${one(task.repo.name)}${task.repo.baseCommit ? ` @ ${one(task.repo.baseCommit.slice(0, 12))}` : ''} · image ${one(task.environment.image || '(none)')}\n`);
+    w(`verifier: ${one(task.verifier.command)} (${one(task.verifier.parser)})\n`);
+    for (const n of task.notes) w(`note: ${one(n)}\n`);
+    w(`\nREQUEST\n${(view.request ?? '(missing)').trimEnd()}\n\nSPECS (${task.specs.length})\n`);
     const coveredBy = (sid: string) => task.tests.filter((t) => t.specs.includes(sid)).map((t) => t.id);
     w(table(['SPEC', 'CATEGORY', 'TESTS', 'DEPENDS', 'TEXT'], task.specs.map((s) => [s.id, s.category, coveredBy(s.id).join(',') || '(none)', s.dependsOn.join(','), s.text])));
     w(`\nTESTS (${task.tests.length})\n`);
@@ -82,10 +105,10 @@ export const showCommand = defineCommand({
     );
     for (const x of attempts) {
       for (const r of x.recordedResults) {
-        w(`recorded (${r.source}, imported) for ${x.id}: ${r.status ?? (r.resolved ? 'resolved' : 'unresolved')} — ${r.file}\n`);
+        w(`recorded (${one(r.source)}, imported) for ${one(x.id)}: ${one(r.status ?? (r.resolved ? 'resolved' : 'unresolved'))} — ${one(r.file)}\n`);
       }
     }
-    for (const p of dataset.problems) process.stderr.write(formatProblem(p) + '\n');
-    return 0;
+    for (const p of problems) err(formatProblem(p) + '\n');
+    return exit;
   },
 });

@@ -2,7 +2,7 @@
 import type { CurationStats } from '../core/review/stats';
 import { defineCommand } from './command';
 import { jsonFlag, openStore, policyFlag } from './curationCommon';
-import { printJson, table } from './output';
+import { out, printJson, table } from './output';
 
 const pct = (x: number | undefined) => (x === undefined ? '-' : `${(x * 100).toFixed(1)}%`);
 const fix = (x: number | undefined) => (x === undefined ? '-' : x.toFixed(3));
@@ -74,7 +74,7 @@ export const statsCommand = defineCommand({
     const store = openStore(a);
     const s = store.stats();
     if (a.booleans.json) printJson(s);
-    else process.stdout.write(formatStats(s));
+    else out(formatStats(s));
     return 0;
   },
 });

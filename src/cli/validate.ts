@@ -1,7 +1,7 @@
 // `specweave validate DATASET`: every problem with file, line and field; exit 1 if any error.
 import { validateDataset } from '../adapters/fs/validateDataset';
 import { defineCommand } from './command';
-import { formatProblem, printJson } from './output';
+import { formatProblem, out, printJson } from './output';
 
 export const validateCommand = defineCommand({
   name: 'validate',
@@ -16,8 +16,8 @@ export const validateCommand = defineCommand({
     if (a.booleans.json) {
       printJson({ dataset: dataset.root, name: dataset.manifest.name, tasks: dataset.tasks.length, errors, warnings, problems });
     } else {
-      for (const p of problems) process.stdout.write(formatProblem(p) + '\n');
-      process.stdout.write(`${dataset.tasks.length} tasks, ${errors} errors, ${warnings} warnings\n`);
+      for (const p of problems) out(formatProblem(p) + '\n');
+      out(`${dataset.tasks.length} tasks, ${errors} errors, ${warnings} warnings\n`);
     }
     return errors > 0 ? 1 : 0;
   },

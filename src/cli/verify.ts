@@ -1,9 +1,9 @@
 // `specweave verify DATASET [TASK ...]`: runs tasks' verifiers in local containers (attempts plus the gold and
 // empty-patch oracle probes), prints one line (or JSON object) per run, and stores every run under DATASET/runs/.
-import { loadDataset } from '../adapters/fs/datasetLoader';
+import { openDataset } from '../adapters/fs/datasetLoader';
 import { EngineUnavailableError } from '../adapters/docker/engine';
 import type { VerifyRequest } from '../adapters/docker/verifyService';
-import { VerifierService, machineConcurrency } from '../adapters/docker/verifyService';
+import { RunsFolderError, VerifierService, checkRunsWritable, machineConcurrency } from '../adapters/docker/verifyService';
 import type { CandidateTask } from '../core/model';
 import type { OracleFlag } from '../core/verify/oracle';
 import { taskReport } from '../core/verify/oracle';
@@ -12,7 +12,7 @@ import { EMPTY_ATTEMPT, GOLD_ATTEMPT } from '../core/verify/runResult';
 import { runSummary } from '../core/verify/summary';
 import { UsageError } from './args';
 import { defineCommand } from './command';
-import { formatProblem } from './output';
+import { err, formatProblem, jsonText, one, out } from './output';
 
 function positiveNumber(flag: string, v: string | undefined, integer: boolean): number | undefined {
   if (v === undefined) return undefined;
@@ -49,11 +49,13 @@ export function selectRuns(task: CandidateTask, s: Selection): { attemptIds: str
   return { attemptIds: [...new Set(ids)], notes };
 }
 
-function flagsFor(r: VerifierRunRecord, report: { task: OracleFlag[]; attempts: Record<string, OracleFlag[]> }): OracleFlag[] {
-  const own = report.task.filter((f) => f.kind === 'flaky_test' && f.attemptId === r.attemptId);
-  if (r.attemptId === GOLD_ATTEMPT || r.attemptId === EMPTY_ATTEMPT) {
-    return [...report.task.filter((f) => f.kind !== 'flaky_test'), ...own];
-  }
+/**
+ * The flags about one run: an attempt's verdict flags and its run's own flags (skipped tests, a patch touching the
+ * tests...); for the gold and empty probes, the task's flags and the probe run's own; flaky tests of that run.
+ */
+export function runFlags(r: VerifierRunRecord, report: { task: OracleFlag[]; attempts: Record<string, OracleFlag[]> }): OracleFlag[] {
+  const own = report.task.filter((f) => f.attemptId === r.attemptId);
+  if (r.attemptId === GOLD_ATTEMPT || r.attemptId === EMPTY_ATTEMPT) return [...report.task.filter((f) => f.attemptId === undefined), ...own];
   return [...(report.attempts[r.attemptId] ?? []), ...own];
 }
 
@@ -61,20 +63,25 @@ function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)}s`;
 }
 
-function humanLine(r: VerifierRunRecord): string {
+/** One run as the CLI prints it: its line, its reason, then the flags about that run (`    ! kind: message`). */
+export function formatRun(r: VerifierRunRecord, report: { task: OracleFlag[]; attempts: Record<string, OracleFlag[]> }): string {
   const f2p = r.grade.failToPass;
   const p2p = r.grade.passToPass;
   const n = (l: typeof f2p) => l.success.length + l.failure.length + l.missing.length + l.skipped.length;
+  const count = (l: typeof f2p) => `${l.success.length}/${n(l)}${l.skipped.length > 0 ? ` (${l.skipped.length} skipped)` : ''}`;
   const parts = [
-    r.taskId,
-    r.attemptId + (r.repeat > 1 ? `#${r.repeat}` : ''),
+    one(r.taskId),
+    one(r.attemptId) + (r.repeat > 1 ? `#${r.repeat}` : ''),
     r.status.toUpperCase(),
-    `F2P ${f2p.success.length}/${n(f2p)}`,
-    `P2P ${p2p.success.length}/${n(p2p)}`,
+    `F2P ${count(f2p)}`,
+    `P2P ${count(p2p)}`,
     `apply=${r.apply.attempt.method}`,
     r.reused ? 'reused' : seconds(r.timings.totalMs),
   ];
-  return `${parts.join('  ')}\n    ${r.reason}\n`;
+  const probe = r.attemptId === GOLD_ATTEMPT || r.attemptId === EMPTY_ATTEMPT;
+  // A probe's task-level flags are printed once for the task, after its runs.
+  const flags = probe ? report.task.filter((f) => f.attemptId === r.attemptId) : runFlags(r, report);
+  return `${parts.join('  ')}\n    ${one(r.reason)}\n${flags.map((f) => `    ! ${f.kind}: ${one(f.message)}\n`).join('')}`;
 }
 
 export const verifyCommand = defineCommand({
@@ -110,8 +117,8 @@ export const verifyCommand = defineCommand({
     };
     if (sel.all && (sel.attempts.length > 0 || sel.gold || sel.empty)) throw new UsageError('--all cannot be combined with --attempt, --gold or --empty');
 
-    const dataset = loadDataset(root);
-    for (const p of dataset.problems.filter((x) => x.severity === 'error')) process.stderr.write(`${formatProblem(p)}\n`);
+    const dataset = openDataset(root);
+    for (const p of dataset.problems.filter((x) => x.severity === 'error')) err(`${formatProblem(p)}\n`);
     let tasks = dataset.tasks;
     if (taskIds.length > 0) {
       const unknown = taskIds.filter((id) => !tasks.some((t) => t.id === id));
@@ -124,14 +131,22 @@ export const verifyCommand = defineCommand({
     const requests: VerifyRequest[] = [];
     for (const task of tasks) {
       const { attemptIds, notes } = selectRuns(task, sel);
-      for (const n of notes) process.stderr.write(`note: ${n}\n`);
+      for (const n of notes) err(`note: ${one(n)}\n`);
       for (const attemptId of attemptIds) {
         for (let i = 1; i <= repeat; i++) requests.push({ task, attemptId, repeat: i, force: a.booleans.force === true, timeoutSec });
       }
     }
     if (requests.length === 0) {
-      process.stderr.write('nothing to verify\n');
+      err('nothing to verify\n');
       return 0;
+    }
+
+    try {
+      checkRunsWritable(dataset.root);
+    } catch (e) {
+      if (!(e instanceof RunsFolderError)) throw e;
+      err(`specweave verify: ${one(e.message)}\n`);
+      return 1;
     }
 
     const maxMem = Math.max(...tasks.map((t) => t.environment.limits.memoryMb));
@@ -141,13 +156,13 @@ export const verifyCommand = defineCommand({
       datasetRoot: dataset.root,
       engine: { host: a.strings.host },
       concurrency,
-      log: (l) => process.stderr.write(`${l}\n`),
+      log: (l) => err(`${one(l)}\n`),
     });
     try {
       await service.checkEngine();
     } catch (e) {
       if (e instanceof EngineUnavailableError) {
-        process.stderr.write(`specweave verify: ${e.message}\n`);
+        err(`specweave verify: ${one(e.message)}\n`);
         return 1;
       }
       throw e;
@@ -156,7 +171,7 @@ export const verifyCommand = defineCommand({
     let interrupted = false;
     const onSigint = () => {
       interrupted = true;
-      process.stderr.write('\ncancelling: removing running containers...\n');
+      err('\ncancelling: removing running containers...\n');
       service.queue.cancelAll();
     };
     process.once('SIGINT', onSigint);
@@ -184,13 +199,13 @@ export const verifyCommand = defineCommand({
               if (!json) {
                 const p = service.queue.progress();
                 const eta = p.etaMs !== undefined ? `, about ${seconds(p.etaMs)} left` : '';
-                process.stderr.write(`[${finished}/${requests.length}] ${task.id} ${req.attemptId} ${o.value.status}${eta}\n`);
+                err(`[${finished}/${requests.length}] ${one(task.id)} ${one(req.attemptId)} ${o.value.status}${eta}\n`);
               }
             } else if (o.state === 'failed') {
               if (o.error instanceof EngineUnavailableError) engineError = o.error;
               else {
                 requestErrors++;
-                process.stderr.write(`error: ${task.id} ${req.attemptId}: ${o.error instanceof Error ? o.error.message : String(o.error)}\n`);
+                err(`error: ${one(task.id)} ${one(req.attemptId)}: ${one(o.error instanceof Error ? o.error.message : String(o.error))}\n`);
               }
             }
           }
@@ -198,25 +213,21 @@ export const verifyCommand = defineCommand({
           runs.sort((x, y) => (x.attemptId === y.attemptId ? x.repeat - y.repeat : x.attemptId < y.attemptId ? -1 : 1));
           for (const r of runs) {
             if (r.status === 'infra_error') infraErrors++;
-            if (json) process.stdout.write(`${JSON.stringify(runSummary(r, flagsFor(r, report)))}\n`);
-            else {
-              process.stdout.write(humanLine(r));
-              const own = r.attemptId === GOLD_ATTEMPT || r.attemptId === EMPTY_ATTEMPT ? [] : flagsFor(r, report);
-              for (const f of own) process.stdout.write(`    ! ${f.kind}: ${f.message}\n`);
-            }
+            if (json) out(`${jsonText(runSummary(r, runFlags(r, report)))}\n`);
+            else out(formatRun(r, report));
           }
-          if (!json) for (const f of report.task) process.stdout.write(`  ${task.id} ! ${f.kind}: ${f.message}\n`);
+          if (!json) for (const f of report.task.filter((x) => x.attemptId === undefined)) out(`  ${one(task.id)} ! ${f.kind}: ${one(f.message)}\n`);
         }),
       );
     } finally {
       process.removeListener('SIGINT', onSigint);
     }
     if (engineError) {
-      process.stderr.write(`specweave verify: ${engineError.message}\n`);
+      err(`specweave verify: ${one(engineError.message)}\n`);
       return 1;
     }
     if (!json) {
-      process.stderr.write(
+      err(
         `${finished} run(s) in ${seconds(Date.now() - started)} at concurrency ${concurrency}` +
           `${infraErrors > 0 ? `; ${infraErrors} infrastructure error(s)` : ''}\n`,
       );

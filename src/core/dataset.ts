@@ -11,9 +11,9 @@ import type {
   Spec,
   TestCase,
 } from './model';
-import { joinRel, unsafeRelativePath } from './paths';
+import { joinRel, SYMLINK_OUT_MESSAGE, unsafeRelativePath } from './paths';
 import type { AttemptDraft, TaskDraft } from './serialize';
-import { validateSchema } from './schema';
+import { schemaIssues, validateSchema } from './schema';
 
 export const MANIFEST_FILE = 'specweave.json';
 export const TASKS_DIR = 'tasks';
@@ -40,6 +40,10 @@ export interface AttemptListing {
   entries?: DirEntry[];
   /** attempt.json is a symlink that leads out of the dataset (it was not read). */
   attemptJsonOutside?: boolean;
+  /** attempt.json is a folder. */
+  attemptJsonIsFolder?: boolean;
+  /** attempt.json is a FIFO, socket or device (it was not read). */
+  attemptJsonIsSpecial?: boolean;
 }
 
 export interface TaskListing {
@@ -55,8 +59,12 @@ export interface TaskListing {
 
 const manifestFile = MANIFEST_FILE;
 
-/** Parses and validates specweave.json, filling in defaults. */
-export function parseManifest(text: string | undefined): { manifest?: DatasetManifest; problems: Problem[] } {
+/**
+ * Parses and validates specweave.json, filling in defaults. What is valid is kept: an unknown field is a warning and
+ * ignored, an invalid optional field is an error and its default applies. Only a file that is no JSON object, or
+ * whose `format` is not 1, gives no manifest. `fallbackName` names a dataset whose name is missing or invalid.
+ */
+export function parseManifest(text: string | undefined, fallbackName = 'dataset'): { manifest?: DatasetManifest; problems: Problem[] } {
   if (text === undefined) {
     return {
       problems: [{ severity: 'error', file: manifestFile, message: 'no specweave.json here: this folder is not a SpecWeave dataset' }],
@@ -64,23 +72,45 @@ export function parseManifest(text: string | undefined): { manifest?: DatasetMan
   }
   const parsed = parseJson(text, manifestFile);
   if (!parsed.ok) return { problems: [parsed.problem] };
-  const problems = validateSchema('manifest', parsed.value, text, manifestFile);
-  if (problems.length > 0) return { problems };
-  const raw = parsed.value as {
-    name: string;
+  const value = parsed.value;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return { problems: [{ severity: 'error', file: manifestFile, line: 1, message: 'expected a JSON object' }] };
+  }
+  const problems: Problem[] = [];
+  // The value is ours: take out what is not valid, field by field, until the rest is.
+  const handled = new Set<string>();
+  for (let round = 0; round < 8; round++) {
+    const issues = schemaIssues('manifest', value, text, manifestFile).filter((i) => !handled.has(i.pointer));
+    if (issues.length === 0) break;
+    for (const i of issues) {
+      if (i.pointer === '/format' || i.pointer === '') return { problems: [...problems, i.problem] };
+      handled.add(i.pointer);
+      if (i.keyword === 'additionalProperties') {
+        problems.push({ ...i.problem, severity: 'warning', message: 'unknown field, ignored (check its spelling; see docs/format.md)' });
+      } else problems.push({ ...i.problem, message: `${i.problem.message}; ${i.pointer === '/name' ? `the folder name "${fallbackName}" is used` : 'ignored, the default applies'}` });
+      removeAt(value as Record<string, unknown>, i.pointer);
+      if (i.pointer === '/name') (value as Record<string, unknown>).name = fallbackName.slice(0, 200) || 'dataset';
+    }
+  }
+  const raw = value as {
+    name?: string;
     description?: string;
     guidelines?: string;
     defaults?: { image?: string; workdir?: string; timeoutSec?: number; limits?: Partial<Limits> };
   };
+  let guidelinesOk = raw.guidelines !== undefined;
   if (raw.guidelines !== undefined) {
     const unsafe = unsafeRelativePath(raw.guidelines);
-    if (unsafe) problems.push(fieldProblem(manifestFile, text, '/guidelines', unsafe));
+    if (unsafe) {
+      problems.push(fieldProblem(manifestFile, text, '/guidelines', unsafe));
+      guidelinesOk = false;
+    }
   }
   const manifest: DatasetManifest = {
     format: 1,
-    name: raw.name,
+    name: raw.name ?? fallbackName,
     ...(raw.description !== undefined ? { description: raw.description } : {}),
-    ...(raw.guidelines !== undefined && problems.length === 0 ? { guidelines: raw.guidelines } : {}),
+    ...(guidelinesOk && raw.guidelines !== undefined ? { guidelines: raw.guidelines } : {}),
     defaults: {
       ...(raw.defaults?.image !== undefined ? { image: raw.defaults.image } : {}),
       workdir: raw.defaults?.workdir ?? DEFAULT_WORKDIR,
@@ -91,12 +121,35 @@ export function parseManifest(text: string | undefined): { manifest?: DatasetMan
   return { manifest, problems };
 }
 
+/** Deletes the member a JSON pointer names (the nearest existing one), so the rest of the value can be used. */
+function removeAt(root: Record<string, unknown>, pointer: string): void {
+  const segs = pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  let cur: unknown = root;
+  for (let i = 0; i < segs.length - 1; i++) {
+    const next: unknown = (cur as Record<string, unknown>)[segs[i] as string];
+    if (next === null || typeof next !== 'object') {
+      delete (cur as Record<string, unknown>)[segs[i] as string];
+      return;
+    }
+    cur = next;
+  }
+  const last = segs[segs.length - 1];
+  if (last !== undefined && cur !== null && typeof cur === 'object') {
+    if (Array.isArray(cur)) {
+      // An array of the manifest holds no optional items: drop the array's member instead.
+      removeAt(root, `/${segs.slice(0, -1).join('/')}`);
+      return;
+    }
+    delete (cur as Record<string, unknown>)[last];
+  }
+}
+
 /** task.json and attempt.json as the schema admits them: the shapes writers produce (see serialize.ts). */
 type RawTask = TaskDraft & { repo: { name: string; path?: string; baseCommit?: string; inImage?: true } };
 type RawAttempt = AttemptDraft;
 
 /** Builds one candidate task from its folder listing; `task` is undefined when the task file is unusable. */
-export function buildTask(listing: TaskListing, manifest: DatasetManifest): { task?: CandidateTask; problems: Problem[] } {
+export function buildTask(listing: TaskListing, manifest: DatasetManifest): { task?: CandidateTask; problems: Problem[]; claimedId?: string } {
   const dir = `${TASKS_DIR}/${listing.name}`;
   const file = `${dir}/${TASK_FILE}`;
   const problems: Problem[] = [];
@@ -104,11 +157,13 @@ export function buildTask(listing: TaskListing, manifest: DatasetManifest): { ta
 
   for (const e of listing.entries) {
     if (e.outside) {
-      problems.push({ severity: 'error', file: `${dir}/${e.name}`, message: 'symlink points outside the dataset folder; it is ignored' });
+      problems.push({ severity: 'error', file: `${dir}/${e.name}`, message: SYMLINK_OUT_MESSAGE });
     }
   }
   if (listing.taskJson === undefined) {
-    problems.push({ severity: 'error', file, message: `missing ${TASK_FILE}: every task folder needs one` });
+    if (entry(TASK_FILE)?.kind === 'dir') problems.push({ severity: 'error', file, message: 'expected a file, found a folder' });
+    else if (entry(TASK_FILE)?.kind === 'other') problems.push({ severity: 'error', file, message: 'is not a regular file (a FIFO, socket or device); it is not read' });
+    else if (!entry(TASK_FILE)?.outside) problems.push({ severity: 'error', file, message: `missing ${TASK_FILE}: every task folder needs one` });
     return { problems };
   }
   const text = listing.taskJson;
@@ -119,7 +174,10 @@ export function buildTask(listing: TaskListing, manifest: DatasetManifest): { ta
   const raw = parsed.value as RawTask;
 
   if (raw.id !== listing.name) {
-    problems.push(fieldProblem(file, text, '/id', `task id "${raw.id}" differs from its folder name "${listing.name}"`));
+    // Runs, suggestions and review events are filed by id: a task whose id is not its folder's name could stand in
+    // for another task. It is not loaded; the loader names the other folder when there is one (see claimedIds).
+    problems.push(fieldProblem(file, text, '/id', `task id "${raw.id}" differs from its folder name "${listing.name}"; the task is not loaded until they agree`));
+    return { problems, claimedId: raw.id };
   }
 
   // The parsed objects are ours and already have the schema's shape: fill in defaults in place, no copies.
@@ -191,6 +249,29 @@ export function buildTask(listing: TaskListing, manifest: DatasetManifest): { ta
   return { task, problems };
 }
 
+/**
+ * Folders whose task.json carries an id that is another folder's: an error in each folder naming both, and the task
+ * of that id is not kept either (two folders claim it; the curator decides which one is the task). Returns the
+ * tasks to keep.
+ */
+export function settleClaimedIds(tasks: CandidateTask[], claims: ReadonlyArray<{ folder: string; id: string }>, problems: Problem[]): CandidateTask[] {
+  if (claims.length === 0) return tasks;
+  const byId = new Map<string, string[]>();
+  for (const c of claims) byId.set(c.id, [...(byId.get(c.id) ?? []), c.folder]);
+  const drop = new Set<string>();
+  for (const t of tasks) {
+    const others = byId.get(t.id);
+    if (!others) continue;
+    drop.add(t.id);
+    const folders = [t.dir, ...others.map((f) => `${TASKS_DIR}/${f}`)].sort();
+    const names = folders.length === 2 ? `two task folders, ${folders[0]} and ${folders[1]}` : `${folders.length} task folders, ${folders.slice(0, -1).join(', ')} and ${folders[folders.length - 1]}`;
+    for (const f of folders) {
+      problems.push({ severity: 'error', file: `${f}/${TASK_FILE}`, field: 'id', message: `task id "${t.id}" is used by ${names}; ${folders.length === 2 ? 'neither' : 'none'} is loaded until the others are renamed or removed` });
+    }
+  }
+  return drop.size === 0 ? tasks : tasks.filter((t) => !drop.has(t.id));
+}
+
 function buildRepo(raw: RawTask, file: string, text: string, problems: Problem[]): RepoSource {
   if (raw.repo.inImage) {
     return { name: raw.repo.name, kind: 'image', ...(raw.repo.baseCommit !== undefined ? { baseCommit: raw.repo.baseCommit } : {}) };
@@ -212,7 +293,11 @@ function buildAttempt(taskDir: string, listing: AttemptListing, problems: Proble
     return undefined;
   }
   if (listing.attemptJsonOutside) {
-    problems.push({ severity: 'error', file, message: 'symlink points outside the dataset folder; the attempt is ignored' });
+    problems.push({ severity: 'error', file, message: `${SYMLINK_OUT_MESSAGE}; the attempt is left out` });
+    return undefined;
+  }
+  if (listing.attemptJsonIsFolder || listing.attemptJsonIsSpecial) {
+    problems.push({ severity: 'error', file, message: listing.attemptJsonIsFolder ? 'expected a file, found a folder' : 'is not a regular file (a FIFO, socket or device); it is not read' });
     return undefined;
   }
   if (listing.attemptJson === undefined) {
@@ -240,7 +325,7 @@ function buildAttempt(taskDir: string, listing: AttemptListing, problems: Proble
   if (listing.entries) {
     const has = (name: string) => listing.entries?.some((e) => e.name === name && !e.outside && e.kind !== 'dir');
     for (const e of listing.entries) {
-      if (e.outside) problems.push({ severity: 'error', file: joinRel(dir, e.name), message: 'symlink points outside the dataset folder; it is ignored' });
+      if (e.outside) problems.push({ severity: 'error', file: joinRel(dir, e.name), message: SYMLINK_OUT_MESSAGE });
     }
     if (!patchName.includes('/') && !has(patchName)) {
       problems.push(fieldProblem(file, text, '/patch', `patch file ${joinRel(dir, patchName)} is missing`));

@@ -2,6 +2,10 @@
 import { findNodeAtLocation, parse as parseTolerant, parseTree, printParseErrorCode } from 'jsonc-parser';
 import type { ParseError } from 'jsonc-parser';
 import type { Problem } from './model';
+import { parseStrict } from './jsonStrict';
+
+export { MAX_JSON_DEPTH, parseRecordJson, parseStrict } from './jsonStrict';
+export type { StrictFailure } from './jsonStrict';
 
 export type JsonResult = { ok: true; value: unknown } | { ok: false; problem: Problem };
 
@@ -21,28 +25,26 @@ export function lineAt(text: string, offset: number): number {
 /** Parses strict JSON; on failure reports the line of the first error (found by a tolerant second pass). */
 export function parseJson(text: string, file: string): JsonResult {
   const clean = stripBom(text);
-  try {
-    return { ok: true, value: JSON.parse(clean) };
-  } catch (e) {
-    const errors: ParseError[] = [];
-    parseTolerant(clean, errors, { allowTrailingComma: false, disallowComments: true });
-    const first = errors[0];
-    if (clean.trim().length === 0) {
-      return { ok: false, problem: { severity: 'error', file, line: 1, message: 'file is empty (expected JSON)' } };
-    }
-    if (first) {
-      return {
-        ok: false,
-        problem: {
-          severity: 'error',
-          file,
-          line: lineAt(clean, first.offset),
-          message: `malformed JSON: ${describeParseError(printParseErrorCode(first.error))}${truncatedHint(clean, errors)}`,
-        },
-      };
-    }
-    return { ok: false, problem: { severity: 'error', file, message: `malformed JSON: ${(e as Error).message}` } };
+  const r = parseStrict(clean);
+  if (r.ok) return r;
+  if (r.kind !== 'syntax') return { ok: false, problem: { severity: 'error', file, line: lineAt(clean, r.offset), message: r.message } };
+  if (clean.trim().length === 0) return { ok: false, problem: { severity: 'error', file, line: 1, message: 'file is empty (expected JSON)' } };
+  // The tolerant pass recurses, which is safe: the nesting is within the cap.
+  const errors: ParseError[] = [];
+  parseTolerant(clean, errors, { allowTrailingComma: false, disallowComments: true });
+  const first = errors[0];
+  if (first) {
+    return {
+      ok: false,
+      problem: {
+        severity: 'error',
+        file,
+        line: lineAt(clean, first.offset),
+        message: `malformed JSON: ${describeParseError(printParseErrorCode(first.error))}${truncatedHint(clean, errors)}`,
+      },
+    };
   }
+  return { ok: false, problem: { severity: 'error', file, message: `malformed JSON: ${r.error.message}` } };
 }
 
 function describeParseError(code: string): string {
@@ -93,9 +95,10 @@ export function parseJsonLines(text: string, file: string): { values: Array<{ li
   for (let i = 0; i < lines.length; i++) {
     const raw = (lines[i] as string).replace(/\r$/, '');
     if (raw.trim().length === 0) continue;
-    try {
-      values.push({ line: i + 1, value: JSON.parse(raw) });
-    } catch {
+    const r = parseStrict(raw);
+    if (r.ok) values.push({ line: i + 1, value: r.value });
+    else if (r.kind !== 'syntax') problems.push({ severity: 'error', file, line: i + 1, message: r.message });
+    else {
       const truncated = i === lines.length - 1 && !text.endsWith('\n');
       problems.push({
         severity: 'error',

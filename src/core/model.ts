@@ -46,7 +46,13 @@ export interface TestCase {
   specs: string[];
 }
 
-export type ResultParser = 'pytest' | 'django' | 'junit' | 'exitcode';
+/**
+ * How a verifier's output is read: pytest, Django's runner, a JUnit XML report, the exit code, or the text of another
+ * runner (go test, cargo test, Maven/Gradle/Ant, Jest/Vitest).
+ */
+export type ResultParser = 'pytest' | 'django' | 'junit' | 'exitcode' | 'gotest' | 'cargo' | 'maven' | 'gradle' | 'ant' | 'jest';
+
+export const RESULT_PARSERS: readonly ResultParser[] = ['pytest', 'django', 'junit', 'exitcode', 'gotest', 'cargo', 'maven', 'gradle', 'ant', 'jest'];
 
 export interface Verifier {
   /** Shell command run in the workdir after the test patch and the attempt patch are applied. */
@@ -60,6 +66,11 @@ export interface Limits {
   memoryMb: number;
   cpus: number;
   pids: number;
+  /**
+   * The most a run may write to the container's disk (MiB), beyond what is uploaded; over it the run is
+   * `disk_limit`. Optional so limits written before it existed stay valid; missing = DEFAULT_LIMITS.diskMb.
+   */
+  diskMb?: number;
 }
 
 export interface Environment {
@@ -173,7 +184,7 @@ export interface Dataset {
   problems: Problem[];
 }
 
-export const DEFAULT_LIMITS: Limits = { memoryMb: 2048, cpus: 1, pids: 512 };
+export const DEFAULT_LIMITS: Limits = { memoryMb: 2048, cpus: 1, pids: 512, diskMb: 2048 };
 export const DEFAULT_TIMEOUT_SEC = 300;
 export const DEFAULT_WORKDIR = '/repo';
 
@@ -216,7 +227,14 @@ export type TrajectoryFormat =
   | 'openhands-events'
   | 'openhands-eval'
   | 'atif'
-  | 'claude-code';
+  | 'claude-code'
+  | 'codex'
+  | 'codex-exec'
+  | 'chat-messages'
+  | 'litellm'
+  | 'agentless'
+  | 'autocoderover'
+  | 'openhands-resolver';
 
 export interface TrajectorySummary {
   format: TrajectoryFormat;
@@ -229,6 +247,15 @@ export interface TrajectorySummary {
   submission?: string;
   instanceId?: string;
   model?: string;
+  /** The repository and commit the file says the agent worked on (`owner/repo` or a URL), where it says so. */
+  repo?: string;
+  baseCommit?: string;
+  /** What the agent itself claimed at the end (OpenHands resolver `success`): a claim, never a verdict. */
+  claimed?: { status?: string; summary?: string };
+  /** Lines or items that are not conversation steps and were left out, by type (`progress/hook_progress`: 12). */
+  skipped?: Record<string, number>;
+  /** What the reader noticed that is not a problem (what was skipped, how duplicates were merged...). */
+  notes?: string[];
 }
 
 export interface NormalizedTrajectory {

@@ -14,3 +14,6 @@ export function unsafeRelativePath(rel: string): string | undefined {
 export function joinRel(...parts: string[]): string {
   return parts.filter((p) => p.length > 0 && p !== '.').join('/');
 }
+
+/** What every reader says of a symlink under a dataset that resolves outside it (it is never followed). */
+export const SYMLINK_OUT_MESSAGE = 'is a symlink that leads outside the dataset folder; it is not followed';

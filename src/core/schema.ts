@@ -29,10 +29,31 @@ function validator(kind: SchemaKind, allErrors: boolean): ValidateFunction {
 
 /** Validates `value` (parsed from `text`) against a schema; returns no problems when valid. */
 export function validateSchema(kind: SchemaKind, value: unknown, text: string, file: string): Problem[] {
+  return schemaIssues(kind, value, text, file).map((i) => i.problem);
+}
+
+/** A schema problem with the JSON pointer of the field it is about and the schema keyword that failed. */
+export interface SchemaIssue {
+  problem: Problem;
+  pointer: string;
+  keyword: string;
+}
+
+/** Like validateSchema, with each problem's pointer and keyword, for callers that keep what is valid. */
+export function schemaIssues(kind: SchemaKind, value: unknown, text: string, file: string): SchemaIssue[] {
   if (validator(kind, false)(value)) return [];
   const v = validator(kind, true);
   v(value);
-  return simplify(v.errors ?? []).map((err) => toProblem(err, text, file));
+  return simplify(v.errors ?? []).map((err) => {
+    const problem = toProblem(err, text, file);
+    return { problem, pointer: pointerOf(err), keyword: err.keyword };
+  });
+}
+
+function pointerOf(err: ErrorObject): string {
+  if (err.keyword === 'required') return `${err.instancePath}/${(err.params as { missingProperty: string }).missingProperty}`;
+  if (err.keyword === 'additionalProperties') return `${err.instancePath}/${(err.params as { additionalProperty: string }).additionalProperty}`;
+  return err.instancePath;
 }
 
 /** `oneOf` failures produce one error per branch; keep the most useful ones. */

@@ -1,6 +1,5 @@
 // Task panels: one WebviewPanel per task in the editor area (revealed when already open), restored after a window
 // reload by a serializer, each wired to a TaskSession that answers its webview.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { readDatasetText, repoPath, resolveDatasetPath } from '../adapters/fs/datasetLoader';
@@ -24,6 +23,7 @@ import { TaskSession } from './taskSession';
 import type { EditorActions, ReviewRequests } from './taskSession';
 import { UNTRUSTED_REASON } from './trust';
 import { buildWebviewHtml, localResourceRootPaths, makeNonce } from './webviewHtml';
+import { WebviewAssets } from './webviewAssets';
 
 const UI_STATE_KEY = 'specweave.taskPanel.uiState';
 
@@ -65,10 +65,12 @@ export interface TaskPanelDeps {
 
 export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscode.Disposable {
   private readonly entries = new Map<vscode.WebviewPanel, PanelEntry>();
+  private readonly assets: WebviewAssets;
   private activeEntry: PanelEntry | undefined;
   private readonly store = new DisposableStore();
 
   constructor(private readonly d: TaskPanelDeps) {
+    this.assets = new WebviewAssets(path.join(d.extensionUri.fsPath, 'dist'));
     this.store.add(
       d.dataset.onDidChange((c) => {
         for (const e of [...this.entries.values()]) {
@@ -212,9 +214,10 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
         const rel = t?.attempts.find((a) => a.id === column)?.trajectoryFile;
         if (!rel || !root) return undefined;
         try {
-          return { abs: resolveDatasetPath(root, rel), label: rel };
-        } catch {
-          return { abs: path.join(root, rel), label: rel };
+          return { abs: resolveDatasetPath(root, rel), label: rel, datasetRoot: root };
+        } catch (e) {
+          // A trajectory symlinked out of the dataset is not read: the column says why.
+          return { error: e instanceof Error ? e.message : String(e), label: rel };
         }
       },
       (column, entryLoaded) => session.trajectoryLoaded(column, entryLoaded),
@@ -271,13 +274,12 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
   }
 
   private html(webview: vscode.Webview, taskId: string): string {
-    const ext = this.d.extensionUri;
-    const styles = [vscode.Uri.joinPath(ext, 'dist', 'webview.css')].filter((u) => fs.existsSync(u.fsPath));
+    const toUri = (file: string) => webview.asWebviewUri(vscode.Uri.file(file)).toString();
     return buildWebviewHtml({
       cspSource: webview.cspSource,
       nonce: makeNonce(),
-      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(ext, 'dist', 'webview.js')).toString(),
-      styleUris: styles.map((u) => webview.asWebviewUri(u).toString()),
+      script: this.assets.script('webview.js', toUri),
+      styles: this.assets.styles(['webview.css'], toUri),
       title: `Task ${taskId}`,
       taskId,
     });

@@ -1,19 +1,36 @@
-// The task panel's HTML shell: a strict Content-Security-Policy, one nonce per page load from node:crypto, and only
-// the extension's own bundle and styles. No VS Code import, so it is unit-tested as plain text.
+// The panels' HTML shell: a strict Content-Security-Policy, one nonce per page load from node:crypto, and only the
+// extension's own bundle and styles, carried inline with the nonce (see PageAsset). No VS Code import, so it is
+// unit-tested as plain text.
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
+
+/**
+ * A script or style sheet of the page: its text, put into the page itself (with the nonce), or its `asWebviewUri`.
+ * Inline is what the panels use: a page whose code arrives with its HTML needs no resource load through VS Code's
+ * webview service worker to start, and that load can time out (HTTP 408) and leave the page blank for good.
+ */
+export type PageAsset = { inline: string } | { uri: string };
 
 export interface WebviewHtmlOptions {
   /** `webview.cspSource`: the origin the webview may load extension resources from. */
   cspSource: string;
   nonce: string;
-  /** `asWebviewUri` of dist/webview.js. */
-  scriptUri: string;
-  /** `asWebviewUri` of the style sheets (dist/webview.css, media/*.css) that exist. */
-  styleUris?: readonly string[];
+  /** The app's bundle (dist/webview.js or dist/stats.js). */
+  script: PageAsset;
+  /** The style sheets (dist/*.css) that exist. */
+  styles?: readonly PageAsset[];
   title: string;
   /** The task shown, for a restored page to know what to ask for before its first message. */
   taskId: string;
+}
+
+/**
+ * Whether a text can sit inside a `<script>` (or `<style>`) element as it is: no sequence that would end the element
+ * or switch the HTML parser's script states. esbuild escapes these in its output; a text that still holds one is
+ * linked instead of inlined.
+ */
+export function inlineSafe(text: string, kind: 'script' | 'style'): boolean {
+  return kind === 'script' ? !/<\/script|<!--|<script/i.test(text) : !/<\/style/i.test(text);
 }
 
 /** 128 random bits, base64: a fresh one for every HTML document the panel loads. */
@@ -49,7 +66,19 @@ export function escapeHtml(s: string): string {
 
 export function buildWebviewHtml(o: WebviewHtmlOptions): string {
   if (!/^[A-Za-z0-9+/=]{16,}$/.test(o.nonce)) throw new Error('the nonce must be base64 of at least 96 random bits');
-  const styles = (o.styleUris ?? []).map((u) => `  <link rel="stylesheet" nonce="${o.nonce}" href="${escapeHtml(u)}">`).join('\n');
+  const styles = (o.styles ?? [])
+    .map((a) => {
+      if ('uri' in a) return `  <link rel="stylesheet" nonce="${o.nonce}" href="${escapeHtml(a.uri)}">`;
+      if (!inlineSafe(a.inline, 'style')) throw new Error('a style sheet holds </style and cannot be inlined');
+      return `  <style nonce="${o.nonce}">${a.inline}</style>`;
+    })
+    .join('\n');
+  let script: string;
+  if ('uri' in o.script) script = `<script type="module" nonce="${o.nonce}" src="${escapeHtml(o.script.uri)}"></script>`;
+  else {
+    if (!inlineSafe(o.script.inline, 'script')) throw new Error('the script holds </script, <script or <!-- and cannot be inlined');
+    script = `<script type="module" nonce="${o.nonce}">${o.script.inline}</script>`;
+  }
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -61,7 +90,7 @@ ${styles}
 </head>
 <body data-task-id="${escapeHtml(o.taskId)}">
   <div id="app"></div>
-  <script type="module" nonce="${o.nonce}" src="${escapeHtml(o.scriptUri)}"></script>
+  ${script}
 </body>
 </html>
 `;

@@ -117,7 +117,7 @@ test('paths that escape the dataset are refused: "..", absolute paths, symlinks 
   fs.rmSync(path.join(root, 'tasks/t1/request.md'));
   fs.symlinkSync(outside, path.join(root, 'tasks/t1/request.md'));
   d = loadDataset(root, { deep: true });
-  const p = find(d.problems, /symlink points outside/);
+  const p = find(d.problems, /symlink that leads outside/);
   assert.equal(p?.file, 'tasks/t1/request.md');
   assert.throws(() => readDatasetText(root, 'tasks/t1/request.md'), /outside the dataset/);
   assert.throws(() => readDatasetText(root, '../x'), /escapes/);
@@ -160,7 +160,7 @@ test('the fast load never reads task.json or attempt.json through a symlink that
   fs.rmSync(a1);
   fs.symlinkSync(path.join(elsewhere, 'attempt.json'), a1);
   let d = loadDataset(root);
-  assert.equal(find(d.problems, /symlink points outside/)?.file, 'tasks/t1/attempts/a1/attempt.json');
+  assert.equal(find(d.problems, /symlink that leads outside/)?.file, 'tasks/t1/attempts/a1/attempt.json');
   assert.ok(!d.tasks[0]?.attempts.some((a) => a.model === 'from outside'));
   // A symlink that stays inside the dataset is followed.
   fs.rmSync(a1);
@@ -173,12 +173,12 @@ test('the fast load never reads task.json or attempt.json through a symlink that
   fs.rmSync(path.join(root, 'tasks/t1/task.json'));
   fs.symlinkSync(path.join(elsewhere, 'task.json'), path.join(root, 'tasks/t1/task.json'));
   d = loadDataset(root);
-  assert.equal(find(d.problems, /symlink points outside/)?.file, 'tasks/t1/task.json');
+  assert.equal(find(d.problems, /symlink that leads outside/)?.file, 'tasks/t1/task.json');
   assert.equal(d.tasks.length, 0);
   const other = copyFixture('datasets/tiny');
   fs.renameSync(path.join(other, 'tasks/t1/attempts'), path.join(elsewhere, 'attempts'));
   fs.symlinkSync(path.join(elsewhere, 'attempts'), path.join(other, 'tasks/t1/attempts'));
   d = loadDataset(other);
-  assert.equal(find(d.problems, /symlink points outside/)?.file, 'tasks/t1/attempts');
+  assert.equal(find(d.problems, /symlink that leads outside/)?.file, 'tasks/t1/attempts');
   assert.deepEqual(d.tasks[0]?.attempts, []);
 });

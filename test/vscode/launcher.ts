@@ -122,7 +122,12 @@ async function main(): Promise<number> {
       }
       finish(code);
     });
-    page.on('console', (m) => consoleLog.push(`[${m.type()}] ${m.text()}`));
+    // Errors name where they came from (a webview resource that timed out says which one).
+    page.on('console', (m) => consoleLog.push(`[${m.type()}] ${m.text()}${m.type() === 'error' && m.location().url ? ` (at ${m.location().url})` : ''}`));
+    page.on('requestfailed', (r) => consoleLog.push(`[requestfailed] ${r.url()}: ${r.failure()?.errorText ?? '?'}`));
+    page.on('response', (r) => {
+      if (r.status() >= 400) consoleLog.push(`[response ${r.status()}] ${r.url()}`);
+    });
     page.on('pageerror', (e) => consoleLog.push(`[pageerror] ${e.message}`));
     await page.goto(workbenchUrl(server, args), { timeout: 60_000 });
     console.log(`launcher: workbench open in ${((Date.now() - t0) / 1000).toFixed(1)} s (${restricted ? 'restricted' : 'trusted'} workspace)`);

@@ -38,7 +38,9 @@ const MARKUP = `(() => {
   for (const e of Array.from(document.querySelectorAll('body *'))) {
     const tag = e.tagName.toLowerCase();
     if (['img', 'iframe', 'object', 'embed', 'a', 'form', 'style', 'link'].includes(tag)) out.push(tag);
-    if (tag === 'script' && !/\\/(dist\\/stats|harness\\/statsHost)\\.js$/.test(e.getAttribute('src') || '')) out.push('script');
+    // The page's own scripts are children of <body>: the stand-in host (linked) and the app (inline, a module).
+    const own = e.parentElement === document.body && (/\\/harness\\/statsHost\\.js$/.test(e.getAttribute('src') || '') || (!e.hasAttribute('src') && e.getAttribute('type') === 'module'));
+    if (tag === 'script' && !own) out.push('script');
     for (const a of Array.from(e.attributes)) if (/^on/i.test(a.name)) out.push(tag + '[' + a.name + ']');
     if (tag === 'svg' && !e.matches('[data-testid="breakdown-chart"], [data-testid="throughput-chart"]')) out.push('svg from data');
   }

@@ -1,5 +1,6 @@
 // Byte-exact capture of a container's output: the engine's multiplexed stream split into stdout and stderr, each
-// kept as its first and last N bytes with a count of what was cut in between.
+// kept as its first and last N bytes with a count of what was cut in between. What is kept is for display: grading
+// reads every byte as it passes (the `onAfter` / sink callbacks feed core's TestOutputStream).
 
 export const DEFAULT_KEEP_BYTES = 1024 * 1024;
 
@@ -92,6 +93,7 @@ export class MarkerSplitCapture {
       const rest = all.subarray(this.maxPrelude);
       this.preLen = this.maxPrelude;
       this.after.write(rest);
+      this.onAfter?.(rest);
     }
   }
 

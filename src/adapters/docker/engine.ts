@@ -166,6 +166,11 @@ export class Engine {
   private client?: Docker;
   private connecting?: Promise<Docker>;
   private target?: EngineTarget;
+  /**
+   * Whether the engine's storage driver takes a per-container quota (`StorageOpt size`: overlay2 on xfs with pquota,
+   * btrfs, zfs...): undefined until the first create finds out.
+   */
+  storageQuota?: boolean;
 
   constructor(private readonly opts: EngineOptions = {}) {}
 

@@ -31,6 +31,16 @@ export interface ExecuteResult {
   stdout: KeptBytes;
   stderr: KeptBytes;
   junitXml?: string;
+  /**
+   * The harness-owned JUnit report, when the description asked pytest for one: `xml` undefined when it was never
+   * written. For the junit parser, a `--junitxml` on the task's command line takes precedence over PYTEST_ADDOPTS
+   * (pytest's rule), so the task's own report (deleted before the tests start) stands in for it.
+   */
+  harnessReport?: { format: 'junit'; xml?: string };
+  /** The run wrote more than `diskLimitBytes` (stopped by the size watch, or found over it after the exit). */
+  diskLimitExceeded: boolean;
+  /** What the run wrote to the container's writable layer beyond the upload (`SizeRw` after minus before). */
+  diskWrittenBytes: number;
   /** Set when the output stream could not be read to its end (the results are then not trustworthy). */
   streamError?: string;
   timings: { createMs: number; uploadMs: number; containerMs: number; removeMs: number; startToRemovedMs: number };
@@ -52,8 +62,44 @@ export interface ExecuteOptions {
 
 const CALL_MS = 15_000;
 const MAX_JUNIT_BYTES = 32 * 1024 * 1024;
+/** The written-size watch looks this often at least; slower when measuring is slow (10x the last measurement). */
+const DISK_POLL_MS = 250;
 
+/** The container's state and written size (`SizeRw`: its writable layer, computed by the engine). */
+function inspectSized(container: Docker.Container, signal?: AbortSignal): Promise<Docker.ContainerInspectInfo & { SizeRw?: number }> {
+  // dockerode passes `size` on as the query parameter; its type definitions do not list it.
+  const opts = { size: true } as Docker.ContainerInspectOptions;
+  return withDeadline('measuring the written size', CALL_MS, (s) => container.inspect({ ...opts, abortSignal: s }), signal);
+}
+
+/** The create request refused because this storage driver has no per-container quota. */
+function noQuota(e: unknown): boolean {
+  const x = e as { statusCode?: number; message?: string; json?: { message?: string } };
+  const text = `${x.json?.message ?? ''} ${x.message ?? ''}`;
+  return (x.statusCode === 400 || x.statusCode === 500) && /storage[- ]?opt|quota/i.test(text);
+}
+
+/** Creates the container, with a storage quota of upload + limit where the engine's storage driver has one. */
+export async function createContainer(engine: Engine, docker: Docker, d: RunDescription, uploadBytes: number): Promise<Docker.Container> {
+  const create = (quota: boolean) =>
+    withDeadline('creating the container', CALL_MS, (s) =>
+      docker.createContainer({ ...createOptions(d, quota ? { storageQuotaBytes: uploadBytes + d.diskLimitBytes } : {}), abortSignal: s }),
+    );
+  if (engine.storageQuota === false) return create(false);
+  try {
+    const c = await create(true);
+    engine.storageQuota = true;
+    return c;
+  } catch (e) {
+    if (!noQuota(e)) throw e;
+    engine.storageQuota = false;
+    return create(false);
+  }
+}
+
+/** A report file's text from the stopped container; undefined when the path holds no regular file. */
 async function readJunit(container: Docker.Container, file: string, signal?: AbortSignal): Promise<string | undefined> {
+  const base = file.slice(file.lastIndexOf('/') + 1);
   try {
     return await withDeadline(
       'reading the JUnit report',
@@ -62,8 +108,10 @@ async function readJunit(container: Docker.Container, file: string, signal?: Abo
         const stream = (await container.getArchive({ path: file, abortSignal: s })) as NodeJS.ReadableStream;
         const extract = tar.extract();
         stream.pipe(extract);
+        let text: string | undefined;
         for await (const entry of extract) {
-          if (entry.header.type !== 'file') {
+          // Only the file itself: a folder put in its place would give the first file inside it.
+          if (text !== undefined || entry.header.type !== 'file' || entry.header.name !== base) {
             entry.resume();
             continue;
           }
@@ -73,9 +121,9 @@ async function readJunit(container: Docker.Container, file: string, signal?: Abo
             n += (c as Buffer).length;
             if (n <= MAX_JUNIT_BYTES) chunks.push(c as Buffer);
           }
-          return Buffer.concat(chunks).toString('utf8');
+          text = Buffer.concat(chunks).toString('utf8');
         }
-        return undefined;
+        return text;
       },
       signal,
     );
@@ -92,14 +140,13 @@ export async function executeRun(engine: Engine, d: RunDescription, archive: Buf
   if (signal?.aborted) throw new CancelledError();
 
   const t0 = Date.now();
-  const container = await withDeadline('creating the container', CALL_MS, (s) =>
-    docker.createContainer({ ...createOptions(d), abortSignal: s }),
-  );
+  const container = await createContainer(engine, docker, d, archive.length);
   const createMs = Date.now() - t0;
   let startedAt = 0;
   let removed = false;
   let removeMs = 0;
   let startToRemovedMs = 0;
+  let stopWatch: (() => Promise<void>) | undefined;
   try {
     const stdout = new MarkerSplitCapture(Buffer.from(TESTS_BEGIN_MARKER), keep, 256 * 1024, (c) => o.onOutput?.('stdout', c));
     const stderr = new HeadTailCapture(keep);
@@ -114,8 +161,10 @@ export async function executeRun(engine: Engine, d: RunDescription, archive: Buf
     const u0 = Date.now();
     let uploadMs = 0;
     const [stream] = await Promise.all([
+      // With the watchdog, stdin too (hijacked): nothing is ever written to it; it only has to stay open while we
+      // live. Our process dying closes the connection, the engine closes the container's stdin, the run ends.
       withDeadline('attaching to the container', CALL_MS, (s) =>
-        container.attach({ stream: true, stdout: true, stderr: true, abortSignal: s }),
+        container.attach({ stream: true, stdin: d.watchdog, hijack: d.watchdog, stdout: true, stderr: true, abortSignal: s }),
       ) as Promise<NodeJS.ReadableStream>,
       withDeadline(
         'uploading the repository and patches',
@@ -135,8 +184,46 @@ export async function executeRun(engine: Engine, d: RunDescription, archive: Buf
       });
     });
 
+    // What the upload itself put in the writable layer: the limit is on what the run writes beyond it.
+    const baseline = (await inspectSized(container, signal)).SizeRw ?? 0;
     await withDeadline('starting the container', CALL_MS, (s) => container.start({ abortSignal: s }), signal);
     startedAt = Date.now();
+
+    // The written-size watch: over the limit, the run is killed (a storage quota, where there is one, stops it
+    // first). A measurement that fails is skipped; the check after the exit decides.
+    let diskExceeded = false;
+    let watching = true;
+    let watchTimer: NodeJS.Timeout | undefined;
+    let wake: (() => void) | undefined;
+    const watch = (async () => {
+      let interval = DISK_POLL_MS;
+      while (watching) {
+        await new Promise<void>((r) => {
+          wake = r;
+          watchTimer = setTimeout(r, interval);
+        });
+        if (!watching) return;
+        const m0 = Date.now();
+        let size: number;
+        try {
+          size = (await inspectSized(container)).SizeRw ?? 0;
+        } catch {
+          continue;
+        }
+        interval = Math.max(DISK_POLL_MS, 10 * (Date.now() - m0));
+        if (watching && size - baseline >= d.diskLimitBytes) {
+          diskExceeded = true;
+          await withDeadline('killing the container', CALL_MS, (s) => container.kill({ signal: 'SIGKILL', abortSignal: s })).catch(() => undefined);
+          return;
+        }
+      }
+    })();
+    stopWatch = async () => {
+      watching = false;
+      clearTimeout(watchTimer);
+      wake?.();
+      await watch;
+    };
 
     let exitCode: number | null = null;
     let killedByClient = false;
@@ -160,27 +247,40 @@ export async function executeRun(engine: Engine, d: RunDescription, archive: Buf
       exitCode = r.StatusCode;
     }
     const containerMs = Date.now() - startedAt;
+    await stopWatch();
     if (cancelled) throw new CancelledError();
 
     await withDeadline('reading the end of the output', 5000, () => ended).catch(() => {
       streamError ??= 'the output stream did not end within 5 s of the container exiting';
     });
-    // A clean exit needs no inspection; any other exit may be the memory limit's doing (State.OOMKilled).
-    let oomKilled = false;
-    if (exitCode !== 0) {
-      const info = await withDeadline('inspecting the container', CALL_MS, (s) => container.inspect({ abortSignal: s }));
-      oomKilled = info.State?.OOMKilled === true;
-      if (exitCode === null || exitCode === undefined) exitCode = info.State?.ExitCode ?? null;
-    }
+    (stream as Partial<{ destroy(): void }>).destroy?.();
+    // The exit state: a non-zero exit may be the memory limit's doing (State.OOMKilled); and the written size, for a
+    // run that stayed under the watch's radar (fast, or between two measurements).
+    // The reports are read while the exit state is inspected (each read costs a round trip through the engine,
+    // which mounts the stopped container); they are dropped again if the run turns out to have timed out.
+    const readable = !killedByClient && stdout.markerSeen;
+    const [info, taskXml, harnessXml] = await Promise.all([
+      inspectSized(container),
+      d.junitPath && readable ? readJunit(container, `${d.workdir}/${d.junitPath}`, signal) : undefined,
+      d.harnessReportPath && readable ? readJunit(container, d.harnessReportPath, signal) : undefined,
+    ]);
+    const oomKilled = exitCode !== 0 && info.State?.OOMKilled === true;
+    if (exitCode === null || exitCode === undefined) exitCode = info.State?.ExitCode ?? null;
+    const diskWrittenBytes = Math.max(0, (info.SizeRw ?? 0) - baseline);
+    if (diskWrittenBytes >= d.diskLimitBytes) diskExceeded = true;
 
     // timeout(1) exits 124 after its SIGTERM worked, 137 after its SIGKILL; 137 is also what an OOM kill gives.
     const elapsedOver = containerMs >= d.timeoutSec * 1000;
-    const timedOut = killedByClient || (!oomKilled && (exitCode === 124 || exitCode === 137) && elapsedOver);
+    const timedOut = killedByClient || (!oomKilled && !diskExceeded && (exitCode === 124 || exitCode === 137) && elapsedOver);
 
-    const junitXml =
-      d.junitPath && !timedOut && stdout.markerSeen
-        ? await readJunit(container, `${d.workdir}/${d.junitPath}`, signal)
-        : undefined;
+    let junitXml = timedOut ? undefined : taskXml;
+    let harnessReport: ExecuteResult['harnessReport'];
+    if (d.harnessReportPath) {
+      const xml = timedOut ? undefined : harnessXml;
+      harnessReport = { format: 'junit', xml: xml ?? (d.junitPath ? junitXml : undefined) };
+      // An ini's `addopts = --junitxml=...` loses to PYTEST_ADDOPTS: the task's report is then the harness's.
+      if (d.junitPath) junitXml ??= xml;
+    }
 
     const prelude = stdout.prelude().toString('utf8');
     const apply = parsePrelude(prelude);
@@ -204,11 +304,15 @@ export async function executeRun(engine: Engine, d: RunDescription, archive: Buf
       stdout: out,
       stderr: err,
       junitXml,
+      harnessReport,
+      diskLimitExceeded: diskExceeded,
+      diskWrittenBytes,
       streamError,
       timings: { createMs, uploadMs, containerMs, removeMs, startToRemovedMs },
       removed,
     };
   } finally {
+    await stopWatch?.();
     if (!removed) {
       // Best effort: a container we could not remove is swept at the next start-up (it carries our label).
       await withDeadline('removing the container', CALL_MS, (s) => container.remove({ force: true, v: true, abortSignal: s })).catch(

@@ -126,8 +126,11 @@ export async function gitArchiveBody(repoPath: string, commit: string, prefix: s
 export interface ExtraFile {
   /** Path in the container, relative to `/`. */
   name: string;
-  data: Buffer | string;
+  /** The file's bytes; none for a folder. */
+  data?: Buffer | string;
   mode?: number;
+  /** A folder (`data` is ignored). */
+  directory?: boolean;
 }
 
 /** The final archive: the extra files (owned by root, read-only for others), then the repository body. */
@@ -135,7 +138,8 @@ export async function assembleArchive(extra: ExtraFile[], repoBody?: Buffer): Pr
   const pack = tar.pack();
   const dirs = new Set<string>();
   for (const f of extra) {
-    const parts = f.name.split('/').slice(0, -1);
+    const name = f.name.replace(/\/+$/, '');
+    const parts = name.split('/').slice(0, -1);
     for (let i = 1; i <= parts.length; i++) {
       const d = parts.slice(0, i).join('/');
       if (!dirs.has(d)) {
@@ -143,7 +147,12 @@ export async function assembleArchive(extra: ExtraFile[], repoBody?: Buffer): Pr
         pack.entry({ name: `${d}/`, type: 'directory', mode: 0o755, uid: 0, gid: 0 });
       }
     }
-    pack.entry({ name: f.name, mode: f.mode ?? 0o644, uid: 0, gid: 0 }, typeof f.data === 'string' ? Buffer.from(f.data, 'utf8') : f.data);
+    if (f.directory) {
+      dirs.add(name);
+      pack.entry({ name: `${name}/`, type: 'directory', mode: f.mode ?? 0o755, uid: 0, gid: 0 });
+    } else {
+      pack.entry({ name, mode: f.mode ?? 0o644, uid: 0, gid: 0 }, typeof f.data === 'string' ? Buffer.from(f.data, 'utf8') : (f.data ?? Buffer.alloc(0)));
+    }
   }
   pack.finalize();
   const head = await body(pack);

@@ -2,9 +2,10 @@
 // hardened host configuration. Pure, so the hardening is unit-tested rather than trusted.
 import type Docker from 'dockerode';
 import type { Limits, Verifier } from '../../core/model';
+import { DEFAULT_LIMITS } from '../../core/model';
 import { unsafeRelativePath } from '../../core/paths';
 import type { FileOwner } from './repoArchive';
-import { INPUT_DIR, driverScript } from './driver';
+import { HARNESS_REPORT_PATH, INPUT_DIR, driverScript } from './driver';
 
 export const OWNED_LABEL = 'specweave.owned';
 export const LABELS = {
@@ -37,6 +38,8 @@ export interface RunSpecInput {
   owner: { pid: number; host: string };
   /** Epoch ms, for the sweep of containers an earlier crash left. */
   createdAt: number;
+  /** Workdir-relative files the test patch touches (`testPatchPaths`): put back to base after the attempt's patch. */
+  testPatchPaths?: string[];
 }
 
 export interface HardenedHostConfig {
@@ -76,7 +79,23 @@ export interface RunDescription {
   /** The client kills the container this long after it starts, whatever the driver's own `timeout` did. */
   clientDeadlineMs: number;
   junitPath?: string;
+  /** Where pytest writes the harness-owned JUnit report (pytest and junit parsers); read back after the run. */
+  harnessReportPath?: string;
+  /**
+   * The container's stdin stays open while the client is attached and is closed by the engine when that connection
+   * drops (`OpenStdin` + `StdinOnce`); the driver's watchdog ends the run on EOF, so an orphan stops by itself.
+   */
+  watchdog: true;
+  /**
+   * The most the run may write to the container's disk beyond its upload (`limits.diskMb`): each file is capped at
+   * it (`fsize`), the written size is watched during the run and checked after it, and the engine is asked for a
+   * storage quota of upload + limit where its storage driver has one.
+   */
+  diskLimitBytes: number;
 }
+
+/** Parsers whose runner is pytest: the harness asks it for a JUnit report of its own. */
+const PYTEST_PARSERS = new Set(['pytest', 'junit']);
 
 export class RunSpecError extends Error {}
 
@@ -124,6 +143,14 @@ export function describeRun(i: RunSpecInput): RunDescription {
   const { user, fileOwner } = runUser(i.imageUser, i.repoKind);
   const workdir = i.workdir.replace(/\/+$/, '');
   const killAfterSec = 1;
+  const restorePaths = i.testPatchPaths ?? [];
+  for (const p of restorePaths) {
+    const bad = unsafeRelativePath(p);
+    if (bad) throw new RunSpecError(`test patch path: ${bad}`);
+  }
+  const harnessReportPath = PYTEST_PARSERS.has(i.verifier.parser) ? HARNESS_REPORT_PATH : undefined;
+  const diskLimitBytes = Math.round((i.limits.diskMb ?? DEFAULT_LIMITS.diskMb ?? 2048) * MIB);
+  if (!(diskLimitBytes > 0)) throw new RunSpecError(`limits.diskMb must be positive, got ${i.limits.diskMb}`);
   return {
     name: containerName(i.runId),
     image: i.image,
@@ -141,6 +168,7 @@ export function describeRun(i: RunSpecInput): RunDescription {
       [LABELS.host]: i.owner.host,
       [LABELS.created]: String(i.createdAt),
     },
+    diskLimitBytes,
     hostConfig: {
       NetworkMode: 'none',
       Memory: Math.round(i.limits.memoryMb * MIB),
@@ -156,21 +184,32 @@ export function describeRun(i: RunSpecInput): RunDescription {
       ReadonlyRootfs: false,
       // Output is read from the attach stream; a log driver would only copy it to disk (and json-file mangles bytes).
       LogConfig: { Type: 'none', Config: {} },
-      Ulimits: [{ Name: 'core', Soft: 0, Hard: 0 }],
+      // No single file beyond the disk limit: a one-file flood stops at once (EFBIG), not at the next size check.
+      Ulimits: [
+        { Name: 'core', Soft: 0, Hard: 0 },
+        { Name: 'fsize', Soft: diskLimitBytes, Hard: diskLimitBytes },
+      ],
     },
     fileOwner,
     uploadRepo: i.repoKind === 'git',
-    driver: driverScript({ workdir, timeoutSec: i.timeoutSec, killAfterSec, junitPath: i.verifier.junitPath }),
+    driver: driverScript({ workdir, timeoutSec: i.timeoutSec, killAfterSec, junitPath: i.verifier.junitPath, restorePaths, harnessReportPath, watchdog: true }),
     command: `${i.verifier.command}\n`,
     timeoutSec: i.timeoutSec,
     // The driver's `timeout` starts after the patches apply; the client's deadline adds half a second for that.
     clientDeadlineMs: Math.round(i.timeoutSec * 1000) + 500,
     junitPath: i.verifier.junitPath,
+    harnessReportPath,
+    watchdog: true,
   };
 }
 
-/** The engine's create-container request for a description. */
-export function createOptions(d: RunDescription): Docker.ContainerCreateOptions {
+/**
+ * The engine's create-container request for a description. `storageQuotaBytes`: ask for a storage quota (`StorageOpt
+ * size`, only some storage drivers have one; the executor finds out).
+ */
+export function createOptions(d: RunDescription, o: { storageQuotaBytes?: number } = {}): Docker.ContainerCreateOptions {
+  const hostConfig: Docker.HostConfig = { ...d.hostConfig, Ulimits: d.hostConfig.Ulimits.map((u) => ({ ...u })) };
+  if (o.storageQuotaBytes !== undefined) hostConfig.StorageOpt = { size: String(Math.ceil(o.storageQuotaBytes)) };
   return {
     name: d.name,
     Image: d.image,
@@ -180,12 +219,13 @@ export function createOptions(d: RunDescription): Docker.ContainerCreateOptions 
     Cmd: d.cmd,
     Env: d.env,
     Labels: d.labels,
-    AttachStdin: false,
+    AttachStdin: d.watchdog,
     AttachStdout: true,
     AttachStderr: true,
     Tty: false,
-    OpenStdin: false,
+    OpenStdin: d.watchdog,
+    StdinOnce: d.watchdog,
     NetworkDisabled: true,
-    HostConfig: { ...d.hostConfig, Ulimits: d.hostConfig.Ulimits.map((u) => ({ ...u })) },
+    HostConfig: hostConfig,
   };
 }

@@ -1,8 +1,10 @@
 // Removes containers an earlier crash left behind, found by our label. A container belongs to a live process
 // (this one, or another window or CLI on the same machine) while that process runs; those are left alone.
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { withDeadline } from './deadline';
-import type { Engine } from './engine';
+import type { EngineOptions } from './engine';
+import { Engine, resolveEngineTarget } from './engine';
 import { LABELS, OWNED_LABEL } from './runSpec';
 
 export interface SweepOptions {
@@ -12,6 +14,8 @@ export interface SweepOptions {
   all?: boolean;
   hostName?: string;
   now?: number;
+  /** Ends the sweep early (its engine calls are abandoned). */
+  signal?: AbortSignal;
 }
 
 function alive(pid: number): boolean {
@@ -39,8 +43,11 @@ export function isOrphan(labels: Record<string, string>, o: SweepOptions & { isA
 /** Lists our containers and removes the orphans (and their anonymous volumes). Returns the ids removed. */
 export async function sweepOrphans(engine: Engine, o: SweepOptions = {}): Promise<string[]> {
   const docker = await engine.docker();
-  const list = await withDeadline('listing our containers', 10_000, (s) =>
-    docker.listContainers({ all: true, filters: { label: [`${OWNED_LABEL}=1`] }, abortSignal: s }),
+  const list = await withDeadline(
+    'listing our containers',
+    10_000,
+    (s) => docker.listContainers({ all: true, filters: { label: [`${OWNED_LABEL}=1`] }, abortSignal: s }),
+    o.signal,
   );
   const removed: string[] = [];
   await Promise.all(
@@ -48,8 +55,11 @@ export async function sweepOrphans(engine: Engine, o: SweepOptions = {}): Promis
       .filter((c) => isOrphan(c.Labels ?? {}, o))
       .map(async (c) => {
         try {
-          await withDeadline(`removing container ${c.Id.slice(0, 12)}`, 15_000, (s) =>
-            docker.getContainer(c.Id).remove({ force: true, v: true, abortSignal: s }),
+          await withDeadline(
+            `removing container ${c.Id.slice(0, 12)}`,
+            15_000,
+            (s) => docker.getContainer(c.Id).remove({ force: true, v: true, abortSignal: s }),
+            o.signal,
           );
           removed.push(c.Id);
         } catch (e) {
@@ -59,6 +69,21 @@ export async function sweepOrphans(engine: Engine, o: SweepOptions = {}): Promis
       }),
   );
   return removed;
+}
+
+/**
+ * The sweep at the start of a CLI command or of the extension: only for a local engine whose socket exists, with a
+ * short first contact, and never an error (no engine is not the starting command's problem). Returns the ids removed.
+ */
+export async function sweepAtStartup(o: EngineOptions & { budgetMs?: number } = {}): Promise<string[]> {
+  try {
+    const target = resolveEngineTarget(o);
+    if (target.transport !== 'unix' || !target.socketPath || !fs.existsSync(target.socketPath)) return [];
+    const engine = new Engine({ ...o, pingTimeoutMs: o.pingTimeoutMs ?? 300 });
+    return await sweepOrphans(engine, { signal: AbortSignal.timeout(o.budgetMs ?? 3000) });
+  } catch {
+    return [];
+  }
 }
 
 /** Our containers currently known to the engine (for tests and diagnostics). */

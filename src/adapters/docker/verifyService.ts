@@ -3,6 +3,7 @@
 // UI and the CLI goes through one queue.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
+import * as path from 'node:path';
 import type { CandidateTask } from '../../core/model';
 import { DEFAULT_LIMITS } from '../../core/model';
 import { VERIFIER_VERSION, runInputs } from '../../core/verify/inputs';
@@ -13,10 +14,11 @@ import { taskReport } from '../../core/verify/oracle';
 import type { JobOutcome, QueueProgress } from '../../core/verify/queue';
 import { RunQueue, defaultConcurrency } from '../../core/verify/queue';
 import type { RunInputs, VerifierRunRecord } from '../../core/verify/runResult';
+import { TestOutputStream } from '../../core/verify/testOutput';
 import { EMPTY_ATTEMPT, GOLD_ATTEMPT } from '../../core/verify/runResult';
 import { repoPath, resolveDatasetPath } from '../fs/datasetLoader';
-import { findReusable, newRunId, saveRun } from '../fs/runStore';
-import { INPUT_DIR } from './driver';
+import { RUNS_DIR, findReusable, newRunId, saveRun } from '../fs/runStore';
+import { HARNESS_REPORT_PATH, INPUT_DIR, testPatchPaths } from './driver';
 import type { EngineOptions, EngineTarget } from './engine';
 import { Engine, EngineUnavailableError } from './engine';
 import type { ExecuteResult } from './executor';
@@ -56,12 +58,49 @@ export interface VerifierServiceOptions {
   onOutput?: (req: VerifyRequest, stream: 'stdout' | 'stderr', chunk: Buffer) => void;
   onProgress?: (p: QueueProgress) => void;
   onSettled?: (id: string, req: VerifyRequest, outcome: JobOutcome<VerifierRunRecord>) => void;
+  /** What the engine observed for a run, before it is judged (diagnostics and tests). */
+  onOutcome?: (req: VerifyRequest, outcome: ExecutionOutcome) => void;
 }
 
 export interface TaskVerification {
   task: CandidateTask;
   runs: VerifierRunRecord[];
   report: TaskReport;
+}
+
+/** The dataset's runs folder cannot be written: said before anything runs, since no run could be stored. */
+export class RunsFolderError extends Error {}
+
+const WRITE_ERRORS: Record<string, string> = {
+  EROFS: 'read-only file system',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  ENOTDIR: 'not a folder',
+  ENOENT: 'the dataset folder does not exist',
+};
+
+/**
+ * Throws RunsFolderError naming `DATASET/runs` when runs could not be stored there (a read-only dataset, no
+ * permission, a file in its place). Checks without writing: the folder itself, or the dataset folder it would be
+ * created in.
+ */
+export function checkRunsWritable(datasetRoot: string): void {
+  const dir = path.join(datasetRoot, RUNS_DIR);
+  let target = dir;
+  try {
+    if (!fs.statSync(dir).isDirectory()) throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') target = datasetRoot;
+    else throw new RunsFolderError(`the runs folder ${dir} cannot be written (${WRITE_ERRORS[code ?? ''] ?? errorMessage(e)}): nothing was run`);
+  }
+  try {
+    fs.accessSync(target, fs.constants.W_OK);
+    if (target === datasetRoot && !fs.statSync(target).isDirectory()) throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? '';
+    throw new RunsFolderError(`the runs folder ${dir} cannot be written (${WRITE_ERRORS[code] ?? errorMessage(e)}): nothing was run`);
+  }
 }
 
 /** The default concurrency for runs with this memory limit on this machine. */
@@ -190,6 +229,8 @@ export class VerifierService {
     const timeoutSec = req.timeoutSec ?? task.environment.timeoutSec;
     const repeat = req.repeat ?? 1;
     const { testPatch, attemptPatch } = this.readPatches(req);
+    // Before the engine is contacted: a run that cannot be stored must not run at all.
+    if (this.opts.persist !== false) checkRunsWritable(this.opts.datasetRoot);
     const runId = newRunId(started);
     const timings: VerifierRunRecord['timings'] = { startedAt: started.toISOString(), totalMs: 0 };
     let image: ImageInfo | undefined;
@@ -219,6 +260,7 @@ export class VerifierService {
         verifier: task.verifier,
         owner: { pid: process.pid, host: os.hostname() },
         createdAt: Date.now(),
+        testPatchPaths: testPatchPaths(testPatch),
       });
       const a0 = Date.now();
       const repoBody =
@@ -231,14 +273,21 @@ export class VerifierService {
           { name: `${INPUT_DIR}/command.sh`, data: desc.command },
           { name: `${INPUT_DIR}/test.patch`, data: testPatch },
           { name: `${INPUT_DIR}/attempt.patch`, data: attemptPatch },
+          // Writable by whichever user the tests run as; the driver clears the report path before they start.
+          { name: HARNESS_REPORT_PATH.slice(1, HARNESS_REPORT_PATH.lastIndexOf('/')), directory: true, mode: 0o777 },
         ],
         repoBody,
       );
       timings.archiveMs = Date.now() - a0;
+      // Grading reads the whole output as it arrives, in write order; the kept head and tail are for display.
+      const testOutput = new TestOutputStream(task.verifier.parser);
       exec = await executeRun(this.engine, desc, archive, {
         signal,
         keepBytes: this.opts.keepBytes,
-        onOutput: this.opts.onOutput ? (s, c) => this.opts.onOutput?.(req, s, c) : undefined,
+        onOutput: (s, c) => {
+          testOutput.write(s, c);
+          this.opts.onOutput?.(req, s, c);
+        },
       });
       Object.assign(timings, {
         createMs: exec.timings.createMs,
@@ -255,7 +304,10 @@ export class VerifierService {
         oomKilled: exec.oomKilled,
         stdoutText: textOf(exec.stdout),
         stderrText: textOf(exec.stderr),
+        testLog: testOutput.end(),
         junitXml: exec.junitXml,
+        harnessReport: exec.harnessReport,
+        diskLimitExceeded: exec.diskLimitExceeded,
       };
     } catch (e) {
       if (e instanceof CancelledError || signal?.aborted) throw new CancelledError();
@@ -271,7 +323,8 @@ export class VerifierService {
         stderrText: '',
       };
     }
-    const j = judgeRun(task, outcome);
+    this.opts.onOutcome?.(req, outcome);
+    const j = judgeRun(task, outcome, { testPatch: testPatch.toString('utf8'), attemptPatch: attemptPatch.toString('utf8') });
     timings.totalMs = Date.now() - t0;
     const empty = { head: Buffer.alloc(0), tail: Buffer.alloc(0), totalBytes: 0, cutBytes: 0 };
     const out = exec?.stdout ?? empty;

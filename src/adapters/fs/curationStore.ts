@@ -1,7 +1,6 @@
 // The one place that loads a dataset, its review log and its verifier runs into review state, and records new
 // decisions. The CLI and the extension both use it; the decisions themselves are made in src/core/review.
 import { execFileSync } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as os from 'node:os';
 import type { CandidateTask, Dataset, Problem } from '../../core/model';
 import type { ConsensusPolicy } from '../../core/review/consensus';
@@ -23,7 +22,8 @@ import { listDisagreements, reviewQueue, reviewTask } from '../../core/review/ta
 import type { TaskVerifierResults, VerifierVerdicts } from '../../core/review/verdicts';
 import { GOLD } from '../../core/review/verdicts';
 import type { LoadOptions } from './datasetLoader';
-import { loadDataset, readDatasetText, readDatasetTextIfExists, resolveDatasetPath } from './datasetLoader';
+import { loadDataset, openDataset, readDatasetText, readDatasetTextIfExists } from './datasetLoader';
+import { readBytesIfExists } from './datasetPaths';
 import type { LogRead, ReviewLogOptions } from './reviewLog';
 import { ReviewLog } from './reviewLog';
 import { listTaskRuns, RunStoreError } from './runStore';
@@ -65,9 +65,9 @@ export class CurationStore {
     this.reviewState = reduceLog(read.events);
   }
 
-  /** Loads the dataset at `root` with its review log. */
+  /** Loads the dataset at `root` with its review log; a folder without specweave.json throws NotADatasetError. */
   static open(root: string, opts: CurationStoreOptions = {}): CurationStore {
-    return new CurationStore(loadDataset(root, opts.dataset), opts);
+    return new CurationStore(openDataset(root, opts.dataset), opts);
   }
 
   /** Review state over an already loaded dataset. */
@@ -168,7 +168,7 @@ export class CurationStore {
     const read = (rel: string | undefined) => {
       if (!rel) return undefined;
       try {
-        return fs.readFileSync(resolveDatasetPath(this.root, rel));
+        return readBytesIfExists(this.root, rel);
       } catch {
         return undefined;
       }

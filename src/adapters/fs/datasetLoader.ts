@@ -12,16 +12,18 @@ import {
   parseManifest,
 } from '../../core/dataset';
 import type { AttemptListing, DirEntry, TaskListing } from '../../core/dataset';
+import { settleClaimedIds } from '../../core/dataset';
 import type { CandidateTask, Dataset, Problem } from '../../core/model';
-import { unsafeRelativePath } from '../../core/paths';
+import { SYMLINK_OUT_MESSAGE } from '../../core/paths';
+import type { DatasetRoot } from './datasetPaths';
+import { DatasetFileError, NotRegularFile, READ_FLAGS, datasetRoot, isInsideReal, kindForRead, readRegularFd, readText, readTextIfExists, resolveForRead } from './datasetPaths';
 
-/** A dataset file that cannot be read: unsafe path, missing, or outside the dataset. */
-export class DatasetFileError extends Error {
-  constructor(
-    readonly file: string,
-    message: string,
-  ) {
-    super(`${file}: ${message}`);
+export { DatasetFileError } from './datasetPaths';
+
+/** A folder without specweave.json: the command was given something that is not a dataset. */
+export class NotADatasetError extends Error {
+  constructor(readonly root: string) {
+    super(`no ${MANIFEST_FILE} in ${root}: it is not a SpecWeave dataset`);
   }
 }
 
@@ -32,27 +34,49 @@ export interface LoadOptions {
   only?: string[];
 }
 
+/** Loads the dataset at `root`, which must hold a specweave.json (else NotADatasetError). */
+export function openDataset(root: string, opts: LoadOptions = {}): Dataset {
+  const r = datasetRoot(root);
+  if (kindForRead(r, MANIFEST_FILE) === 'missing') throw new NotADatasetError(root);
+  return loadDataset(root, opts);
+}
+
 /** Loads the dataset at `root`. Content problems are collected in `problems`; only an unreadable root throws. */
 export function loadDataset(root: string, opts: LoadOptions = {}): Dataset {
-  const abs = path.resolve(root);
-  const realRoot = realpathOrSelf(abs);
+  const r = datasetRoot(root);
+  const abs = r.abs;
+  const realRoot = r.real;
   const problems: Problem[] = [];
-  const manifestText = readIfExists(path.join(abs, MANIFEST_FILE));
-  const { manifest, problems: mp } = parseManifest(manifestText);
+  let manifestText: string | undefined;
+  try {
+    manifestText = readTextIfExists(r, MANIFEST_FILE);
+  } catch (e) {
+    if (!(e instanceof DatasetFileError)) throw e;
+    problems.push({ severity: 'error', file: e.file, message: e.reason === 'outside' ? SYMLINK_OUT_MESSAGE : e.detail });
+  }
+  const { manifest, problems: mp } = manifestText === undefined && problems.length > 0 ? { manifest: undefined, problems: [] } : parseManifest(manifestText, path.basename(abs));
   problems.push(...mp);
   if (!manifest) {
     return {
       root: abs,
-      manifest: { format: 1, name: path.basename(abs), defaults: { workdir: '/repo', timeoutSec: 300, limits: { memoryMb: 2048, cpus: 1, pids: 512 } } },
+      manifest: { format: 1, name: path.basename(abs), defaults: { workdir: '/repo', timeoutSec: 300, limits: { memoryMb: 2048, cpus: 1, pids: 512, diskMb: 2048 } } },
       tasks: [],
       problems,
     };
   }
-  const tasksAbs = path.join(abs, TASKS_DIR);
-  let taskDirs: DirentLike[];
-  if (opts.only) {
+  // tasks/ itself may be a symlink: followed only when it stays inside the dataset, and then read where it leads.
+  let tasksAbs: string | undefined;
+  try {
+    tasksAbs = resolveForRead(r, TASKS_DIR);
+  } catch (e) {
+    if (!(e instanceof DatasetFileError)) throw e;
+    if (e.reason === 'outside') problems.push({ severity: 'error', file: TASKS_DIR, message: `${SYMLINK_OUT_MESSAGE}; no task is loaded` });
+    else problems.push({ severity: 'warning', file: TASKS_DIR, message: 'no tasks/ folder: the dataset has no tasks yet' });
+  }
+  let taskDirs: DirentLike[] = [];
+  if (tasksAbs === undefined) taskDirs = [];
+  else if (opts.only) {
     // A few folders of a large dataset (refresh, or loading in chunks): look at those names, not the whole listing.
-    taskDirs = [];
     for (const name of new Set(opts.only)) {
       if (name === '' || name === '.' || name === '..' || name.includes('/') || name.includes(path.sep)) continue;
       try {
@@ -66,33 +90,37 @@ export function loadDataset(root: string, opts: LoadOptions = {}): Dataset {
     try {
       taskDirs = fs.readdirSync(tasksAbs, { withFileTypes: true });
     } catch (e) {
-      if (errCode(e) !== 'ENOENT') throw e;
+      if (errCode(e) !== 'ENOENT' && errCode(e) !== 'ENOTDIR') throw e;
       problems.push({ severity: 'warning', file: TASKS_DIR, message: 'no tasks/ folder: the dataset has no tasks yet' });
-      taskDirs = [];
     }
   }
   const only = opts.only ? new Set(opts.only) : undefined;
-  const tasks: CandidateTask[] = [];
+  let tasks: CandidateTask[] = [];
+  const claims: Array<{ folder: string; id: string }> = [];
   for (const d of taskDirs) {
     if (only && !only.has(d.name)) continue;
     if (d.name.startsWith('.')) continue;
     const kind = direntKind(d);
     if (kind !== 'dir') {
-      if (kind === 'symlink' && isDirInside(path.join(tasksAbs, d.name), realRoot)) {
+      if (kind === 'symlink' && isDirInside(path.join(tasksAbs as string, d.name), realRoot)) {
         // a symlinked task folder inside the dataset is fine
       } else {
-        if (kind === 'symlink') problems.push({ severity: 'error', file: `${TASKS_DIR}/${d.name}`, message: 'symlink points outside the dataset folder; it is ignored' });
+        if (kind === 'symlink') problems.push({ severity: 'error', file: `${TASKS_DIR}/${d.name}`, message: SYMLINK_OUT_MESSAGE });
         continue;
       }
     }
-    const listing = listTask(tasksAbs, d.name, realRoot, opts.deep === true);
+    const listing = listTask(tasksAbs as string, d.name, realRoot, opts.deep === true);
     const built = buildTask(listing, manifest);
     problems.push(...built.problems);
     if (built.task) tasks.push(built.task);
+    if (built.claimedId !== undefined) claims.push({ folder: d.name, id: built.claimedId });
   }
+  tasks = settleClaimedIds(tasks, claims, problems);
   tasks.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  if (manifest.guidelines !== undefined && !fs.existsSync(path.join(abs, manifest.guidelines))) {
-    problems.push({ severity: 'warning', file: MANIFEST_FILE, field: 'guidelines', message: `guidelines file ${manifest.guidelines} is missing` });
+  if (manifest.guidelines !== undefined) {
+    const k = kindForRead(r, manifest.guidelines);
+    if (k === 'missing') problems.push({ severity: 'warning', file: MANIFEST_FILE, field: 'guidelines', message: `guidelines file ${manifest.guidelines} is missing` });
+    else if (k === 'outside') problems.push({ severity: 'error', file: manifest.guidelines, message: SYMLINK_OUT_MESSAGE });
   }
   return { root: abs, manifest, tasks, problems };
 }
@@ -116,10 +144,12 @@ function listTask(tasksAbs: string, name: string, realRoot: string, deep: boolea
   }
   let taskJson: string | undefined;
   if (deep) {
-    if (entries.some((e) => e.name === TASK_FILE && !e.outside)) taskJson = readIfExists(`${dirAbs}/${TASK_FILE}`);
+    if (entries.some((e) => e.name === TASK_FILE && !e.outside && e.kind !== 'dir')) taskJson = readIfExists(`${dirAbs}/${TASK_FILE}`).text;
   } else {
     const r = readInside(`${dirAbs}/${TASK_FILE}`, realRoot);
     if (r.outside) entries.push({ name: TASK_FILE, kind: 'symlink', outside: true });
+    if (r.folder) entries.push({ name: TASK_FILE, kind: 'dir' });
+    if (r.special) entries.push({ name: TASK_FILE, kind: 'other' });
     taskJson = r.text;
   }
   const attempts: AttemptListing[] = [];
@@ -135,6 +165,8 @@ function listTask(tasksAbs: string, name: string, realRoot: string, deep: boolea
         id: a.name,
         ...(r.text !== undefined ? { attemptJson: r.text } : {}),
         ...(r.outside ? { attemptJsonOutside: true } : {}),
+        ...(r.folder ? { attemptJsonIsFolder: true } : {}),
+        ...(r.special ? { attemptJsonIsSpecial: true } : {}),
         ...(aEntries ? { entries: aEntries } : {}),
       });
     }
@@ -142,10 +174,11 @@ function listTask(tasksAbs: string, name: string, realRoot: string, deep: boolea
   return { name, ...(taskJson !== undefined ? { taskJson } : {}), entries, complete: deep, attempts };
 }
 
-const NO_FOLLOW = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW;
+// No symlink at the name, and no waiting on a FIFO: what is not a regular file is refused after the open.
+const NO_FOLLOW = READ_FLAGS;
 
 /** Reads a file that is not a symlink (or a symlink that stays inside the dataset); undefined when missing. */
-function readInside(p: string, realRoot: string): { text?: string; outside?: boolean } {
+function readInside(p: string, realRoot: string): FileRead {
   let fd: number;
   try {
     fd = fs.openSync(p, NO_FOLLOW);
@@ -155,14 +188,25 @@ function readInside(p: string, realRoot: string): { text?: string; outside?: boo
     if (code !== 'ELOOP') throw e;
     // A symlink: follow it only when it stays inside the dataset.
     if (!isInside(realpathOrSelf(p), realRoot)) return { outside: true };
-    const text = readIfExists(p);
-    return text !== undefined ? { text } : {};
+    return readIfExists(p);
   }
   try {
-    return { text: fs.readFileSync(fd, 'utf8') };
+    return { text: readRegularFd(fd).toString('utf8') };
+  } catch (e) {
+    if (e instanceof NotRegularFile) return e.message.startsWith('is a folder') ? { folder: true } : { special: true };
+    throw e;
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** What reading one file gave: its text, nothing (missing), a symlink out, or a folder where the file should be. */
+interface FileRead {
+  text?: string;
+  outside?: boolean;
+  folder?: boolean;
+  /** A FIFO, socket or device. */
+  special?: boolean;
 }
 
 /** The entry for one name in a folder without listing the folder. */
@@ -214,7 +258,7 @@ function isDirInside(p: string, realRoot: string): boolean {
 }
 
 function isInside(real: string, realRoot: string): boolean {
-  return real === realRoot || real.startsWith(realRoot + path.sep);
+  return isInsideReal(real, realRoot);
 }
 
 function realpathOrSelf(p: string): string {
@@ -225,12 +269,21 @@ function realpathOrSelf(p: string): string {
   }
 }
 
-function readIfExists(p: string): string | undefined {
+function readIfExists(p: string): FileRead {
+  let fd: number;
   try {
-    return fs.readFileSync(p, 'utf8');
+    fd = fs.openSync(p, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   } catch (e) {
-    if (errCode(e) === 'ENOENT' || errCode(e) === 'ENOTDIR') return undefined;
+    if (errCode(e) === 'ENOENT' || errCode(e) === 'ENOTDIR') return {};
     throw e;
+  }
+  try {
+    return { text: readRegularFd(fd).toString('utf8') };
+  } catch (e) {
+    if (e instanceof NotRegularFile) return e.message.startsWith('is a folder') ? { folder: true } : { special: true };
+    throw e;
+  } finally {
+    fs.closeSync(fd);
   }
 }
 
@@ -238,37 +291,23 @@ function errCode(e: unknown): string | undefined {
   return (e as NodeJS.ErrnoException | undefined)?.code;
 }
 
-/** Absolute path of a dataset-relative file, refusing paths (or symlinks) that leave the dataset. */
-export function resolveDatasetPath(root: string, relPath: string): string {
-  const unsafe = unsafeRelativePath(relPath);
-  if (unsafe) throw new DatasetFileError(relPath, unsafe);
-  const abs = path.resolve(root, relPath);
-  const realRoot = realpathOrSelf(path.resolve(root));
-  let real: string;
-  try {
-    real = fs.realpathSync(abs);
-  } catch (e) {
-    if (errCode(e) === 'ENOENT') throw new DatasetFileError(relPath, 'file is missing');
-    throw e;
-  }
-  if (!isInside(real, realRoot)) throw new DatasetFileError(relPath, 'resolves outside the dataset folder (symlink?)');
-  return abs;
+/**
+ * Absolute path of a dataset-relative file, refusing paths (or symlinks) that leave the dataset; DatasetFileError
+ * when it is unsafe, missing or leads out. For reading only: writers go through datasetPaths' write functions.
+ */
+export function resolveDatasetPath(root: string | DatasetRoot, relPath: string): string {
+  resolveForRead(root, relPath);
+  return path.resolve(datasetRoot(root).abs, relPath);
 }
 
 /** Reads a dataset-relative text file (UTF-8, BOM stripped). */
-export function readDatasetText(root: string, relPath: string): string {
-  const text = fs.readFileSync(resolveDatasetPath(root, relPath), 'utf8');
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+export function readDatasetText(root: string | DatasetRoot, relPath: string): string {
+  return readText(root, relPath);
 }
 
-/** Reads a dataset-relative text file, or undefined when it is missing. */
-export function readDatasetTextIfExists(root: string, relPath: string): string | undefined {
-  try {
-    return readDatasetText(root, relPath);
-  } catch (e) {
-    if (e instanceof DatasetFileError && e.message.endsWith('file is missing')) return undefined;
-    throw e;
-  }
+/** Reads a dataset-relative text file, or undefined when it is missing (a symlink out still throws). */
+export function readDatasetTextIfExists(root: string | DatasetRoot, relPath: string): string | undefined {
+  return readTextIfExists(root, relPath);
 }
 
 /** Absolute path of a task's git clone (`repo.path` is relative to the dataset root, or absolute). */

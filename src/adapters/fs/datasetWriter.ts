@@ -14,7 +14,7 @@ import {
 } from '../../core/dataset';
 import type { DatasetManifest } from '../../core/model';
 import { unsafeRelativePath } from '../../core/paths';
-import { writeFileAtomicSync } from './atomic';
+import { ensureFolder, resolveForWrite, writeFileAtomicIn } from './datasetPaths';
 import { attemptToJson, formatJson, taskToJson } from '../../core/serialize';
 import type { AttemptDraft, TaskDraft } from '../../core/serialize';
 
@@ -42,16 +42,16 @@ export type ManifestDraft = Omit<DatasetManifest, 'defaults'> & { defaults?: Par
 
 export function writeManifest(root: string, manifest: ManifestDraft): void {
   fs.mkdirSync(root, { recursive: true });
-  writeFileAtomicSync(path.join(root, MANIFEST_FILE), formatJson(manifest) + '\n');
+  writeFileAtomicIn(root, MANIFEST_FILE, formatJson(manifest) + '\n');
 }
 
 /** Writes one task folder; an existing folder of the same id is replaced only after the new one is complete. */
 export async function writeTask(root: string, t: TaskWrite): Promise<void> {
   const bad = unsafeRelativePath(t.task.id);
   if (bad || t.task.id.includes('/')) throw new Error(`task id "${t.task.id}" cannot be a folder name`);
-  const tasksDir = path.join(root, TASKS_DIR);
-  fs.mkdirSync(tasksDir, { recursive: true });
-  const final = path.join(tasksDir, t.task.id);
+  // Through datasetPaths: tasks/ or the task's folder symlinked out of the dataset is refused, never written into.
+  const tasksDir = ensureFolder(root, TASKS_DIR);
+  const final = resolveForWrite(root, `${TASKS_DIR}/${t.task.id}`);
   const tmp = path.join(tasksDir, `.${t.task.id}.tmp-${process.pid}`);
   fs.rmSync(tmp, { recursive: true, force: true });
   fs.mkdirSync(tmp);

@@ -35,6 +35,7 @@ import { buildTask, taskIdFor } from '../../core/import/toTask';
 import type { AttemptDraft, TaskDraft } from '../../core/serialize';
 import { loadDataset } from './datasetLoader';
 import { writeManifest, writeTask } from './datasetWriter';
+import { DatasetFileError, resolveForWrite } from './datasetPaths';
 import type { AttemptWrite, TrajectorySource } from './datasetWriter';
 
 export interface ImportOptions {
@@ -276,9 +277,15 @@ class Importer {
         this.problems.push({ severity: 'error', file: f, message: '--instances needs a file (JSONL or a JSON array), not a folder' });
         continue;
       }
-      const text = readText(f, this.problems);
-      if (text === undefined) continue;
-      const r = parseInstances(text, f);
+      // Bytes, not text: benchmark rows come in UTF-16 too (SWE-PolyBench).
+      let bytes: Buffer;
+      try {
+        bytes = fs.readFileSync(f);
+      } catch (e) {
+        this.problems.push({ severity: 'error', file: f, message: `cannot read: ${(e as Error).message}` });
+        continue;
+      }
+      const r = parseInstances(bytes, f);
       this.problems.push(...r.problems);
       this.instanceFiles.push({ file: f, ...(r.shape ? { shape: r.shape } : {}), rows: r.rows.length });
       for (const row of r.rows) {
@@ -811,6 +818,16 @@ export async function importSwebench(opts: ImportOptions, deps: ImportDeps): Pro
       imp.problems.push({ severity: 'error', file: opts.out, message: '--out is a folder that is neither empty nor a SpecWeave dataset (no specweave.json); nothing was written' });
       return summary([]);
     }
+    // Nothing is written through a symlink under the dataset (datasetPaths): say so before reading any input.
+    for (const rel of [MANIFEST_FILE, TASKS_DIR]) {
+      try {
+        resolveForWrite(outAbs, rel);
+      } catch (e) {
+        if (!(e instanceof DatasetFileError)) throw e;
+        imp.problems.push({ severity: 'error', file: path.join(opts.out, e.file), message: `${e.detail}; nothing was written` });
+        return summary([]);
+      }
+    }
   }
 
   imp.readInstances();
@@ -885,6 +902,11 @@ export async function importSwebench(opts: ImportOptions, deps: ImportDeps): Pro
       ...(alsoIn.length > 0 ? { alsoIn } : {}),
       notes,
     });
+    if ('error' in built) {
+      const n = attempts.filter((a) => a.instanceId === row.instanceId).length;
+      imp.problems.push({ severity: 'error', file: row.file, line: row.line, message: `${row.instanceId}: ${built.error}${n > 0 ? ` (its ${n} attempt(s) are not imported)` : ''}` });
+      continue;
+    }
     for (const w of built.warnings) imp.warn(row.file, `${row.instanceId}: ${w}`, row.line);
     // Verdicts on the gold patch (a gold validation run) belong to the task's gold probe, not to an attempt.
     const gold = goldResults.get(row.instanceId) ?? [];
@@ -945,13 +967,20 @@ export async function importSwebench(opts: ImportOptions, deps: ImportDeps): Pro
       status = 'kept';
       imp.warn(path.join(opts.out, TASKS_DIR, built.task.id), `${row.instanceId}: the task folder exists and was left as it is (pass --replace to overwrite it)`);
     } else {
-      await writeTask(outAbs, {
-        task: built.task,
-        request: built.request,
-        testPatch: built.testPatch,
-        ...(built.goldPatch !== undefined ? { goldPatch: built.goldPatch } : {}),
-        attempts: writes,
-      });
+      try {
+        await writeTask(outAbs, {
+          task: built.task,
+          request: built.request,
+          testPatch: built.testPatch,
+          ...(built.goldPatch !== undefined ? { goldPatch: built.goldPatch } : {}),
+          attempts: writes,
+        });
+      } catch (e) {
+        // The task's folder is a symlink (or became one): refused, the other tasks go on.
+        if (!(e instanceof DatasetFileError)) throw e;
+        imp.problems.push({ severity: 'error', file: path.join(opts.out, e.file), message: `${e.detail}; ${row.instanceId} was not written` });
+        continue;
+      }
     }
     tasks.push({
       id: built.task.id,

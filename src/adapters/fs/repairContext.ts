@@ -3,6 +3,7 @@
 // the curation state, the verifier results with the output of the runs they rest on, and the trajectories.
 import * as fs from 'node:fs';
 import type { CandidateTask, TrajectoryStep } from '../../core/model';
+import { parseRecordJson } from '../../core/json';
 import { parsePatch } from '../../core/patch';
 import type { CurrentTaskTexts } from '../../core/repair/revision';
 import { splitPatch, testFilesAfterPatch } from '../../core/repair/revision';
@@ -67,7 +68,9 @@ export async function loadRepairContext(store: CurationStore, taskId: string, o:
   const root = store.root;
   const notes: string[] = [];
   const taskJsonText = readDatasetText(root, task.files.task);
-  const taskJson = JSON.parse(taskJsonText) as Record<string, unknown>;
+  const parsedTask = parseRecordJson(taskJsonText);
+  if (!parsedTask.ok) throw new RepairContextError(`${task.files.task}: ${parsedTask.message}`);
+  const taskJson = parsedTask.value as Record<string, unknown>;
   const request = readDatasetText(root, task.files.request);
   const testPatch = readDatasetTextIfExists(root, task.files.testPatch) ?? '';
   const goldPatch = task.files.goldPatch ? readDatasetTextIfExists(root, task.files.goldPatch) : undefined;
@@ -108,9 +111,11 @@ export async function loadRepairContext(store: CurationStore, taskId: string, o:
           notes.push(`${a.trajectoryFile} is larger than ${Math.round(max / 1048576)} MB; its steps are left out`);
           continue;
         }
-        const r = await readTrajectory(abs, { fileLabel: a.trajectoryFile, ...(o.signal ? { signal: o.signal } : {}) });
-        if (r.ok) trajectories.set(a.id, r.trajectory.steps);
-        else notes.push(`${a.trajectoryFile}: ${r.problem.message}`);
+        const r = await readTrajectory(abs, { fileLabel: a.trajectoryFile, datasetRoot: root, ...(o.signal ? { signal: o.signal } : {}) });
+        if (r.ok) {
+          trajectories.set(a.id, r.trajectory.steps);
+          for (const p of r.problems) if (p.severity === 'error') notes.push(`${p.file}: ${p.message}`);
+        } else notes.push(`${a.trajectoryFile}: ${r.problem.message}`);
       } catch (e) {
         if (o.signal?.aborted) throw e;
         notes.push(`${a.trajectoryFile}: ${(e as Error).message}`);

@@ -2,17 +2,19 @@
 // the prompt sent, the model, tokens, cost, timings, the rationale and evidence), prompt.md (the exact messages),
 // current/ and proposed/ (each changed file before and after; the curator may edit proposed/ before accepting) and,
 // after acceptance, revalidation.json. A suggestion folder appears whole or not at all: it is written under a hidden
-// name and renamed into place.
+// name and renamed into place. Every path goes through datasetPaths: a suggestions folder symlinked out of the
+// dataset is neither written nor read, and the file names a record gives cannot leave its folder.
 import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { parseRecordJson } from '../../core/json';
 import type { ChatMessage, ResponseFormatMode, TryRecord, Usage } from '../llm/client';
 import type { LlmErrorCode } from '../llm/errors';
 import type { RepairMatrix } from '../../core/repair/matrix';
 import type { SectionReport } from '../../core/repair/prompt';
 import type { ProposedFile, ProposedRole } from '../../core/repair/revision';
 import type { RepairTarget, RequestedTarget, SuggestionEvidence } from '../../core/repair/suggestion';
-import { writeFileAtomicSync } from './atomic';
+import { DatasetFileError, ensureFolder, listFolder, readText, writeFileAtomicIn } from './datasetPaths';
 
 export const SUGGESTIONS_DIR = 'curation/suggestions';
 const SEGMENT_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
@@ -101,12 +103,27 @@ export interface SuggestionRecord {
   timings: { contextMs: number; promptMs: number; totalMs: number };
 }
 
+/** Dataset-relative folder of a task's suggestions. */
+export function suggestionsRel(taskId: string): string {
+  return `${SUGGESTIONS_DIR}/${segment('task id', taskId)}`;
+}
+
+/** Dataset-relative folder of one suggestion. */
+export function suggestionRel(taskId: string, id: string): string {
+  return `${suggestionsRel(taskId)}/${segment('suggestion id', id)}`;
+}
+
 export function suggestionsFolder(root: string, taskId: string): string {
-  return path.join(root, SUGGESTIONS_DIR, segment('task id', taskId));
+  return path.join(root, suggestionsRel(taskId));
 }
 
 export function suggestionFolder(root: string, taskId: string, id: string): string {
-  return path.join(suggestionsFolder(root, taskId), segment('suggestion id', id));
+  return path.join(root, suggestionRel(taskId, id));
+}
+
+/** A file of a stored suggestion (`prompt.md`, `current/...`), read without leaving its folder or the dataset. */
+export function readSuggestionFile(root: string, taskId: string, id: string, rel: string): string {
+  return readText(root, `${suggestionRel(taskId, id)}/${rel}`);
 }
 
 /** Suggestion-relative path of one side of a file. */
@@ -130,22 +147,23 @@ export interface SaveInput {
 /** Writes a suggestion folder whole, then renames it into place. */
 export function saveSuggestion(root: string, inp: SaveInput): SuggestionRecord {
   const mask = inp.mask ?? ((t: string) => t);
-  const dir = suggestionFolder(root, inp.record.task, inp.record.id);
-  const parent = path.dirname(dir);
-  fs.mkdirSync(parent, { recursive: true });
-  const tmp = path.join(parent, `.${inp.record.id}.tmp-${process.pid}-${randomBytes(3).toString('hex')}`);
+  const parentRel = suggestionsRel(inp.record.task);
+  const parent = ensureFolder(root, parentRel);
+  const tmpName = `.${inp.record.id}.tmp-${process.pid}-${randomBytes(3).toString('hex')}`;
+  const tmp = path.join(parent, tmpName);
   try {
+    const inTmp = (f: string) => `${parentRel}/${tmpName}/${f}`;
     const files: StoredFile[] = inp.files.map((f) => {
       const cur = sidePath('current', f.role, f.path);
       const pro = sidePath('proposed', f.role, f.path);
-      writeFileAtomicSync(path.join(tmp, cur), mask(f.current), { fsync: false });
-      writeFileAtomicSync(path.join(tmp, pro), mask(f.proposed), { fsync: false });
+      writeFileAtomicIn(root, inTmp(cur), mask(f.current), { fsync: false });
+      writeFileAtomicIn(root, inTmp(pro), mask(f.proposed), { fsync: false });
       return { role: f.role, path: f.path, current: cur, proposed: pro, currentSha256: sha256(f.current), proposedSha256: sha256(f.proposed), diff: mask(f.diff) };
     });
-    writeFileAtomicSync(path.join(tmp, 'prompt.md'), mask(inp.promptDoc), { fsync: false });
+    writeFileAtomicIn(root, inTmp('prompt.md'), mask(inp.promptDoc), { fsync: false });
     const record: SuggestionRecord = { ...inp.record, files };
-    writeFileAtomicSync(path.join(tmp, 'suggestion.json'), mask(`${JSON.stringify(record, null, 2)}\n`));
-    fs.renameSync(tmp, dir);
+    writeFileAtomicIn(root, inTmp('suggestion.json'), mask(`${JSON.stringify(record, null, 2)}\n`));
+    fs.renameSync(tmp, path.join(parent, segment('suggestion id', inp.record.id)));
     return record;
   } catch (e) {
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -154,15 +172,18 @@ export function saveSuggestion(root: string, inp: SaveInput): SuggestionRecord {
 }
 
 export function loadSuggestion(root: string, taskId: string, id: string): SuggestionRecord {
-  const file = path.join(suggestionFolder(root, taskId, id), 'suggestion.json');
+  const file = `${suggestionRel(taskId, id)}/suggestion.json`;
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
-    throw new RepairStoreError(`task ${taskId} has no suggestion "${id}" (no ${path.relative(root, file)})`);
+    text = readText(root, file);
+  } catch (e) {
+    if (e instanceof DatasetFileError && e.reason !== 'missing') throw new RepairStoreError(e.message);
+    throw new RepairStoreError(`task ${taskId} has no suggestion "${id}" (no ${file})`);
   }
-  const v = JSON.parse(text) as SuggestionRecord;
-  if (v.format !== 1 || v.id !== id || v.task !== taskId) throw new RepairStoreError(`${path.relative(root, file)} is not a suggestion record of task ${taskId}`);
+  const parsed = parseRecordJson(text);
+  if (!parsed.ok) throw new RepairStoreError(`${file}: ${parsed.message}`);
+  const v = parsed.value as SuggestionRecord;
+  if (v === null || typeof v !== 'object' || v.format !== 1 || v.id !== id || v.task !== taskId) throw new RepairStoreError(`${file} is not a suggestion record of task ${taskId}`);
   return v;
 }
 
@@ -170,7 +191,9 @@ export function loadSuggestion(root: string, taskId: string, id: string): Sugges
 export function listSuggestions(root: string, taskId: string): SuggestionRecord[] {
   let names: string[];
   try {
-    names = fs.readdirSync(suggestionsFolder(root, taskId)).filter((n) => SEGMENT_RE.test(n));
+    names = listFolder(root, suggestionsRel(taskId))
+      .map((e) => e.name)
+      .filter((n) => SEGMENT_RE.test(n));
   } catch {
     return [];
   }
@@ -188,11 +211,12 @@ export function listSuggestions(root: string, taskId: string): SuggestionRecord[
 /** The proposed files as they are on disk now (the curator may have edited them), with whether they were edited. */
 export function readProposed(root: string, rec: SuggestionRecord): Array<{ role: ProposedRole; path: string; text: string; edited: boolean; abs: string }> {
   const dir = suggestionFolder(root, rec.task, rec.id);
+  const rel = suggestionRel(rec.task, rec.id);
   return rec.files.map((f) => {
     const abs = path.join(dir, f.proposed);
     let text: string;
     try {
-      text = fs.readFileSync(abs, 'utf8');
+      text = readText(root, `${rel}/${f.proposed}`);
     } catch (e) {
       throw new RepairStoreError(`the proposed ${f.path} of suggestion ${rec.id} cannot be read: ${(e as Error).message}`);
     }
@@ -212,16 +236,15 @@ export interface RevalidationRecord {
 }
 
 export function saveRevalidation(root: string, rec: RevalidationRecord): string {
-  const file = rec.suggestion
-    ? path.join(suggestionFolder(root, rec.task, rec.suggestion), 'revalidation.json')
-    : path.join(suggestionsFolder(root, rec.task), `revalidation-r${rec.toRevision}.json`);
-  writeFileAtomicSync(file, `${JSON.stringify(rec, null, 2)}\n`);
-  return file;
+  const rel = rec.suggestion ? `${suggestionRel(rec.task, rec.suggestion)}/revalidation.json` : `${suggestionsRel(rec.task)}/revalidation-r${rec.toRevision}.json`;
+  writeFileAtomicIn(root, rel, `${JSON.stringify(rec, null, 2)}\n`);
+  return path.join(root, rel);
 }
 
 export function loadRevalidation(root: string, taskId: string, suggestionId: string): RevalidationRecord | undefined {
   try {
-    return JSON.parse(fs.readFileSync(path.join(suggestionFolder(root, taskId, suggestionId), 'revalidation.json'), 'utf8')) as RevalidationRecord;
+    const v = parseRecordJson(readText(root, `${suggestionRel(taskId, suggestionId)}/revalidation.json`));
+    return v.ok ? (v.value as RevalidationRecord) : undefined;
   } catch {
     return undefined;
   }

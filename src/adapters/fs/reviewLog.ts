@@ -1,14 +1,18 @@
 // The review log on disk, `curation/events.jsonl`: appends under a cross-process lock, one write() per batch on an
-// O_APPEND descriptor, acknowledged only after fsync; reads that keep every good line and copy bad ones aside into
-// `events.rejected.jsonl` (appended, never rewritten), and that catch up on what other writers appended since.
+// O_APPEND descriptor, acknowledged only after fsync; reads that keep every good line and catch up on what other
+// writers appended since. Reads write nothing: bad lines are copied aside into `events.rejected.jsonl` (appended,
+// never rewritten) by the next writer, under the lock. No file of the log is read or written through a symlink that
+// leads out of the dataset, and none is written through any symlink (datasetPaths.ts).
 import { randomBytes, randomInt, createHash } from 'node:crypto';
 import * as nodeFs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Problem } from '../../core/model';
+import { SYMLINK_OUT_MESSAGE } from '../../core/paths';
 import type { EventDraft, ReviewEvent } from '../../core/review/events';
 import { formatEventLine, parseEventLine } from '../../core/review/events';
 import { encodeEventId, EVENT_ID_RANDOM_BYTES, isoTime } from '../../core/review/eventId';
+import { APPEND_FLAGS, DatasetFileError, notRegularFile, READ_FLAGS, resolveForRead, resolveForWrite } from './datasetPaths';
 
 export const CURATION_DIR = 'curation';
 export const LOG_FILE = 'events.jsonl';
@@ -76,6 +80,8 @@ export interface ReviewLogOptions {
   staleLockMs?: number;
   now?: () => number;
   random?: (n: number) => Uint8Array;
+  /** The dataset the log belongs to (default: the folder above the log's folder): its files stay inside it. */
+  root?: string;
 }
 
 interface LockInfo {
@@ -90,10 +96,6 @@ const FINGERPRINT = 64;
 
 function errno(e: unknown): string | undefined {
   return (e as NodeJS.ErrnoException | undefined)?.code;
-}
-
-function sleepSync(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -121,6 +123,9 @@ export class ReviewLog {
   private lastTimeMs = 0;
   private lastIdMs = -1;
   private lastRandom: Uint8Array | undefined;
+  private readonly root: string;
+  /** Bad lines read without the lock, to be copied aside by the next writer. */
+  private pendingAside: RejectedLine[] = [];
 
   constructor(file: string, opts: ReviewLogOptions = {}) {
     this.file = path.resolve(file);
@@ -133,11 +138,27 @@ export class ReviewLog {
     this.staleLockMs = opts.staleLockMs ?? 30_000;
     this.now = opts.now ?? Date.now;
     this.random = opts.random ?? ((n) => randomBytes(n));
+    this.root = path.resolve(opts.root ?? path.dirname(dir));
+  }
+
+  /** Dataset-relative path of one of the log's files. */
+  private rel(file: string): string {
+    return path.relative(this.root, file).split(path.sep).join('/');
+  }
+
+  /** Where to write one of the log's files: its folders must not be symlinks (else the write is refused). */
+  private writable(file: string, what: string): string {
+    try {
+      return resolveForWrite(this.root, this.rel(file));
+    } catch (e) {
+      if (e instanceof DatasetFileError) throw new ReviewLogError('io', this.label, `${what}: ${e.message}`);
+      throw e;
+    }
   }
 
   /** The log of the dataset at `root`. */
   static forDataset(root: string, opts: Omit<ReviewLogOptions, 'label'> = {}): ReviewLog {
-    return new ReviewLog(path.join(root, CURATION_DIR, LOG_FILE), { ...opts, label: `${CURATION_DIR}/${LOG_FILE}` });
+    return new ReviewLog(path.join(root, CURATION_DIR, LOG_FILE), { ...opts, label: `${CURATION_DIR}/${LOG_FILE}`, root });
   }
 
   // ---- reading ---------------------------------------------------------------------------------------------
@@ -160,8 +181,23 @@ export class ReviewLog {
 
   private readNew(underLock: boolean): LogRead {
     let fd: number;
+    let real: string | undefined;
     try {
-      fd = this.fs.openSync(this.file, 'r');
+      real = resolveForRead(this.root, this.rel(this.file));
+    } catch (e) {
+      if (!(e instanceof DatasetFileError)) throw e;
+      if (e.reason !== 'missing') {
+        // A log symlinked out of the dataset is not read: its events are not this dataset's.
+        this.offset = 0;
+        this.lines = 0;
+        this.identity = undefined;
+        this.fingerprint = Buffer.alloc(0);
+        return { events: [], rejected: [], problems: [{ severity: 'error', file: e.file, message: `${e.reason === 'outside' ? SYMLINK_OUT_MESSAGE : e.detail}; the review log is not read` }], reset: true };
+      }
+    }
+    try {
+      if (real === undefined) throw Object.assign(new Error('no review log'), { code: 'ENOENT' });
+      fd = this.fs.openSync(real, READ_FLAGS);
     } catch (e) {
       if (errno(e) === 'ENOENT') {
         const reset = this.offset > 0;
@@ -175,6 +211,8 @@ export class ReviewLog {
     }
     try {
       const st = this.fs.fstatSync(fd);
+      const special = notRegularFile(st);
+      if (special) return { events: [], rejected: [], problems: [{ severity: 'error', file: this.label, message: `${special}; the review log is not read` }], reset: this.offset > 0 };
       let reset = false;
       const sameFile = this.identity !== undefined && this.identity.dev === st.dev && this.identity.ino === st.ino;
       if (this.offset > 0 && (!sameFile || st.size < this.offset || !this.fingerprintMatches(fd))) {
@@ -197,24 +235,9 @@ export class ReviewLog {
       const data = got === buf.length ? buf : buf.subarray(0, got);
       const r = this.scan(data, underLock);
       if (!underLock && r.pendingTail) {
-        // The last line is incomplete: a writer may be in the middle of it. Look again holding the lock; if it is
-        // still incomplete then, its writer died and the line is torn.
-        let token: string | undefined;
-        try {
-          token = this.tryLockWithin(Math.min(this.lockTimeoutMs, 2000));
-        } catch {
-          // A read-only dataset: nobody can be writing it either, but leave the line for a reader that can lock.
-          token = undefined;
-        }
-        if (token) {
-          try {
-            const again = this.readNew(true);
-            return { events: [...r.events, ...again.events], rejected: [...r.rejected, ...again.rejected], problems: [...r.problems, ...again.problems], reset: reset || again.reset };
-          } finally {
-            this.release(token);
-          }
-        }
-        r.problems.push({ severity: 'warning', file: this.label, line: this.lines + 1, message: 'the last line is incomplete (another writer is busy, or crashed while holding the lock); it is left for the next read' });
+        // The last line is incomplete: a writer may be in the middle of it. A reader takes no lock (reading writes
+        // nothing); the next writer looks at it under the lock and sets it aside as torn if it is still incomplete.
+        r.problems.push({ severity: 'warning', file: this.label, line: this.lines + 1, message: 'the last line is incomplete (another writer is busy, or crashed); it is left for the next read' });
       }
       return { events: r.events, rejected: r.rejected, problems: r.problems, reset };
     } finally {
@@ -293,7 +316,11 @@ export class ReviewLog {
     for (const e of events) if (e.time > latest) latest = e.time;
     if (latest) this.lastTimeMs = Math.max(this.lastTimeMs, Date.parse(latest));
     const problems: Problem[] = [];
-    if (rejected.length > 0) {
+    if (rejected.length > 0 && !tailIsFinal) {
+      // Reading writes nothing: the copy aside waits for the next writer.
+      this.pendingAside.push(...rejected);
+      for (const r of rejected) problems.push({ severity: 'error', file: this.label, line: r.line, message: `${r.message}; the line is ignored (it stays in the log)` });
+    } else if (rejected.length > 0) {
       const aside = this.setAside(rejected);
       for (const r of rejected) {
         problems.push({ severity: 'error', file: this.label, line: r.line, message: `${r.message}; the line is ignored${aside.ok ? `, a copy is in ${REJECTED_FILE}` : ''}` });
@@ -327,13 +354,13 @@ export class ReviewLog {
     try {
       const seen = new Set<string>();
       try {
-        const prior = this.fs.readFileSync(this.rejectedFile, 'utf8') as string;
+        const prior = this.fs.readFileSync(resolveForRead(this.root, this.rel(this.rejectedFile)), 'utf8') as string;
         for (const l of prior.split('\n')) {
           const m = /"sha256":"([0-9a-f]{64})"/.exec(l);
           if (m) seen.add(m[1] as string);
         }
       } catch (e) {
-        if (errno(e) !== 'ENOENT') throw e;
+        if (!(e instanceof DatasetFileError && e.reason === 'missing') && errno(e) !== 'ENOENT') throw e;
       }
       const out: string[] = [];
       const found = isoTime(this.now());
@@ -344,9 +371,11 @@ export class ReviewLog {
         out.push(JSON.stringify({ log: path.basename(this.file), line: r.line, reason: r.reason, message: r.message, found, sha256, text: r.text, ...(r.base64 !== undefined ? { base64: r.base64 } : {}) }));
       }
       if (out.length === 0) return { ok: true };
-      const fd = this.fs.openSync(this.rejectedFile, 'a+');
+      const fd = this.fs.openSync(this.writable(this.rejectedFile, 'cannot copy bad lines aside'), APPEND_FLAGS, 0o644);
       try {
         const st = this.fs.fstatSync(fd);
+        const special = notRegularFile(st);
+        if (special) throw new Error(`${REJECTED_FILE} ${special}`);
         const lead = st.size > 0 && this.lastByte(fd, st.size) !== NL ? '\n' : '';
         const b = Buffer.from(lead + out.join('\n') + '\n', 'utf8');
         const n = this.fs.writeSync(fd, b, 0, b.length);
@@ -374,9 +403,17 @@ export class ReviewLog {
    * nothing. Resolves once the events are on disk (fsync); throws `ReviewLogError` when they are not.
    */
   async transact<A>(prepare: (fresh: LogRead) => EventDraft[] | { abort: A }): Promise<{ ok: true; events: ReviewEvent[]; fresh: LogRead } | { ok: false; abort: A; fresh: LogRead }> {
+    // Refuse before anything is written when the log's folder or file is a symlink.
+    this.writable(this.file, 'the event was NOT recorded');
     const token = await this.lock();
     try {
       const fresh = this.readNew(true);
+      if (this.pendingAside.length > 0) {
+        // What earlier reads found, copied aside now that we write anyway (best effort: a failure is reported).
+        const aside = this.setAside(this.pendingAside);
+        if (aside.ok) this.pendingAside = [];
+        else fresh.problems.push({ severity: 'error', file: this.label, message: `could not copy bad lines aside into ${REJECTED_FILE}: ${aside.message}` });
+      }
       const drafts = prepare(fresh);
       if (!Array.isArray(drafts)) return { ok: false, abort: drafts.abort, fresh };
       const events = this.stamp(drafts);
@@ -424,13 +461,16 @@ export class ReviewLog {
     const created = this.ensureDir();
     let fd: number;
     try {
-      fd = this.fs.openSync(this.file, 'a+');
+      fd = this.fs.openSync(this.writable(this.file, 'the event was NOT recorded'), APPEND_FLAGS, 0o644);
     } catch (e) {
-      throw this.ioError(e, 'cannot open the review log for appending');
+      if (errno(e) === 'ENXIO') throw new ReviewLogError('io', this.label, 'is not a regular file (a FIFO, socket or device); the event was NOT recorded');
+      throw this.ioError(e, errno(e) === 'ELOOP' ? 'the review log is a symlink; the event was NOT recorded' : 'cannot open the review log for appending');
     }
     let before = -1;
     try {
       const st = this.fs.fstatSync(fd);
+      const special = notRegularFile(st);
+      if (special) throw new ReviewLogError('io', this.label, `${special}; the event was NOT recorded`);
       before = st.size;
       // A torn last line must not swallow the next event: start on a fresh line.
       const lead = before > 0 && this.lastByte(fd, before) !== NL ? '\n' : '';
@@ -477,7 +517,7 @@ export class ReviewLog {
 
   /** Creates the curation folder with git settings that suit an append-only log; true when it was created. */
   private ensureDir(): boolean {
-    const dir = path.dirname(this.file);
+    const dir = this.writable(path.dirname(this.file), 'cannot use the curation folder');
     try {
       this.fs.statSync(dir);
       return false;
@@ -487,8 +527,8 @@ export class ReviewLog {
     try {
       this.fs.mkdirSync(dir, { recursive: true });
       // Both sides' appended lines survive a merge; the reduction sorts them, so their order does not matter.
-      this.fs.writeFileSync(path.join(dir, '.gitattributes'), `${LOG_FILE} merge=union\n${REJECTED_FILE} merge=union\n`);
-      this.fs.writeFileSync(path.join(dir, '.gitignore'), `${LOCK_FILE}\n${LOCK_FILE}.break\n`);
+      this.fs.writeFileSync(path.join(dir, '.gitattributes'), `${LOG_FILE} merge=union\n${REJECTED_FILE} merge=union\n`, { flag: 'wx' });
+      this.fs.writeFileSync(path.join(dir, '.gitignore'), `${LOCK_FILE}\n${LOCK_FILE}.break\n`, { flag: 'wx' });
     } catch (e) {
       throw this.ioError(e, 'cannot create the curation folder');
     }
@@ -522,18 +562,6 @@ export class ReviewLog {
     }
   }
 
-  private tryLockWithin(ms: number): string | undefined {
-    const deadline = Date.now() + ms;
-    let wait = 1;
-    for (;;) {
-      const token = this.tryLock();
-      if (token) return token;
-      if (Date.now() > deadline) return undefined;
-      sleepSync(wait);
-      wait = Math.min(wait * 2, 8);
-    }
-  }
-
   private lockedError(): ReviewLogError {
     const info = this.readLock();
     const who = info && 'pid' in info ? `process ${info.pid} on ${info.host} since ${isoTime(info.time)}` : 'another process';
@@ -546,8 +574,9 @@ export class ReviewLog {
     const token = Buffer.from(this.random(12)).toString('hex');
     let fd: number;
     try {
-      fd = this.fs.openSync(this.lockFile, 'wx');
+      fd = this.fs.openSync(this.writable(this.lockFile, 'cannot take the lock'), 'wx');
     } catch (e) {
+      if (e instanceof ReviewLogError) throw e;
       const code = errno(e);
       if (code === 'ENOENT') {
         this.ensureDir();
@@ -576,8 +605,16 @@ export class ReviewLog {
 
   private readLock(): (LockInfo & { mtimeMs: number }) | { mtimeMs: number } | undefined {
     try {
-      const st = this.fs.statSync(this.lockFile);
-      const text = this.fs.readFileSync(this.lockFile, 'utf8') as string;
+      // lstat: a lock that is a symlink is judged as a file of its own, never read through.
+      const st = nodeFs.lstatSync(this.lockFile);
+      if (!st.isFile()) return { mtimeMs: st.mtimeMs };
+      const fd = this.fs.openSync(this.lockFile, READ_FLAGS);
+      let text: string;
+      try {
+        text = this.fs.readFileSync(fd, 'utf8') as string;
+      } finally {
+        this.fs.closeSync(fd);
+      }
       try {
         const v = JSON.parse(text) as LockInfo;
         if (typeof v.pid === 'number' && typeof v.host === 'string' && typeof v.token === 'string') return { ...v, mtimeMs: st.mtimeMs };
@@ -610,7 +647,7 @@ export class ReviewLog {
     const brk = `${this.lockFile}.break`;
     let fd: number;
     try {
-      fd = this.fs.openSync(brk, 'wx');
+      fd = this.fs.openSync(this.writable(brk, 'cannot break the lock'), 'wx');
     } catch (e) {
       if (errno(e) === 'EEXIST') {
         try {

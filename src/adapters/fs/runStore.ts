@@ -1,10 +1,11 @@
 // Verifier runs stored under the dataset: `runs/<taskId>/<attemptId>/<runId>.json` with the kept output bytes
 // beside it (`<runId>.stdout.log`, `<runId>.stderr.log`: the head then the tail, byte-exact). See docs/verifier.md.
+// Every path goes through datasetPaths: runs/ or a run folder symlinked out is neither written nor read.
 import { randomBytes } from 'node:crypto';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { parseRecordJson } from '../../core/json';
 import type { VerifierRunRecord } from '../../core/verify/runResult';
-import { writeFileAtomic, writeJsonAtomic } from './atomic';
+import { DatasetFileError, listFolder, readBytes, readText, writeFileAtomicInAsync } from './datasetPaths';
 
 export const RUNS_DIR = 'runs';
 const SEGMENT_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
@@ -40,11 +41,11 @@ export async function saveRun(root: string, record: VerifierRunRecord, logs: Run
   for (const which of ['stdout', 'stderr'] as const) {
     const rel = `${folder}/${record.runId}.${which}.log`;
     const { head, tail } = logs[which];
-    await writeFileAtomic(path.join(root, rel), Buffer.concat([head, tail]), { fsync: false });
+    await writeFileAtomicInAsync(root, rel, Buffer.concat([head, tail]), { fsync: false });
     out[which].file = rel;
   }
   delete out.reused;
-  await writeJsonAtomic(path.join(root, folder, `${record.runId}.json`), out);
+  await writeFileAtomicInAsync(root, `${folder}/${record.runId}.json`, `${JSON.stringify(out, null, 2)}\n`);
   return out;
 }
 
@@ -53,20 +54,27 @@ function isRecord(v: unknown): v is VerifierRunRecord {
   return !!r && r.format === 1 && typeof r.runId === 'string' && typeof r.status === 'string' && !!r.inputs && !!r.grade;
 }
 
-/** An attempt's stored runs, newest first; unreadable files are skipped. */
-export function listRuns(root: string, taskId: string, attemptId: string): VerifierRunRecord[] {
-  const dir = path.join(root, runFolder(taskId, attemptId));
-  let names: string[];
+/** The entries of a runs/ folder; none when it is missing or leads out of the dataset (validate reports that). */
+function entries(root: string, rel: string): Array<{ name: string; dir: boolean }> {
   try {
-    names = fs.readdirSync(dir).filter((n) => n.endsWith('.json') && !n.startsWith('.'));
-  } catch {
-    return [];
+    return listFolder(root, rel).map((e) => ({ name: e.name, dir: e.isDirectory() || e.isSymbolicLink() }));
+  } catch (e) {
+    if (e instanceof DatasetFileError) return [];
+    throw e;
   }
+}
+
+/** An attempt's stored runs, newest first; unreadable files (damaged, foreign, symlinked out) are skipped. */
+export function listRuns(root: string, taskId: string, attemptId: string): VerifierRunRecord[] {
+  const folder = runFolder(taskId, attemptId);
+  const names = entries(root, folder)
+    .filter((e) => !e.dir && e.name.endsWith('.json') && !e.name.startsWith('.'))
+    .map((e) => e.name);
   const out: VerifierRunRecord[] = [];
   for (const n of names.sort().reverse()) {
     try {
-      const v: unknown = JSON.parse(fs.readFileSync(path.join(dir, n), 'utf8'));
-      if (isRecord(v)) out.push(v);
+      const v = parseRecordJson(readText(root, `${folder}/${n}`));
+      if (v.ok && isRecord(v.value)) out.push(v.value);
     } catch {
       // A foreign or damaged file is not a run.
     }
@@ -77,15 +85,10 @@ export function listRuns(root: string, taskId: string, attemptId: string): Verif
 /** Every stored run of a task, by attempt id (gold and empty included), newest first. */
 export function listTaskRuns(root: string, taskId: string): Map<string, VerifierRunRecord[]> {
   const out = new Map<string, VerifierRunRecord[]>();
-  const dir = path.join(root, RUNS_DIR, segment('task id', taskId));
-  let names: string[] = [];
-  try {
-    names = fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
-  } catch {
-    return out;
-  }
-  for (const a of names) {
-    if (SEGMENT_RE.test(a)) out.set(a, listRuns(root, taskId, a));
+  for (const e of entries(root, `${RUNS_DIR}/${segment('task id', taskId)}`)) {
+    if (e.dir && SEGMENT_RE.test(e.name)) {
+      out.set(e.name, listRuns(root, taskId, e.name));
+    }
   }
   return out;
 }
@@ -108,6 +111,6 @@ export function readRunLog(root: string, record: VerifierRunRecord, which: 'stdo
 export function readRunLogBytes(root: string, record: VerifierRunRecord, which: 'stdout' | 'stderr'): { head: Buffer; tail: Buffer; cutBytes: number } {
   const s = record[which];
   if (!s.file) return { head: Buffer.alloc(0), tail: Buffer.alloc(0), cutBytes: s.cutBytes };
-  const all = fs.readFileSync(path.join(root, runFolder(record.taskId, record.attemptId), path.basename(s.file)));
+  const all = readBytes(root, `${runFolder(record.taskId, record.attemptId)}/${path.basename(s.file)}`);
   return { head: all.subarray(0, s.headBytes), tail: all.subarray(s.headBytes), cutBytes: s.cutBytes };
 }

@@ -8,6 +8,8 @@ import * as nodeFs from 'node:fs';
 import * as path from 'node:path';
 import { REQUEST_FILE, TASK_FILE, TASKS_DIR, TEST_PATCH_FILE } from '../../core/dataset';
 import type { RevisionFiles } from '../../core/repair/revision';
+import { parseRecordJson } from '../../core/json';
+import { DatasetFileError, readText, resolveForWrite } from './datasetPaths';
 
 export const REVISIONS_DIR = 'revisions';
 const FILES = [REQUEST_FILE, TEST_PATCH_FILE, TASK_FILE] as const;
@@ -31,6 +33,22 @@ export class RevisionWriteError extends Error {
 function taskDir(root: string, taskId: string): string {
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/.test(taskId)) throw new RevisionWriteError(`task id "${taskId}" cannot name a folder`, true);
   return path.join(root, TASKS_DIR, taskId);
+}
+
+/**
+ * The task folder for writing a revision: it, its revisions/ and the three files must not be symlinks (datasetPaths:
+ * nothing is written, or archived from, through a symlink under the dataset). Returns the folder's real path.
+ */
+function writableTaskDir(root: string, taskId: string): string {
+  taskDir(root, taskId);
+  const rel = `${TASKS_DIR}/${taskId}`;
+  try {
+    for (const f of [...FILES, REVISIONS_DIR]) resolveForWrite(root, `${rel}/${f}`);
+    return resolveForWrite(root, rel);
+  } catch (e) {
+    if (e instanceof DatasetFileError) throw new RevisionWriteError(`cannot write a revision of task ${taskId}: ${e.message}; nothing was written`, true);
+    throw e;
+  }
 }
 
 export function revisionFolder(root: string, taskId: string, revision: number): string {
@@ -58,12 +76,10 @@ function readIf(fs: RevisionFs, file: string): Buffer | undefined {
 /** The revision a task.json text records (1 when it says none). */
 export function revisionOf(text: string | Buffer | undefined): number | undefined {
   if (text === undefined) return undefined;
-  try {
-    const v = JSON.parse(text.toString()) as { revision?: unknown };
-    return typeof v.revision === 'number' ? v.revision : 1;
-  } catch {
-    return undefined;
-  }
+  const parsed = parseRecordJson(text.toString());
+  if (!parsed.ok || parsed.value === null || typeof parsed.value !== 'object') return undefined;
+  const v = parsed.value as { revision?: unknown };
+  return typeof v.revision === 'number' ? v.revision : 1;
 }
 
 /**
@@ -71,7 +87,7 @@ export function revisionOf(text: string | Buffer | undefined): number | undefine
  * revision `to - 1`. Either everything happens or the task is left exactly as it was.
  */
 export function writeRevision(root: string, taskId: string, to: number, files: RevisionFiles, fs: RevisionFs = nodeFs): void {
-  const dir = taskDir(root, taskId);
+  const dir = writableTaskDir(root, taskId);
   recoverRevision(root, taskId, fs);
   const from = to - 1;
   const current = FILES.map((f) => readIf(fs, path.join(dir, f)));
@@ -152,7 +168,12 @@ export function writeRevision(root: string, taskId: string, to: number, files: R
  * old files come back from the archive); one that was is kept. Either way the staging folder goes.
  */
 export function recoverRevision(root: string, taskId: string, fs: RevisionFs = nodeFs): void {
-  const dir = taskDir(root, taskId);
+  let dir: string;
+  try {
+    dir = writableTaskDir(root, taskId);
+  } catch {
+    return; // nothing of ours can be there; the write that follows refuses with the reason
+  }
   let names: string[];
   try {
     names = fs.readdirSync(dir) as string[];
@@ -180,7 +201,7 @@ export function recoverRevision(root: string, taskId: string, fs: RevisionFs = n
 
 /** Undoes a committed revision `to` (when recording it in the review log failed): the archived files come back. */
 export function rollbackRevision(root: string, taskId: string, to: number, fs: RevisionFs = nodeFs): void {
-  const dir = taskDir(root, taskId);
+  const dir = writableTaskDir(root, taskId);
   const archive = revisionFolder(root, taskId, to - 1);
   // task.json first: from here on the task says revision to-1 again.
   for (const f of [TASK_FILE, REQUEST_FILE, TEST_PATCH_FILE]) {
@@ -195,13 +216,11 @@ export function rollbackRevision(root: string, taskId: string, to: number, fs: R
 
 /** The files of an archived revision. */
 export function readRevision(root: string, taskId: string, revision: number): { taskJson: string; request: string; testPatch: string } | undefined {
-  const d = revisionFolder(root, taskId, revision);
+  revisionFolder(root, taskId, revision);
+  const d = `${TASKS_DIR}/${taskId}/${REVISIONS_DIR}/${revision}`;
   try {
-    return {
-      taskJson: nodeFs.readFileSync(path.join(d, TASK_FILE), 'utf8'),
-      request: nodeFs.readFileSync(path.join(d, REQUEST_FILE), 'utf8'),
-      testPatch: nodeFs.readFileSync(path.join(d, TEST_PATCH_FILE), 'utf8'),
-    };
+    // Through datasetPaths: an archive symlinked out of the dataset is not read.
+    return { taskJson: readText(root, `${d}/${TASK_FILE}`), request: readText(root, `${d}/${REQUEST_FILE}`), testPatch: readText(root, `${d}/${TEST_PATCH_FILE}`) };
   } catch {
     return undefined;
   }

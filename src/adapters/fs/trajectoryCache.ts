@@ -16,11 +16,16 @@ export interface LoadedTrajectory {
 
 export type CacheEntry = LoadedTrajectory | { error: string };
 
-export interface TrajectoryLocation {
-  abs: string;
-  /** How problems name the file (dataset-relative). */
-  label: string;
-}
+export type TrajectoryLocation =
+  | {
+      abs: string;
+      /** How problems name the file (dataset-relative). */
+      label: string;
+      /** The dataset it is in: continuations are followed only inside it. */
+      datasetRoot?: string;
+    }
+  /** The file cannot be read (e.g. a symlink out of the dataset): the column shows this. */
+  | { error: string; label: string };
 
 export class TrajectoryCache {
   private readonly loads = new Map<string, Promise<CacheEntry>>();
@@ -62,10 +67,11 @@ export class TrajectoryCache {
   private async load(column: string): Promise<CacheEntry> {
     const where = this.locate(column);
     if (!where) return { error: `${column} has no trajectory` };
+    if ('error' in where) return { error: where.error };
     const t0 = performance.now();
     let entry: CacheEntry;
     try {
-      const r = await this.read(where.abs, { signal: this.abort.signal, fileLabel: where.label });
+      const r = await this.read(where.abs, { signal: this.abort.signal, fileLabel: where.label, ...(where.datasetRoot !== undefined ? { datasetRoot: where.datasetRoot } : {}) });
       if (!r.ok) entry = { error: `${r.problem.file}${r.problem.line ? `:${r.problem.line}` : ''}: ${r.problem.message}` };
       else {
         const steps = r.trajectory.steps.map(prepareStep);

@@ -3,7 +3,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Dataset, Problem } from '../../core/model';
 import { notAPatch, parsePatch } from '../../core/patch';
-import { DatasetFileError, loadDataset, readDatasetText, repoPath, resolveDatasetPath } from './datasetLoader';
+import { SYMLINK_OUT_MESSAGE } from '../../core/paths';
+import { DatasetFileError, openDataset, readDatasetText, repoPath, resolveDatasetPath } from './datasetLoader';
+import { symlinksOut } from './datasetPaths';
 import { summarizeTrajectory } from './trajectoryReader';
 
 export interface ValidationReport {
@@ -11,9 +13,12 @@ export interface ValidationReport {
   problems: Problem[];
 }
 
-/** Loads `root` with every check: all problems, sorted by file and line. Never changes anything on disk. */
+/**
+ * Loads `root` with every check: all problems, sorted by file and line. Never changes anything on disk. A folder
+ * without specweave.json throws NotADatasetError.
+ */
 export async function validateDataset(root: string, opts: { signal?: AbortSignal } = {}): Promise<ValidationReport> {
-  const dataset = loadDataset(root, { deep: true });
+  const dataset = openDataset(root, { deep: true });
   const problems = [...dataset.problems];
   const read = (rel: string): string | undefined => {
     try {
@@ -71,12 +76,24 @@ export async function validateDataset(root: string, opts: { signal?: AbortSignal
           if (!(e instanceof DatasetFileError)) throw e;
           continue;
         }
-        const r = await summarizeTrajectory(abs, { fileLabel: a.trajectoryFile, ...(opts.signal ? { signal: opts.signal } : {}) });
+        const r = await summarizeTrajectory(abs, { fileLabel: a.trajectoryFile, datasetRoot: dataset.root, ...(opts.signal ? { signal: opts.signal } : {}) });
         if (!r.ok) problems.push(r.problem);
         else problems.push(...r.problems);
       }
     }
   }
-  problems.sort((x, y) => (x.file < y.file ? -1 : x.file > y.file ? 1 : (x.line ?? 0) - (y.line ?? 0)));
-  return { dataset, problems };
+  // Every symlink that leads out, wherever it is (runs/, curation/, a task's own files): nothing follows it.
+  for (const rel of symlinksOut(dataset.root, opts.signal ? { signal: opts.signal } : {})) {
+    problems.push({ severity: 'error', file: rel, message: SYMLINK_OUT_MESSAGE });
+  }
+  const seen = new Set<string>();
+  const unique = problems.filter((p) => {
+    // The same symlink is found by the listing, the reader and the walk: say it once (the most specific message).
+    const key = p.message.startsWith(SYMLINK_OUT_MESSAGE) ? `${p.file}|symlink` : `${p.file}|${p.line ?? ''}|${p.field ?? ''}|${p.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  unique.sort((x, y) => (x.file < y.file ? -1 : x.file > y.file ? 1 : (x.line ?? 0) - (y.line ?? 0)));
+  return { dataset, problems: unique };
 }

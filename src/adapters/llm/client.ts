@@ -18,10 +18,57 @@ export interface LlmSettings {
   maxTokens: number;
   /** Seconds to wait for the reply to start, and for each further piece of it. */
   timeoutSec: number;
+  /** Most bytes of reply content taken (UTF-8); past it reading stops and the request fails. Default 512 KiB. */
+  maxReplyBytes?: number;
 }
 
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
-export const DEFAULT_SETTINGS: LlmSettings = { baseUrl: DEFAULT_BASE_URL, model: 'gpt-4o-mini', temperature: 0.2, maxTokens: 32_000, timeoutSec: 120 };
+/** 512 KiB: eight times the longest reply the token budget allows (16,384 reply tokens, about 64 KiB of text). */
+export const DEFAULT_MAX_REPLY_BYTES = 512 * 1024;
+export const DEFAULT_SETTINGS: LlmSettings = { baseUrl: DEFAULT_BASE_URL, model: 'gpt-4o-mini', temperature: 0.2, maxTokens: 32_000, timeoutSec: 120, maxReplyBytes: DEFAULT_MAX_REPLY_BYTES };
+
+/**
+ * The response body as the SDK reads it, counted: `onOver` is called (and the body errors) once the bytes in all pass
+ * `total`, or the bytes since the last newline pass `line` (an SSE line, or a JSON body, that never ends would
+ * otherwise be buffered whole by the SDK before anything could look at it).
+ */
+export function meteredFetch(limits: { total: number; line: number }, onOver: (bytes: number) => void, inner: typeof fetch = fetch): typeof fetch {
+  return async (input, init) => {
+    const res = await inner(input, init);
+    const body = res.body;
+    if (!body) return res;
+    const reader = body.getReader();
+    let total = 0;
+    let line = 0;
+    const counted = new ReadableStream<Uint8Array>({
+      async pull(ctl) {
+        const { done, value } = await reader.read();
+        if (done) {
+          ctl.close();
+          return;
+        }
+        total += value.byteLength;
+        const nl = value.lastIndexOf(10);
+        line = nl >= 0 ? value.byteLength - nl - 1 : line + value.byteLength;
+        if (total > limits.total || line > limits.line) {
+          onOver(total);
+          void reader.cancel().catch(() => undefined);
+          ctl.error(new Error('the reply is over the size limit'));
+          return;
+        }
+        ctl.enqueue(value);
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
+    });
+    return new Response(counted, { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
+}
+
+function kib(bytes: number): string {
+  return bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
+}
 
 export type ChatRole = 'system' | 'user' | 'assistant';
 export interface ChatMessage {
@@ -326,7 +373,15 @@ export class LlmClient {
     const sent = (body.messages as ChatMessage[]).map((m) => ({ role: m.role, content: m.content }));
     // One controller per try: the caller's cancel and our idle timer both end it.
     const ctl = new AbortController();
-    const state = { idle: false, chars: 0 };
+    const state = { idle: false, chars: 0, tooLarge: false };
+    const maxBytes = this.settings.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
+    const over = () => {
+      state.tooLarge = true;
+      ctl.abort();
+    };
+    // The framing (SSE, JSON) around the content is counted too, generously: JSON may escape a character as six bytes,
+    // and a stream spends a few hundred bytes of framing on every piece.
+    const sdk = this.sdk.withOptions({ fetch: meteredFetch({ total: maxBytes * (this.streamReplies ? 64 : 6) + (1 << 20), line: maxBytes * 6 + (64 << 10) }, over) });
     const onAbort = () => ctl.abort();
     o.signal?.addEventListener('abort', onAbort, { once: true });
     const timeoutMs = this.settings.timeoutSec * 1000;
@@ -342,16 +397,21 @@ export class LlmClient {
     arm();
     try {
       if (!this.streamReplies) {
-        const r = (await this.sdk.chat.completions.create(body as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, { signal: ctl.signal })) as OpenAI.Chat.ChatCompletion;
+        const r = (await sdk.chat.completions.create(body as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming, { signal: ctl.signal })) as OpenAI.Chat.ChatCompletion;
         this.checkAbort(state, o, 0);
         const choice = r.choices[0];
         const msg = choice?.message;
+        if (Buffer.byteLength(msg?.content ?? '') + Buffer.byteLength(msg?.refusal ?? '') > maxBytes) {
+          state.tooLarge = true;
+          this.checkAbort(state, o, 0);
+        }
         if (msg?.refusal) throw new LlmError('refusal', `The model declined: ${this.redact(msg.refusal)}`);
         const text = msg?.content ?? '';
         o.onProgress?.({ phase: 'streaming', tokens: r.usage?.completion_tokens ?? estimateTokens(text), tryNumber: n });
         return { text, finishReason: choice?.finish_reason ?? 'unknown', ...usageOf(r.usage), model: r.model ?? this.settings.model, firstTokenMs: Date.now() - sentAt, sent };
       }
-      const stream = (await this.sdk.chat.completions.create(body as unknown as OpenAI.Chat.ChatCompletionCreateParamsStreaming, { signal: ctl.signal })) as AsyncIterable<OpenAI.Chat.ChatCompletionChunk>;
+      const stream = (await sdk.chat.completions.create(body as unknown as OpenAI.Chat.ChatCompletionCreateParamsStreaming, { signal: ctl.signal })) as AsyncIterable<OpenAI.Chat.ChatCompletionChunk>;
+      let bytes = 0;
       let text = '';
       let refusal = '';
       let finishReason: string | undefined;
@@ -368,11 +428,22 @@ export class LlmClient {
             const d = c.delta;
             if (d?.content) {
               firstTokenMs ??= Date.now() - sentAt;
+              bytes += Buffer.byteLength(d.content);
               text += d.content;
               state.chars = text.length;
             }
-            if (d?.refusal) refusal += d.refusal;
+            if (d?.refusal) {
+              bytes += Buffer.byteLength(d.refusal);
+              refusal += d.refusal;
+            }
             if (c.finish_reason) finishReason = c.finish_reason;
+          }
+          if (bytes > maxBytes) {
+            // Stop reading: the rest is never taken in, and what came is dropped.
+            text = '';
+            refusal = '';
+            over();
+            break;
           }
           const now = Date.now();
           if (now - lastReport >= 100) {
@@ -385,13 +456,13 @@ export class LlmClient {
         // An error the server put in the stream is an API error; a broken connection is a cut stream.
         if (e instanceof LlmError || (e instanceof APIError && !(e instanceof APIConnectionError))) throw e;
         // The connection broke after the reply had begun.
-        throw new LlmError('stream_cut', `The reply from ${this.settings.baseUrl} was cut off after ${estimateTokens(text)} tokens (${errorText(e)}). Nothing was stored; ask again.`);
+        throw new LlmError('stream_cut', `The reply from ${this.settings.baseUrl} was cut off after ${estimateTokens(text)} tokens (${errorText(e)}); ask again.`);
       }
       // The SDK ends the iteration quietly when the request was aborted.
       this.checkAbort(state, o, text.length);
       if (refusal) throw new LlmError('refusal', `The model declined: ${this.redact(refusal)}`);
       if (finishReason === undefined) {
-        throw new LlmError('stream_cut', `The reply from ${this.settings.baseUrl} ended before the model finished (after ${estimateTokens(text)} tokens, no end-of-reply marker). Nothing was stored; ask again.`);
+        throw new LlmError('stream_cut', `The reply from ${this.settings.baseUrl} ended before the model finished (after ${estimateTokens(text)} tokens, no end-of-reply marker); ask again.`);
       }
       o.onProgress?.({ phase: 'streaming', tokens: usage?.completion_tokens ?? estimateTokens(text), tryNumber: n });
       return { text, finishReason, ...usageOf(usage), model, sent, ...(firstTokenMs !== undefined ? { firstTokenMs } : {}) };
@@ -404,8 +475,15 @@ export class LlmClient {
     }
   }
 
-  private checkAbort(state: { idle: boolean }, o: CallOptions, chars: number): void {
+  private checkAbort(state: { idle: boolean; tooLarge?: boolean }, o: CallOptions, chars: number): void {
     if (o.signal?.aborted) throw new LlmError('cancelled', 'Cancelled.');
+    if (state.tooLarge) {
+      const limit = this.settings.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES;
+      throw new LlmError(
+        'too_large',
+        `The reply from ${this.settings.baseUrl} is larger than ${kib(limit)} (specweave.repair.maxReplyBytes, or --max-reply-bytes for the CLI); reading stopped there and nothing of it is kept. Ask again (a narrower target or note may help), or raise the limit.`,
+      );
+    }
     if (state.idle) {
       const what = chars > 0 ? `the reply stalled after ${estimateTokens(chars)} tokens` : 'no reply';
       throw new LlmError('timeout', `${this.settings.baseUrl}: ${what} within ${this.settings.timeoutSec} s (specweave.repair.timeoutSec)`);

@@ -20,6 +20,8 @@ export type LlmErrorCode =
   | 'refusal'
   /** The reply hit the token limit. */
   | 'length'
+  /** The reply passed the size limit (maxReplyBytes); reading stopped there. */
+  | 'too_large'
   /** Any other 4xx: model not found, bad parameter... */
   | 'request'
   /** The reply is not JSON, or does not match the suggestion schema, even after one retry. */

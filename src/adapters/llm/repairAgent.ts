@@ -14,7 +14,7 @@ import { costOf } from './pricing';
 import { Redactor } from './redact';
 import type { BuiltPrompt } from '../../core/repair/prompt';
 import { buildPrompt, promptDocument } from '../../core/repair/prompt';
-import { proposedFiles } from '../../core/repair/revision';
+import { proposedFiles, splitPatch } from '../../core/repair/revision';
 import type { CheckedSuggestion, RequestedTarget } from '../../core/repair/suggestion';
 import { SUGGESTION_SCHEMA, SUGGESTION_SCHEMA_NAME } from '../../core/repair/suggestion';
 import { checkReply, parseReply, pathsNamed, retryMessage } from '../../core/repair/validate';
@@ -112,6 +112,18 @@ export async function requestSuggestion(o: RequestOptions): Promise<RequestOutco
   let durationMs = 0;
   const messages: ChatMessage[] = prompt.messages.map((m) => ({ ...m }));
   const testFiles = new Map(ctx.texts.testFiles);
+  // The task's own test files, before the reply's paths are read in beside them.
+  const testPatchPaths = splitPatch(ctx.texts.testPatch).map((p) => p.path);
+
+  // Whatever the model wrote is shown, printed and stored: the key (whole or partly masked) never is. Prose is fully
+  // redacted; the proposed texts keep every byte but the known key's.
+  const safe = (s: CheckedSuggestion): CheckedSuggestion => ({
+    ...s,
+    summary: redactor.redact(s.summary),
+    rationale: redactor.redact(s.rationale),
+    evidence: s.evidence.map((e) => ({ ...e, why: redactor.redact(e.why) })),
+    changes: redactor.maskValue(s.changes),
+  });
 
   const store = (status: SuggestionRecord['status'], extra: Partial<SuggestionRecord>, checked?: CheckedSuggestion): SuggestionRecord => {
     o.onProgress?.({ phase: 'storing' });
@@ -120,7 +132,7 @@ export async function requestSuggestion(o: RequestOptions): Promise<RequestOutco
     const files = checked ? proposedFiles(checked.changes, { ...ctx.texts, testFiles }).map((f) => ({ ...f, diff: unifiedDiff(f.path, f.path, f.current, f.proposed) })) : [];
     const promptDoc = promptDocument({ messages: rounds.flatMap((r, i) => (i === 0 ? r.messages : r.messages.slice(-2))), sections: prompt.sections });
     return saveSuggestion(o.store.root, {
-      record: {
+      record: redactor.maskValue({
         format: 1,
         id,
         task: ctx.task.id,
@@ -150,7 +162,7 @@ export async function requestSuggestion(o: RequestOptions): Promise<RequestOutco
         rounds,
         taskFingerprint: { taskJson: sha256(ctx.texts.taskJsonText), request: sha256(ctx.texts.request), testPatch: sha256(ctx.texts.testPatch) },
         timings: { contextMs, promptMs, totalMs: Date.now() - t0 },
-      },
+      } as const),
       files,
       promptDoc,
       mask: (t) => redactor.maskSecrets(t),
@@ -236,13 +248,13 @@ export async function requestSuggestion(o: RequestOptions): Promise<RequestOutco
           return fail('io', (e as Error).message);
         }
       }
-      const checked = checkReply(parsed.reply, { task: ctx.task, requested: o.target, request: ctx.texts.request, testFiles });
+      const checked = checkReply(parsed.reply, { task: ctx.task, requested: o.target, request: ctx.texts.request, testFiles, testPatchPaths });
       if (checked.ok === 'refused') {
         log(`the model declined: ${checked.reason}`);
         return finish(store('refused', { refusal: redactor.redact(checked.reason) }));
       }
       if (checked.ok) {
-        const s = checked.suggestion;
+        const s = safe(checked.suggestion);
         const record = store('ready', { target: s.target, summary: s.summary, rationale: s.rationale, evidence: s.evidence }, s);
         log(`suggestion ${record.id}: ${s.summary} (${record.files.map((f) => f.path).join(', ')})`);
         return finish(record, s);

@@ -1,131 +1,58 @@
-// SWE-bench-style task rows and their relatives (SWE-Gym, SWE-smith, SWE-rebench) into one instance shape.
+// Benchmark task rows into one instance shape: SWE-bench and its relatives (SWE-Gym, SWE-smith, SWE-rebench,
+// SWE-bench Multilingual), SWE-bench Pro, Multi-SWE-bench, SWE-bench-Live, SWE-PolyBench, R2E-Gym and Scale-SWE,
+// from JSON Lines, a JSON array, one object or a CSV file, in UTF-8 or UTF-16.
 import type { Problem } from '../model';
-import { isObject, readRecords } from './records';
+import type { InstanceRow } from './instanceRow';
+import { RowFields } from './instanceRow';
+import { decodeText, readRecords } from './records';
 import type { RecordShape } from './records';
+import { flavorOf, readShape } from './rowShapes';
 
-export type InstanceFlavor = 'swe-bench' | 'swe-smith' | 'swe-rebench';
-
-export interface InstanceRow {
-  instanceId: string;
-  /** `owner/name` for SWE-bench rows; SWE-smith uses its mirror's name. */
-  repo: string;
-  baseCommit?: string;
-  /** The gold patch (SWE-bench); for SWE-smith rows the patch that introduces the bug. */
-  patch?: string;
-  testPatch?: string;
-  problemStatement: string;
-  hintsText?: string;
-  createdAt?: string;
-  version?: string;
-  environmentSetupCommit?: string;
-  difficulty?: string;
-  failToPass: string[];
-  passToPass: string[];
-  imageName?: string;
-  /** SWE-rebench `install_config.test_cmd`. */
-  testCmd?: string;
-  flavor: InstanceFlavor;
-  file: string;
-  line: number;
-}
+export type { InstanceFlavor, InstanceRow, RowCommand } from './instanceRow';
 
 export interface InstancesResult {
   shape?: RecordShape;
+  /** Set when the file was not UTF-8. */
+  encoding?: 'utf-16le' | 'utf-16be';
   rows: InstanceRow[];
   problems: Problem[];
 }
 
-const looksLikeRow = (v: Record<string, unknown>) => 'instance_id' in v || 'problem_statement' in v || 'FAIL_TO_PASS' in v;
+const ROW_KEYS = ['instance_id', 'problem_statement', 'FAIL_TO_PASS', 'fail_to_pass', 'F2P', 'parsed_commit_content', 'fix_patch', 'f2p_script'];
+const looksLikeRow = (v: Record<string, unknown>) => ROW_KEYS.some((k) => k in v) || ('org' in v && 'number' in v);
 
 /** Parses a file of instance rows; a bad row is reported with its line and skipped, the others are kept. */
-export function parseInstances(text: string, file: string): InstancesResult {
-  const rec = readRecords(text, file, looksLikeRow);
+export function parseInstances(input: string | Uint8Array, file: string): InstancesResult {
+  const decoded = typeof input === 'string' ? { text: input } : decodeText(input);
+  const rec = readRecords(decoded.text, file, looksLikeRow, 'instance_id');
   const problems = [...rec.problems];
   const rows: InstanceRow[] = [];
   for (const r of rec.records) {
     const row = toRow(r.value as Record<string, unknown>, file, r.line, r.key, problems);
     if (row) rows.push(row);
   }
-  return { ...(rec.shape ? { shape: rec.shape } : {}), rows, problems };
+  return { ...(rec.shape ? { shape: rec.shape } : {}), ...(decoded.encoding ? { encoding: decoded.encoding } : {}), rows, problems };
 }
 
 function toRow(v: Record<string, unknown>, file: string, line: number, key: string | undefined, problems: Problem[]): InstanceRow | undefined {
-  const instanceId = typeof v.instance_id === 'string' && v.instance_id.trim() ? v.instance_id.trim() : key;
-  const err = (field: string, message: string, severity: Problem['severity'] = 'error') =>
-    problems.push({ severity, file, line, field, message: instanceId ? `${instanceId}: ${message}` : message });
-  if (!instanceId) {
-    err('instance_id', 'row has no instance_id; it is skipped');
+  const f = new RowFields(v, file, line, problems);
+  const flavor = flavorOf(v);
+  const draft = readShape(flavor, f, key);
+  if (!draft) return undefined;
+  const row: InstanceRow = { ...draft, file, line };
+  const tests = row.failToPass.length + row.passToPass.length;
+  if (tests === 0 && !row.problemStatement.trim() && !row.patch?.trim()) {
+    const seen = Object.keys(v);
+    f.problem(
+      '',
+      `the row yields an empty task (no tests, no request, no gold patch) from its fields ${seen.slice(0, 12).join(', ')}${seen.length > 12 ? ', ...' : ''}; it is skipped`,
+    );
     return undefined;
   }
-  if (typeof v.repo !== 'string' || !v.repo.trim()) {
-    err('repo', 'row has no repo ("owner/name"); it is skipped');
-    return undefined;
+  if (!row.problemStatement.trim()) f.problem('problem_statement', 'empty problem statement: request.md will be empty', 'warning');
+  if (!row.baseCommit && (flavor === 'swe-bench' || flavor === 'swe-bench-pro' || flavor === 'multi-swe-bench')) {
+    f.problem('base_commit', 'no base_commit: the repository must come from the image as it is', 'warning');
   }
-  const str = (name: string): string | undefined => {
-    const x = v[name];
-    if (x === undefined || x === null) return undefined;
-    if (typeof x === 'string') return x;
-    if (typeof x === 'number') return String(x);
-    err(name, `expected a string, found ${Array.isArray(x) ? 'a list' : typeof x}; the field is ignored`, 'warning');
-    return undefined;
-  };
-  const tests = (name: 'FAIL_TO_PASS' | 'PASS_TO_PASS'): string[] | undefined => {
-    const x = v[name];
-    if (x === undefined || x === null) {
-      err(name, `no ${name}: the task gets no ${name === 'FAIL_TO_PASS' ? 'fail-to-pass' : 'pass-to-pass'} tests`, 'warning');
-      return [];
-    }
-    let list: unknown = x;
-    if (typeof x === 'string') {
-      try {
-        list = JSON.parse(x);
-      } catch {
-        err(name, `${name} is a string but not a JSON-encoded list; the row is skipped`);
-        return undefined;
-      }
-    }
-    if (!Array.isArray(list) || list.some((t) => typeof t !== 'string')) {
-      err(name, `${name} must be a list of test ids (or a JSON-encoded one); the row is skipped`);
-      return undefined;
-    }
-    return list as string[];
-  };
-  const failToPass = tests('FAIL_TO_PASS');
-  const passToPass = tests('PASS_TO_PASS');
-  if (!failToPass || !passToPass) return undefined;
-
-  const problemStatement = str('problem_statement') ?? '';
-  if (!problemStatement.trim()) err('problem_statement', 'empty problem statement: request.md will be empty', 'warning');
-  const install = isObject(v.install_config) ? v.install_config : undefined;
-  const testCmd = install && typeof install.test_cmd === 'string' && install.test_cmd.trim() ? install.test_cmd.trim() : undefined;
-  const imageName = str('image_name') ?? str('docker_image');
-  const testPatch = str('test_patch');
-  const flavor: InstanceFlavor = install ? 'swe-rebench' : imageName && testPatch === undefined ? 'swe-smith' : 'swe-bench';
-  const baseCommit = str('base_commit');
-  if (!baseCommit && flavor === 'swe-bench') err('base_commit', 'no base_commit: the repository must come from the image as it is', 'warning');
-  const row: InstanceRow = {
-    instanceId,
-    repo: (v.repo as string).trim(),
-    problemStatement,
-    failToPass,
-    passToPass,
-    flavor,
-    file,
-    line,
-  };
-  const optional: Array<[keyof InstanceRow, string | undefined]> = [
-    ['baseCommit', baseCommit],
-    ['patch', str('patch')],
-    ['testPatch', testPatch],
-    ['hintsText', str('hints_text')],
-    ['createdAt', str('created_at')],
-    ['version', str('version')],
-    ['environmentSetupCommit', str('environment_setup_commit')],
-    ['difficulty', str('difficulty')],
-    ['imageName', imageName],
-    ['testCmd', testCmd],
-  ];
-  for (const [k, val] of optional) if (val !== undefined) (row as unknown as Record<string, unknown>)[k] = val;
   return row;
 }
 

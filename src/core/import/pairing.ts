@@ -91,6 +91,13 @@ const AGENTS: Partial<Record<TrajectoryFormat, string>> = {
   'openhands-eval': 'openhands',
   atif: 'harbor',
   'claude-code': 'claude-code',
+  codex: 'codex',
+  'codex-exec': 'codex',
+  'chat-messages': 'chat',
+  litellm: 'litellm',
+  agentless: 'agentless',
+  autocoderover: 'autocoderover',
+  'openhands-resolver': 'openhands',
 };
 
 export function agentOf(format: TrajectoryFormat): string {

@@ -24,7 +24,7 @@ export interface PredictionsResult {
   problems: Problem[];
 }
 
-const PATCH_KEYS = ['model_patch', 'patch', 'git_patch'];
+const PATCH_KEYS = ['model_patch', 'patch', 'git_patch', 'fix_patch'];
 const looksLikePrediction = (v: Record<string, unknown>) => 'instance_id' in v || PATCH_KEYS.some((k) => k in v);
 const MAX_ERROR_TEXT = 200;
 
@@ -37,7 +37,9 @@ export function parsePredictions(text: string, file: string): PredictionsResult 
   const seen = new Map<string, number>();
   for (const r of rec.records) {
     const v = r.value as Record<string, unknown>;
-    const id = typeof v.instance_id === 'string' && v.instance_id.trim() ? v.instance_id.trim() : r.key;
+    // Multi-SWE-bench's `{org, repo, number, fix_patch}` names its instance `{org}__{repo}-{number}` (its rows' id).
+    const msb = typeof v.org === 'string' && typeof v.repo === 'string' && (typeof v.number === 'number' || typeof v.number === 'string') ? `${v.org}__${v.repo}-${v.number}` : undefined;
+    const id = typeof v.instance_id === 'string' && v.instance_id.trim() ? v.instance_id.trim() : (msb ?? r.key);
     if (!id) {
       problems.push({ severity: 'error', file, line: r.line, field: 'instance_id', message: 'prediction has no instance_id; it is skipped' });
       continue;

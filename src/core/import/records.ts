@@ -1,9 +1,38 @@
-// The JSON shapes benchmark tools write their rows in: JSON Lines, one JSON array, one object keyed by id, or one
-// object. Each record keeps the line it starts on so a bad row can be reported where it is.
-import { lineAt, parseJson, parseJsonLines, stripBom } from '../json';
+// The shapes benchmark tools write their rows in: JSON Lines, one JSON array, one object keyed by id, one object, or
+// a CSV file with a header (SWE-PolyBench), in UTF-8 or UTF-16. Each record keeps the line it starts on so a bad row
+// can be reported where it is.
+import { lineAt, parseJson, parseJsonLines, parseStrict, stripBom } from '../json';
 import type { Problem } from '../model';
+import { looksLikeCsvHeader, readCsv } from './csv';
 
-export type RecordShape = 'jsonl' | 'array' | 'keyed' | 'single';
+export type RecordShape = 'jsonl' | 'array' | 'keyed' | 'single' | 'csv';
+
+export interface DecodedText {
+  text: string;
+  /** Set when the bytes were not UTF-8. */
+  encoding?: 'utf-16le' | 'utf-16be';
+}
+
+/**
+ * Text from a file's bytes: UTF-16 with a byte order mark (or, without one, ASCII-range text with every other byte
+ * zero) is decoded as such; anything else is UTF-8 (a UTF-8 BOM is left for the readers, which skip it).
+ */
+export function decodeText(bytes: Uint8Array): DecodedText {
+  const le = (b: Uint8Array) => new TextDecoder('utf-16le').decode(b);
+  const swapped = (b: Uint8Array) => {
+    const out = new Uint8Array(b.length - (b.length % 2));
+    for (let i = 0; i + 1 < b.length; i += 2) {
+      out[i] = b[i + 1] as number;
+      out[i + 1] = b[i] as number;
+    }
+    return out;
+  };
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return { text: le(bytes.subarray(2)), encoding: 'utf-16le' };
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return { text: le(swapped(bytes.subarray(2))), encoding: 'utf-16be' };
+  if (bytes.length >= 4 && bytes[0] !== 0 && bytes[1] === 0 && bytes[2] !== 0 && bytes[3] === 0) return { text: le(bytes), encoding: 'utf-16le' };
+  if (bytes.length >= 4 && bytes[0] === 0 && bytes[1] !== 0 && bytes[2] === 0 && bytes[3] !== 0) return { text: le(swapped(bytes)), encoding: 'utf-16be' };
+  return { text: new TextDecoder('utf-8').decode(bytes) };
+}
 
 export interface JsonRecord {
   value: unknown;
@@ -25,14 +54,19 @@ export function isObject(v: unknown): v is Record<string, unknown> {
 
 /**
  * Splits a file into records. `isRecord` tells a single record (e.g. a `.pred` object) from an object keyed by id
- * whose values are records. Bad JSON Lines rows are reported with their line and skipped; the rest are kept.
+ * whose values are records. Bad JSON Lines rows are reported with their line and skipped; the rest are kept. A CSV
+ * file is read when its header names `csvColumn`.
  */
-export function readRecords(text: string, file: string, isRecord: (v: Record<string, unknown>) => boolean): RecordsResult {
+export function readRecords(text: string, file: string, isRecord: (v: Record<string, unknown>) => boolean, csvColumn?: string): RecordsResult {
   const clean = stripBom(text);
   const start = clean.search(/\S/);
   if (start < 0) return { records: [], problems: [{ severity: 'error', file, line: 1, message: 'file is empty' }] };
   const first = clean[start];
   if (first === '[') return readArray(clean, file);
+  if (first !== '{' && csvColumn !== undefined && looksLikeCsvHeader(clean, csvColumn)) {
+    const csv = readCsv(clean, file);
+    return { shape: 'csv', records: csv.records.map((r) => ({ value: r.value, line: r.line })), problems: csv.problems };
+  }
   if (first !== '{') {
     return {
       records: [],
@@ -40,14 +74,11 @@ export function readRecords(text: string, file: string, isRecord: (v: Record<str
     };
   }
   // One JSON document (pretty-printed or one line) or JSON Lines: a whole-text parse decides.
-  let whole: unknown;
-  let parsedWhole = false;
-  try {
-    whole = JSON.parse(clean);
-    parsedWhole = true;
-  } catch {
-    parsedWhole = false;
-  }
+  // Strict (depth cap, no member named twice). When the whole text fails, the JSON Lines reading below says which
+  // rows are bad (too deep, a member named twice) and keeps the others.
+  const strict = parseStrict(clean);
+  const parsedWhole = strict.ok;
+  const whole = strict.ok ? strict.value : undefined;
   if (parsedWhole && isObject(whole)) {
     if (isRecord(whole)) return { shape: 'single', records: [{ value: whole, line: lineAt(clean, start) }], problems: [] };
     return readKeyed(clean, file, whole, isRecord);

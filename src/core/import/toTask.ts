@@ -4,7 +4,7 @@ import type { TaskDraft } from '../serialize';
 import type { InstanceRow } from './instances';
 import { repoParts } from './instances';
 import { chooseVerifier } from './testCommand';
-import type { VerifierChoice } from './testCommand';
+import type { VerifierChoice, VerifierRefusal } from './testCommand';
 
 export const NO_SPECS_NOTE =
   'Imported from a SWE-bench-style row, which carries no specs: the task has none yet. Write them from the request before review.';
@@ -18,7 +18,9 @@ export function taskIdFor(instanceId: string): string {
   return cleaned || 'instance';
 }
 
-/** Expands `{instance_id}`, `{repo}`, `{owner}`, `{name}` and `{swebench_id}` in an image name. */
+/**
+ * Expands `{instance_id}`, `{repo}`, `{owner}`, `{name}`, `{swebench_id}` and `{swegym_id}` in an image name.
+ */
 export function expandImage(template: string, row: Pick<InstanceRow, 'instanceId' | 'repo'>): { image: string; unknown: string[] } {
   const { owner, name } = repoParts(row.repo);
   const values: Record<string, string> = {
@@ -28,6 +30,8 @@ export function expandImage(template: string, row: Pick<InstanceRow, 'instanceId
     name,
     // SWE-bench's published images spell `__` as `_1776_` and use lower case.
     swebench_id: row.instanceId.replace(/__/g, '_1776_').toLowerCase(),
+    // SWE-Gym's (OpenHands' `get_instance_docker_image`): `__` as `_s_`, then all lower case.
+    swegym_id: row.instanceId.replace(/__/g, '_s_').toLowerCase(),
   };
   const unknown: string[] = [];
   const image = template.replace(/\{([a-z_]+)\}/g, (all, key: string) => {
@@ -73,10 +77,15 @@ export function titleOf(row: InstanceRow): string {
   return first.length > 120 ? `${first.slice(0, 117)}...` : first;
 }
 
-/** request.md: the problem statement, then the hints under their own heading when there are any. */
+/**
+ * request.md: the problem statement; SWE-bench Pro's requirements and new interfaces as its harness writes them into
+ * the prompt (`Requirements:` / `New interfaces introduced:`); then the hints under their own heading.
+ */
 export function requestOf(row: InstanceRow): string {
   const lf = (s: string) => s.replace(/\r\n?/g, '\n').trimEnd();
   let out = lf(row.problemStatement);
+  if (row.requirements?.trim()) out += `\n\nRequirements:\n${lf(row.requirements)}`;
+  if (row.interface?.trim()) out += `\n\nNew interfaces introduced:\n${lf(row.interface)}`;
   const hints = row.hintsText ? lf(row.hintsText) : '';
   if (hints.trim()) out += `\n\n## Hints\n\n${hints}`;
   return out + '\n';
@@ -92,7 +101,8 @@ export function looksTruncated(testId: string): boolean {
   return depth > 0;
 }
 
-export function buildTask(input: TaskInput): BuiltTask {
+/** The task of a row, or why it cannot have one (no test command known). */
+export function buildTask(input: TaskInput): BuiltTask | VerifierRefusal {
   const { row } = input;
   const warnings: string[] = [];
   const notes = [NO_SPECS_NOTE];
@@ -121,10 +131,18 @@ export function buildTask(input: TaskInput): BuiltTask {
   const verifier = chooseVerifier({
     repo: row.repo,
     ...(row.testPatch !== undefined ? { testPatch: row.testPatch } : {}),
-    ...(row.testCmd !== undefined ? { rowTestCmd: row.testCmd } : {}),
+    ...(row.patch !== undefined && row.flavor !== 'swe-smith' ? { goldPatch: row.patch } : {}),
+    ...(row.command !== undefined ? { rowCommand: row.command } : {}),
+    ...(row.logParser !== undefined ? { logParser: row.logParser } : {}),
+    ...(row.parser !== undefined ? { parser: row.parser } : {}),
+    ...(row.noParser !== undefined ? { noParser: row.noParser } : {}),
+    ...(row.language !== undefined ? { language: row.language } : {}),
+    ...(row.testTargets !== undefined ? { testTargets: row.testTargets } : {}),
+    ...(row.commandHint !== undefined ? { commandHint: row.commandHint } : {}),
     ...(input.testCmd !== undefined ? { override: input.testCmd } : {}),
   });
-  notes.push(...verifier.notes);
+  if ('error' in verifier) return verifier;
+  notes.push(...(row.notes ?? []), ...verifier.notes);
 
   let image: string | undefined;
   if (input.image !== undefined) {
@@ -148,9 +166,12 @@ export function buildTask(input: TaskInput): BuiltTask {
     ['environment_setup_commit', row.environmentSetupCommit],
     ['difficulty', row.difficulty],
     ['image_name', row.imageName],
-    ['test_cmd', row.testCmd],
+    ['test_cmd', row.command?.from === 'install_config.test_cmd' ? row.command.command : undefined],
+    ['log_parser', row.logParser !== undefined && !/\s/.test(row.logParser.trim()) ? row.logParser.trim() : undefined],
+    ['language', row.language],
   ];
   for (const [k, v] of optional) if (v !== undefined && v !== '') source[k] = v;
+  for (const [k, v] of Object.entries(row.extraSource ?? {})) if (v !== undefined && !(k in source)) source[k] = v;
   if (row.flavor !== 'swe-bench') source.flavor = row.flavor;
   if (input.alsoIn && input.alsoIn.length > 0) source.also_in = input.alsoIn;
   if (row.flavor === 'swe-smith') {
@@ -169,7 +190,9 @@ export function buildTask(input: TaskInput): BuiltTask {
     id: taskIdFor(row.instanceId),
     title: titleOf(row),
     repo: input.repo,
-    ...(image !== undefined ? { environment: { image } } : {}),
+    ...(image !== undefined || row.workdir !== undefined
+      ? { environment: { ...(image !== undefined ? { image } : {}), ...(row.workdir !== undefined ? { workdir: row.workdir } : {}) } }
+      : {}),
     verifier: { command: verifier.command, parser: verifier.parser },
     specs: [],
     tests,

@@ -9,6 +9,7 @@ import { formatJson, taskToJson } from '../serialize';
 import type { TaskDraft } from '../serialize';
 import { unifiedDiff } from '../textDiff';
 import type { RepairChanges } from './suggestion';
+import { isTestLookingPath } from './testPaths';
 
 /** Where a proposed file goes: the task's request, its task.json (specs, spec-test map), or a test file of the repo. */
 export type ProposedRole = 'request' | 'task' | 'test';
@@ -146,6 +147,11 @@ export function buildRevision(inp: RevisionInputs): RevisionResult {
   let testPatch = cur.testPatch;
   if (tests.length > 0) {
     const parts = splitPatch(cur.testPatch);
+    // Library code never goes into tests.patch, whatever a stored suggestion says.
+    const own = new Set(parts.map((p) => p.path));
+    for (const t of tests) {
+      if (!own.has(t.path) && !isTestLookingPath(t.path)) errors.push(`${t.path}: is not a test file; tests.patch holds test files only (the task's test files, or files under a tests/ folder or named like tests)`);
+    }
     const byPath = new Map(tests.map((t) => [t.path, t.text]));
     const out: string[] = [];
     const done = new Set<string>();

@@ -10,6 +10,7 @@ import type { EvidenceLink } from '../review/evidence';
 import { evidenceProblem } from '../review/evidence';
 import type { CheckedSuggestion, RepairChanges, RequestedTarget, SuggestionEvidence, SuggestionReply } from './suggestion';
 import { SUGGESTION_SCHEMA } from './suggestion';
+import { notATestFile } from './testPaths';
 
 let compiled: ValidateFunction | undefined;
 function schemaValidator(): ValidateFunction {
@@ -69,6 +70,8 @@ export interface ReplyContext {
   request: string;
   /** Current text of test files by repository path (after the test patch); undefined = the file does not exist. */
   testFiles: ReadonlyMap<string, string | undefined>;
+  /** The repository paths the task's test patch touches (default: the keys of `testFiles`). */
+  testPatchPaths?: readonly string[];
 }
 
 /** Targets whose parts a reply may change when the curator asked for `requested`. */
@@ -153,6 +156,7 @@ export function checkReply(reply: SuggestionReply, ctx: ReplyContext): CheckResu
   }
 
   if (reply.testFiles) {
+    const own = ctx.testPatchPaths ?? [...ctx.testFiles.keys()];
     const seen = new Set<string>();
     const out: Array<{ path: string; text: string }> = [];
     reply.testFiles.forEach((f, i) => {
@@ -163,6 +167,11 @@ export function checkReply(reply: SuggestionReply, ctx: ReplyContext): CheckResu
       }
       if (seen.has(f.path)) {
         errors.push(`testFiles[${i}].path: "${f.path}" is given twice`);
+        return;
+      }
+      const notTest = notATestFile(f.path, own);
+      if (notTest) {
+        errors.push(`testFiles[${i}].path: ${notTest}`);
         return;
       }
       seen.add(f.path);
@@ -205,6 +214,11 @@ export function checkReply(reply: SuggestionReply, ctx: ReplyContext): CheckResu
     const outside = changed.filter((k) => !allowed.includes(k));
     if (outside.length > 0) errors.push(`the curator asked for a change to the ${ctx.requested.replace(/_/g, '-')} only, but the reply also changes ${outside.join(', ')}`);
     if (reply.target !== ctx.requested) errors.push(`target: the curator asked for "${ctx.requested}", the reply says "${reply.target}"`);
+  } else {
+    // The model chose the target: what it changes must still be what that target may change.
+    const allowed = ALLOWED[reply.target];
+    const outside = changed.filter((k) => !allowed.includes(k));
+    if (outside.length > 0) errors.push(`target: a ${reply.target.replace(/_/g, '-')} suggestion may change ${allowed.join(', ')} only, but this one also changes ${outside.join(', ')}`);
   }
   if (errors.length > 0) return { ok: false, errors };
   return { ok: true, suggestion: { target: reply.target, summary: reply.summary.trim(), rationale: reply.rationale.trim(), evidence, changes } };

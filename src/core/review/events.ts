@@ -1,6 +1,7 @@
 // The review log's events: the envelope every line shares, one typed payload per kind, validation per kind, and the
 // line format with its checksum. Adding a kind = one entry in `ReviewPayloads` and one in `PAYLOAD_CHECKS`.
 import { createHash } from 'node:crypto';
+import { parseStrict } from '../jsonStrict';
 import type { CuratorVerdict, TaskStatus } from '../model';
 import { TASK_STATUSES } from '../model';
 import { curatorNameProblem } from './curator';
@@ -261,12 +262,11 @@ export type LineResult =
  * reordered, spaces) still verifies when its content is unchanged.
  */
 export function parseEventLine(line: string): LineResult {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(line);
-  } catch (e) {
-    return { ok: false, reason: 'malformed', message: `malformed JSON: ${(e as Error).message}` };
-  }
+  // Strict: a line nested too deep, or naming a member twice (two readers could disagree on which one counts, e.g.
+  // two curators), is refused like malformed JSON. The checksum cannot tell: it covers the text as written.
+  const parsed = parseStrict(line);
+  if (!parsed.ok) return { ok: false, reason: 'malformed', message: parsed.kind === 'syntax' ? `malformed JSON: ${parsed.error.message}` : parsed.message };
+  const raw = parsed.value;
   if (!isRecord(raw)) return { ok: false, reason: 'malformed', message: 'a log line must be a JSON object' };
   const sum = raw.sum;
   if (typeof sum !== 'string') return { ok: false, reason: 'checksum', message: 'the line has no "sum" field' };

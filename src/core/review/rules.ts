@@ -4,7 +4,7 @@ import type { CandidateTask, CuratorVerdict, LabelOutcome } from '../model';
 import type { FinalSource } from './consensus';
 import type { Waiver } from './events';
 import type { TaskVerifierResults, VerifierFlag } from './verdicts';
-import { FN_FLAG_KINDS, FP_FLAG_KINDS, GOLD, testsBySpec } from './verdicts';
+import { FN_FLAG_KINDS, FP_FLAG_KINDS, GOLD, TAMPER_FLAG_KINDS, testsBySpec } from './verdicts';
 
 /** What the rules look at: the task, the final verdict and outcome per (attempt, spec), the verifier's results. */
 export interface RuleContext {
@@ -13,6 +13,8 @@ export interface RuleContext {
   verifier: TaskVerifierResults;
   /** Oracle-probe flags a curator confirmed and that the current results still raise. */
   confirmedFlags: readonly VerifierFlag[];
+  /** Flags the current results raise that no curator has confirmed or dismissed yet. */
+  openFlags?: readonly VerifierFlag[];
 }
 
 export type RuleCheck = { ok: true } | { ok: false; message: string; items: string[] };
@@ -68,6 +70,20 @@ export const APPROVAL_RULES: readonly ApprovalRule[] = [
     id: 'no-open-false-negative',
     title: 'no open false negative',
     check: ({ cells, confirmedFlags }) => openDefects(cells, confirmedFlags, 'false_negative', FN_FLAG_KINDS, 'false negative'),
+  },
+  {
+    id: 'tampering-decided',
+    title: 'every attempt that touches what grades it has been looked at',
+    check({ openFlags }) {
+      const open = (openFlags ?? []).filter((f) => TAMPER_FLAG_KINDS.includes(f.kind));
+      if (open.length === 0) return { ok: true };
+      const items = open.map((f) => `${f.attempt ?? '?'}: ${f.message}`);
+      return {
+        ok: false,
+        message: `${open.length} attempt flag${open.length > 1 ? 's' : ''} to confirm or dismiss (the patch touches what grades it): ${list(items)}`,
+        items,
+      };
+    },
   },
   {
     id: 'every-spec-tested',

@@ -215,7 +215,8 @@ export function assessTask(input: TaskReviewInput): TaskAssessment {
   });
   const confirmedFlags = suggestions.filter((s) => s.decision?.decision === 'confirmed');
   const waivers = input.waivers ?? st.approval?.waivers ?? [];
-  const rules = input.rules === false ? [] : evaluateRules({ task, cells, verifier, confirmedFlags }, waivers);
+  const openFlags = suggestions.filter((s) => s.open);
+  const rules = input.rules === false ? [] : evaluateRules({ task, cells, verifier, confirmedFlags, openFlags }, waivers);
   return { task, state: st, verifier, policy, cells, scores, suggestions, rules, blockers: blockingRules(rules), orphanLabels };
 }
 

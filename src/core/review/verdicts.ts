@@ -48,7 +48,13 @@ export interface TaskVerifierResults {
 export type VerifierVerdicts = Record<string, TaskVerifierResults>;
 
 /** Flag kinds that suggest a false positive / a false negative once a curator confirms them. */
-export const FP_FLAG_KINDS: readonly string[] = ['empty_passes_fail_to_pass', 'attempt_suspect_false_positive'];
+/**
+ * Run flags saying an attempt's patch touches what grades it (its tests, conftest.py and plugins, pytest
+ * configuration) or exits the test process: its passing run may be the patch's doing (a makereport hook rewrites
+ * what pytest itself reports), so a curator decides each before approval.
+ */
+export const TAMPER_FLAG_KINDS: readonly string[] = ['attempt_edits_tests', 'attempt_edits_test_plugins', 'attempt_edits_test_config', 'attempt_exits_test_process'];
+export const FP_FLAG_KINDS: readonly string[] = ['empty_passes_fail_to_pass', 'attempt_suspect_false_positive', ...TAMPER_FLAG_KINDS];
 export const FN_FLAG_KINDS: readonly string[] = ['gold_fails_test', 'attempt_suspect_false_negative'];
 
 export function flagId(f: { kind: string; attempt?: string; attemptId?: string; test?: string; spec?: string }): string {

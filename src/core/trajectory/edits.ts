@@ -397,3 +397,19 @@ function perlEdits(argv: string[], out: FileEdit[]): void {
   const files = scriptGiven ? operands : operands.slice(1);
   for (const f of files) add(out, f, 'perl -i');
 }
+
+// ---- Codex apply_patch -------------------------------------------------------------------------------------------
+
+/**
+ * Files changed by a Codex `apply_patch` envelope (`*** Begin Patch` … `*** End Patch`, given as the tool's raw
+ * input or inside a shell heredoc): `*** Add File:`, `*** Update File:` (and its `*** Move to:`), `*** Delete File:`.
+ */
+export function applyPatchEdits(text: string): FileEdit[] {
+  const out: FileEdit[] = [];
+  const begin = text.indexOf('*** Begin Patch');
+  if (begin < 0) return out;
+  const re = /^\*\*\* (Add File|Update File|Delete File|Move to): (.+?)\r?$/gm;
+  re.lastIndex = begin;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) add(out, m[2], 'apply_patch');
+  return out;
+}

@@ -1,7 +1,9 @@
 // An incremental JSON scanner: fed byte chunks of any size, it walks the structure of one or more JSON values
 // (a document, or JSONL lines) and hands out only the parts a policy asks for, each as its own small JSON.parse.
 // Big arrays of a trajectory are streamed element by element; members nobody needs are skipped without parsing.
-// Pure: no I/O, no Node APIs (Uint8Array + TextDecoder only).
+// A value asked for that grows past the size cap, or nests deeper than the depth cap, is scanned past without being
+// kept (memory stays bounded by the cap) and reported as dropped. Pure: no I/O, no Node APIs (Uint8Array +
+// TextDecoder only).
 
 import { jsonErrorAt } from './jsonValidate';
 
@@ -49,7 +51,22 @@ export interface ScanHandler {
   documentEnd?(doc: number, loc: ValueLocation): void;
   /** Return `resync` to skip to the next line and go on (JSONL), `stop` to ignore the rest of the input. */
   error(err: ScanError): 'stop' | 'resync';
+  /**
+   * A value the policy asked for was over a cap and was scanned past instead: `size` (more than `maxValueBytes`)
+   * or `depth` (nested deeper than `maxDepth`). Without this handler such a value is an error.
+   */
+  dropped?(path: readonly PathSeg[], loc: ValueLocation, why: 'size' | 'depth', doc: number): void;
 }
+
+export interface ScannerLimits {
+  /** Bytes one delivered value (or member name) may have; default 64 MiB. */
+  maxValueBytes?: number;
+  /** Nesting one delivered value may have; default 256 (MAX_JSON_DEPTH). */
+  maxDepth?: number;
+}
+
+export const DEFAULT_MAX_VALUE_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_MAX_DEPTH = 256;
 
 const QUOTE = 0x22;
 const BSL = 0x5c;
@@ -154,6 +171,13 @@ export class JsonScanner {
   /** Chunk-relative start of the capture in the current chunk. */
   private capFrom = 0;
 
+  /** Bytes held in `parts` for the value (or key) being captured. */
+  private partsBytes = 0;
+  /** Why the value being scanned is no longer captured (it went over a cap). */
+  private rawDropped: 'size' | 'depth' | undefined;
+  private readonly maxValueBytes: number;
+  private readonly maxDepth: number;
+
   // Key state.
   private keyEscape = false;
   private keyHasEscape = false;
@@ -162,8 +186,10 @@ export class JsonScanner {
   private nlPos = -1;
   private buf: Uint8Array = new Uint8Array(0);
 
-  constructor(handler: ScanHandler) {
+  constructor(handler: ScanHandler, limits: ScannerLimits = {}) {
     this.handler = handler;
+    this.maxValueBytes = limits.maxValueBytes ?? DEFAULT_MAX_VALUE_BYTES;
+    this.maxDepth = limits.maxDepth ?? DEFAULT_MAX_DEPTH;
   }
 
   /** True once the input has shown itself to be JSONL (one value per line). */
@@ -201,7 +227,17 @@ export class JsonScanner {
     this.capFrom = i;
     this.run(i);
     if (this.mode === M_RAW_CONTAINER || this.mode === M_RAW_STRING || this.mode === M_RAW_PRIMITIVE || this.mode === M_KEY) {
-      if (this.rawCapture || this.mode === M_KEY) this.parts.push(chunk.subarray(this.capFrom));
+      if (this.rawCapture || this.mode === M_KEY) {
+        const rest = chunk.subarray(this.capFrom);
+        if (this.partsBytes + rest.length > this.maxValueBytes) {
+          if (this.mode === M_KEY) {
+            this.fail(`a member name longer than ${this.maxValueBytes} bytes`, this.base + this.capFrom, false);
+          } else this.dropCapture('size');
+        } else {
+          this.parts.push(rest);
+          this.partsBytes += rest.length;
+        }
+      }
     }
     this.base += chunk.length;
     this.buf = new Uint8Array(0);
@@ -312,6 +348,7 @@ export class JsonScanner {
             this.keyEscape = false;
             this.keyHasEscape = false;
             this.parts = [];
+            this.partsBytes = 0;
             this.capFrom = i + 1;
             return i + 1;
           }
@@ -402,10 +439,12 @@ export class JsonScanner {
   private beginRaw(i: number, path: PathSeg[], capture: boolean): number {
     const c = this.buf[i]!;
     this.rawCapture = capture;
+    this.rawDropped = undefined;
     this.rawPath = path;
     this.rawStart = this.base + i;
     this.rawLine = this.line;
     this.parts = [];
+    this.partsBytes = 0;
     this.capFrom = i;
     if (c === QUOTE) {
       this.mode = M_RAW_STRING;
@@ -488,8 +527,13 @@ export class JsonScanner {
         continue;
       }
       if (c === QUOTE) {
+        if (this.partsBytes + (i - this.capFrom) > this.maxValueBytes) {
+          this.fail(`a member name longer than ${this.maxValueBytes} bytes`, this.base + i, false);
+          return this.afterFail(i + 1, false);
+        }
         const raw = concatParts(this.parts, buf.subarray(this.capFrom, i));
         this.parts = [];
+        this.partsBytes = 0;
         let key: string;
         if (this.keyHasEscape) {
           const text = '"' + decoder.decode(raw) + '"';
@@ -598,8 +642,9 @@ export class JsonScanner {
         i = end;
         continue;
       }
-      if (c === LBRACE || c === LBRACKET) depth++;
-      else if (c === RBRACE || c === RBRACKET) {
+      if (c === LBRACE || c === LBRACKET) {
+        if (++depth > this.maxDepth && this.rawCapture) this.dropCapture('depth');
+      } else if (c === RBRACE || c === RBRACKET) {
         depth--;
         if (depth === 0) {
           this.rawDepth = 0;
@@ -640,10 +685,30 @@ export class JsonScanner {
     return at + 1;
   }
 
+  /** Stops keeping the value being captured: it is scanned to its end and reported as dropped. */
+  private dropCapture(why: 'size' | 'depth'): void {
+    this.rawCapture = false;
+    this.rawDropped = why;
+    this.parts = [];
+    this.partsBytes = 0;
+  }
+
   /** The raw value ended just before chunk position `end`. */
   private finishRaw(end: number): void {
     this.mode = M_STRUCT;
     const loc: ValueLocation = { line: this.rawLine, start: this.rawStart, end: this.base + end };
+    if (this.rawCapture && this.partsBytes + (end - this.capFrom) > this.maxValueBytes) this.dropCapture('size');
+    if (this.rawDropped !== undefined) {
+      const why = this.rawDropped;
+      this.rawDropped = undefined;
+      if (this.handler.dropped === undefined) {
+        this.fail(why === 'size' ? `a value larger than ${this.maxValueBytes} bytes` : `a value nested deeper than ${this.maxDepth} levels`, this.rawStart, false, this.rawLine);
+        return;
+      }
+      this.handler.dropped(this.rawPath, loc, why, this.doc);
+      this.afterValue(end);
+      return;
+    }
     if (this.rawCapture) {
       const bytes = concatParts(this.parts, this.buf.subarray(this.capFrom, end));
       this.parts = [];
@@ -668,6 +733,7 @@ export class JsonScanner {
       this.deliver(this.rawPath, value, loc);
     }
     this.parts = [];
+    this.partsBytes = 0;
     this.afterValue(end);
   }
 
@@ -677,6 +743,8 @@ export class JsonScanner {
     const decision = this.handler.error({ message, line, offset, doc: this.doc, truncated });
     this.stack = [];
     this.parts = [];
+    this.partsBytes = 0;
+    this.rawDropped = undefined;
     if (decision === 'stop') {
       this.mode = M_STOPPED;
     } else {

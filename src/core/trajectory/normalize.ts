@@ -2,15 +2,28 @@
 // element by element and parses the small top-level members whole; the format is decided from the first member
 // names and elements seen, and each element goes straight to that format's adapter. Nothing holds the whole file.
 
-import type { NormalizedTrajectory, Problem, TrajectoryFormat, TrajectorySummary } from '../model';
+import type { NormalizedTrajectory, Problem, TrajectoryFormat, TrajectoryStep, TrajectorySummary } from '../model';
+import { AgentlessAdapter } from './agentless';
 import { AtifAdapter } from './atif';
+import { ChatMessagesAdapter, LiteLlmAdapter } from './chatMessages';
 import { ClaudeCodeAdapter } from './claudeCode';
-import { KNOWN_FORMATS_TEXT, STEP_ARRAYS, describeKeys, describeValue, formatFromEvent, formatFromFirstItem, formatFromKeys } from './detect';
+import { CodexAdapter, CodexExecAdapter } from './codex';
+import {
+  KNOWN_FORMATS_TEXT,
+  STEP_ARRAYS,
+  describeKeys,
+  describeValue,
+  formatFromEvent,
+  formatFromFirstItem,
+  formatFromKeys,
+  nonJsonKind,
+  nonTrajectoryKind,
+} from './detect';
 import type { PathSeg, ScanAction, ScanError, ValueLocation } from './jsonScanner';
+import { DEFAULT_MAX_DEPTH, DEFAULT_MAX_VALUE_BYTES } from './jsonScanner';
 import { JsonScanner } from './jsonScanner';
-import { MiniSweAgentAdapter } from './miniSweAgent';
 import { OpenHandsAdapter } from './openHands';
-import type { AdapterOptions, AdapterOutput, FormatAdapter } from './steps';
+import type { AdapterOptions, AdapterOutput, FormatAdapter, SummaryFacts } from './steps';
 import { errorProblem, renumber, summarize, warning } from './steps';
 import { SWE_TRAJECTORY_PICK, SweAgentAdapter } from './sweAgent';
 
@@ -38,6 +51,8 @@ export interface BuildOptions {
   allInstances?: boolean;
   /** Reading an ATIF continuation file: leave out the context it copied from the earlier file. */
   dropCopiedContext?: boolean;
+  /** Bytes one step (or other value read whole) may have; a larger one is left out with a problem. Default 64 MiB. */
+  maxValueBytes?: number;
 }
 
 export interface BuiltInstance {
@@ -69,6 +84,9 @@ interface DocState {
 
 const SWE_PICK: ScanAction = { pick: SWE_TRAJECTORY_PICK };
 
+/** Formats whose files hold one instance per line, and who writes them. */
+const MULTI_INSTANCE: Partial<Record<TrajectoryFormat, string>> = { 'openhands-eval': 'OpenHands', 'openhands-resolver': 'OpenHands resolver', agentless: 'Agentless' };
+
 /** Streams trajectory bytes into normalized trajectories: `push` chunks, then `end`. */
 export class TrajectoryBuilder {
   private readonly scanner: JsonScanner;
@@ -82,7 +100,13 @@ export class TrajectoryBuilder {
   private lineAdapter: FormatAdapter | undefined;
   private fatal: ScanError | undefined;
   private truncation: ScanError | undefined;
+  private readonly maxValueBytes: number;
   private unknown: string | undefined;
+  /** What an unknown first document is, when it is a known companion of trajectories (predictions, a report...). */
+  private unknownKind: string | undefined;
+  /** The file's first bytes, to name a non-JSON file users bring as a trajectory (an Aider chat history). */
+  private head = '';
+  private readonly headDecoder = new TextDecoder();
   private firstDocStart = -1;
   private skippedDocs = 0;
 
@@ -100,10 +124,13 @@ export class TrajectoryBuilder {
       documentStart: (doc, loc) => this.documentStart(doc, loc),
       documentEnd: (doc, loc) => this.documentEnd(doc, loc),
       error: (err) => this.error(err),
-    });
+      dropped: (path, loc, why) => this.dropped(path, loc, why),
+    }, opts.maxValueBytes !== undefined ? { maxValueBytes: opts.maxValueBytes } : {});
+    this.maxValueBytes = opts.maxValueBytes ?? DEFAULT_MAX_VALUE_BYTES;
   }
 
   push(chunk: Uint8Array): void {
+    if (this.head.length < 512) this.head += this.headDecoder.decode(chunk.subarray(0, 512 - this.head.length), { stream: true });
     this.scanner.push(chunk);
   }
 
@@ -113,6 +140,8 @@ export class TrajectoryBuilder {
     if (this.fatal !== undefined) {
       const f = this.fatal;
       const notJson = f.doc === 0 && f.offset === this.firstDocStart;
+      const kind = notJson ? nonJsonKind(this.head) : undefined;
+      if (kind !== undefined) return { ok: false, problem: errorProblem(file, `not a trajectory: ${kind}`) };
       const message = notJson ? `not a JSON or JSONL file: ${f.message} at line ${f.line}` : `malformed JSON at line ${f.line}: ${f.message}`;
       return { ok: false, problem: errorProblem(file, message, f.line) };
     }
@@ -140,16 +169,18 @@ export class TrajectoryBuilder {
       this.instances.push({ trajectory: toTrajectory(out), line: 1, problems: out.problems });
     }
     if (this.instances.length === 0) {
+      if (this.unknownKind !== undefined) return { ok: false, problem: errorProblem(file, `not a trajectory: ${this.unknownKind}`) };
       if (this.unknown !== undefined) return { ok: false, problem: errorProblem(file, `not a known trajectory format: ${this.unknown}; ${KNOWN_FORMATS_TEXT}`) };
       return { ok: false, problem: errorProblem(file, 'the file is empty') };
     }
     if (this.skippedDocs > 0) {
       const first = this.instances[0]!.trajectory.summary;
-      if (first.format === 'openhands-eval') {
+      const who = MULTI_INSTANCE[first.format];
+      if (who !== undefined) {
         problems.push(
           warning(
             file,
-            `the file holds ${this.skippedDocs + 1} OpenHands instances, one per line; this is the first${first.instanceId !== undefined ? ` (${first.instanceId})` : ''}`,
+            `the file holds ${this.skippedDocs + 1} ${who} instances, one per line; this is the first${first.instanceId !== undefined ? ` (${first.instanceId})` : ''}`,
           ),
         );
       } else {
@@ -174,6 +205,8 @@ export class TrajectoryBuilder {
       cur.keys.add(k0);
       if (k0 === 'attempts') return 'descend';
       if (!STEP_ARRAYS.has(k0)) return 'value';
+      // A LiteLLM payload's messages are one logged call's prompt: the payload is an event of a call log.
+      if (k0 === 'messages' && cur.adapter === undefined && cur.keys.has('call_type')) return 'value';
       // The retry agent repeats its chosen attempt at the top level; the attempts already hold it.
       if (cur.adapter?.format === 'swe-agent-retry') return 'skip';
       return 'descend';
@@ -291,7 +324,10 @@ export class TrajectoryBuilder {
       const fmt = cur.isArray || cur.rootValue !== undefined ? undefined : formatFromKeys(cur.keys);
       if (fmt === undefined) {
         const what = this.describe(cur, root);
-        if (this.instances.length === 0 && doc === 0) this.unknown = what;
+        if (this.instances.length === 0 && doc === 0) {
+          this.unknown = what;
+          this.unknownKind = nonTrajectoryKind(cur.isArray ? cur.firstItem : root);
+        }
         else this.problems.push(warning(this.file, `line ${cur.line}: not a known trajectory format (${what}); left out`, cur.line));
         return;
       }
@@ -299,6 +335,13 @@ export class TrajectoryBuilder {
     }
     const out = cur.adapter!.finish();
     this.instances.push(this.instance(out, cur, [loc.start, loc.end]));
+  }
+
+  /** A step (or any value read whole) over the size or depth cap was scanned past: it is left out, and said so. */
+  private dropped(path: readonly PathSeg[], loc: ValueLocation, why: 'size' | 'depth'): void {
+    const what = path.length === 0 ? `line ${loc.line}` : `${pathText(path)} (line ${loc.line})`;
+    const over = why === 'size' ? `is larger than ${sizeText(this.maxValueBytes)} (the limit for one value)` : `is nested deeper than ${DEFAULT_MAX_DEPTH} levels`;
+    this.problems.push({ severity: 'error', file: this.file, line: loc.line, message: `${what} ${over}; it was left out` });
   }
 
   private error(err: ScanError): 'stop' | 'resync' {
@@ -331,15 +374,30 @@ export class TrajectoryBuilder {
       case 'swe-agent-retry':
         return new SweAgentAdapter(o, true);
       case 'mini-swe-agent':
-        return new MiniSweAgentAdapter(o);
+        return new ChatMessagesAdapter(o, 'mini-swe-agent');
+      case 'chat-messages':
+        return new ChatMessagesAdapter(o);
+      case 'litellm':
+        return new LiteLlmAdapter(o);
+      case 'agentless':
+        return new AgentlessAdapter(o);
+      case 'autocoderover':
+        // An ACR folder's conversation is a chat list; the folder's companions are added by the fs reader.
+        return new ChatMessagesAdapter(o, 'autocoderover');
       case 'openhands-events':
         return new OpenHandsAdapter(o, false);
       case 'openhands-eval':
         return new OpenHandsAdapter(o, true);
+      case 'openhands-resolver':
+        return new OpenHandsAdapter(o, 'resolver');
       case 'atif':
         return new AtifAdapter(o);
       case 'claude-code':
         return new ClaudeCodeAdapter(o);
+      case 'codex':
+        return new CodexAdapter(o);
+      case 'codex-exec':
+        return new CodexExecAdapter(o);
     }
   }
 
@@ -370,7 +428,18 @@ export class TrajectoryBuilder {
 
 function toTrajectory(out: AdapterOutput): NormalizedTrajectory {
   const steps = renumber(out.steps);
-  return { summary: summarize(out.format, steps, out.facts), steps };
+  return { summary: summaryOf(out.format, steps, out.facts), steps };
+}
+
+/** `summarize`, plus the summary fields it does not know of (where the file says them, what was skipped). */
+function summaryOf(format: TrajectoryFormat, steps: TrajectoryStep[], facts: SummaryFacts): TrajectorySummary {
+  const summary = summarize(format, steps, facts);
+  if (facts.repo !== undefined) summary.repo = facts.repo;
+  if (facts.baseCommit !== undefined) summary.baseCommit = facts.baseCommit;
+  if (facts.claimed !== undefined) summary.claimed = facts.claimed;
+  if (facts.skipped !== undefined) summary.skipped = facts.skipped;
+  if (facts.notes !== undefined && facts.notes.length > 0) summary.notes = facts.notes;
+  return summary;
 }
 
 /** The first instance as a TrajectoryResult, with every problem found. */
@@ -386,7 +455,7 @@ export function joinTrajectories(first: NormalizedTrajectory, next: NormalizedTr
   const a = first.summary;
   const b = next.summary;
   const sum = (x: number | undefined, y: number | undefined): number | undefined => (x === undefined && y === undefined ? undefined : (x ?? 0) + (y ?? 0));
-  const facts: Parameters<typeof summarize>[2] = {};
+  const facts: SummaryFacts = {};
   const cost = sum(a.costUsd, b.costUsd);
   if (cost !== undefined) facts.costUsd = cost;
   if (a.tokens !== undefined || b.tokens !== undefined) {
@@ -404,7 +473,20 @@ export function joinTrajectories(first: NormalizedTrajectory, next: NormalizedTr
   if (instanceId !== undefined) facts.instanceId = instanceId;
   const model = a.model ?? b.model;
   if (model !== undefined) facts.model = model;
-  return { summary: summarize(a.format, steps, facts), steps };
+  const repo = a.repo ?? b.repo;
+  if (repo !== undefined) facts.repo = repo;
+  const baseCommit = a.baseCommit ?? b.baseCommit;
+  if (baseCommit !== undefined) facts.baseCommit = baseCommit;
+  const claimed = b.claimed ?? a.claimed;
+  if (claimed !== undefined) facts.claimed = claimed;
+  if (a.skipped !== undefined || b.skipped !== undefined) {
+    const skipped: Record<string, number> = { ...a.skipped };
+    for (const [k, v] of Object.entries(b.skipped ?? {})) skipped[k] = (skipped[k] ?? 0) + v;
+    facts.skipped = skipped;
+  }
+  const notes = [...(a.notes ?? []), ...(b.notes ?? [])];
+  if (notes.length > 0) facts.notes = notes;
+  return { summary: summaryOf(a.format, steps, facts), steps };
 }
 
 const encoder = new TextEncoder();
@@ -435,4 +517,13 @@ export function normalizeTrajectoryText(text: string, fileLabel: string): Trajec
     if (ref !== undefined) result.problems.push(warning(fileLabel, `the trajectory continues in "${ref}", which is not read from text`, undefined, 'continued_trajectory_ref'));
   }
   return result;
+}
+
+/** `steps[3].message` from a scanner path. */
+function pathText(path: readonly PathSeg[]): string {
+  return path.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
+}
+
+function sizeText(bytes: number): string {
+  return bytes % 1048576 === 0 ? `${bytes / 1048576} MiB` : `${bytes} bytes`;
 }

@@ -1,5 +1,9 @@
-// OpenHands event streams (a JSON array of events, or one event per line) and evaluation output lines
-// (`{instance_id, history: [event], test_result: {git_patch}, metrics, error, ...}`).
+// OpenHands event streams (a JSON array of events, or one event per line), evaluation output lines
+// (`{instance_id, history: [event], test_result: {git_patch}, metrics, error, ...}`) and issue-resolver output lines
+// (`{issue, instruction, base_commit, git_patch, history, metrics, success, ...}`). The resolver's history is
+// `dataclasses.asdict` of each event: no `id`, `source`, `cause` or `args` (the arguments are the event's own
+// fields), so its first message is the user's and an observation answers the action before it. Its `success` is the
+// agent's own guess, kept as a claim; its `git_patch` was captured through a terminal (CRLF line endings).
 // An action that carries `tool_call_metadata` is a tool call and its observation a tool result; without it
 // (older or UI-exported streams) they are plain actions and observations. Agent-state bookkeeping events
 // (`change_agent_state`, `agent_state_changed`, `"observation": "null"`) are not steps; the last state becomes
@@ -8,7 +12,23 @@
 import type { ToolCall, TrajectoryStep } from '../model';
 import { dropFailedEdits, shellEdits } from './edits';
 import type { AdapterOptions, AdapterOutput, FormatAdapter, ItemRef, SummaryFacts } from './steps';
+import { addNote } from './skipped';
 import { StepList, argString, arr, dig, isObj, isoTime, nonEmpty, num, obj, str } from './steps';
+
+/** An OpenHands event as `dataclasses.asdict` writes it (resolver output): an action or observation name only. */
+export function isAsdictEvent(v: unknown): boolean {
+  return isObj(v) && (typeof v.action === 'string' || typeof v.observation === 'string');
+}
+
+/**
+ * A patch captured through a terminal has CRLF on every line, its git header lines too, which a real diff never
+ * has there; it is given back with LF line endings. Other patches are returned as they are.
+ */
+export function terminalCrlf(patch: string): { patch: string; converted: boolean } {
+  const header = /^(?:diff --git |index |--- |\+\+\+ |@@ )[^\n]*\r\n/m;
+  if (!header.test(patch)) return { patch, converted: false };
+  return { patch: patch.replace(/\r\n/g, '\n'), converted: true };
+}
 
 function oneLine(s: string): string {
   const line = s.split('\n', 1)[0] ?? '';
@@ -16,7 +36,7 @@ function oneLine(s: string): string {
 }
 
 export class OpenHandsAdapter implements FormatAdapter {
-  readonly format: 'openhands-events' | 'openhands-eval';
+  readonly format: 'openhands-events' | 'openhands-eval' | 'openhands-resolver';
   private readonly members: Record<string, unknown> = {};
   private readonly steps: StepList;
   private readonly pending = new Map<string, TrajectoryStep>();
@@ -25,12 +45,14 @@ export class OpenHandsAdapter implements FormatAdapter {
   private finished = false;
   private lastMetrics: Record<string, unknown> | undefined;
   private responseModel: string | undefined;
+  private readonly resolver: boolean;
+  private seenAgent = false;
+  /** Resolver history: the last action with edits, which the next observation answers. */
+  private lastActed: TrajectoryStep | undefined;
 
-  constructor(
-    opts: AdapterOptions,
-    evalOutput: boolean,
-  ) {
-    this.format = evalOutput ? 'openhands-eval' : 'openhands-events';
+  constructor(opts: AdapterOptions, kind: boolean | 'resolver') {
+    this.format = kind === 'resolver' ? 'openhands-resolver' : kind ? 'openhands-eval' : 'openhands-events';
+    this.resolver = kind === 'resolver';
     this.steps = new StepList(opts.keepText);
   }
 
@@ -47,7 +69,7 @@ export class OpenHandsAdapter implements FormatAdapter {
     if (metrics !== undefined) this.lastMetrics = metrics;
     const action = str(ev.action);
     const observation = str(ev.observation);
-    const args = obj(ev.args) ?? {};
+    const args = obj(ev.args) ?? (this.resolver ? ev : {});
     const message = str(ev.message) ?? '';
     const tcm = obj(ev.tool_call_metadata);
     if (action !== undefined) {
@@ -58,9 +80,12 @@ export class OpenHandsAdapter implements FormatAdapter {
         case 'system':
           this.steps.add('system', str(args.content) ?? message, base);
           return;
-        case 'message':
-          this.steps.add(ev.source === 'user' ? 'user' : 'thought', str(args.content) ?? message, base);
+        case 'message': {
+          const user = ev.source === 'user' || (this.resolver && !this.seenAgent);
+          this.seenAgent ||= !user;
+          this.steps.add(user ? 'user' : 'thought', str(args.content) ?? message, base);
           return;
+        }
         case 'think':
           this.steps.add('thought', str(args.thought) ?? message, { ...base, ...this.tokens(tcm) });
           return;
@@ -68,6 +93,7 @@ export class OpenHandsAdapter implements FormatAdapter {
           break;
       }
       if (action === 'finish') this.finished = true;
+      this.seenAgent = true;
       const thought = nonEmpty(args.thought);
       if (thought !== undefined && action !== 'finish') this.steps.add('thought', thought, base);
       const edits = this.edits(action, args);
@@ -80,6 +106,7 @@ export class OpenHandsAdapter implements FormatAdapter {
       });
       const id = ev.id !== undefined ? String(ev.id) : undefined;
       if (id !== undefined && step.edits !== undefined) this.pending.set(id, step);
+      this.lastActed = step.edits !== undefined ? step : undefined;
       return;
     }
     if (observation !== undefined) {
@@ -91,7 +118,10 @@ export class OpenHandsAdapter implements FormatAdapter {
       const text = str(ev.content) ?? message;
       this.steps.add(tcm !== undefined ? 'tool_result' : 'observation', text, base);
       const cause = ev.cause !== undefined && ev.cause !== null ? String(ev.cause) : undefined;
-      if (cause !== undefined) {
+      if (this.resolver && this.lastActed !== undefined) {
+        dropFailedEdits(this.lastActed, text, observation === 'error');
+        this.lastActed = undefined;
+      } else if (cause !== undefined) {
         const acted = this.pending.get(cause);
         if (acted !== undefined) {
           dropFailedEdits(acted, text, observation === 'error');
@@ -121,13 +151,43 @@ export class OpenHandsAdapter implements FormatAdapter {
     if (error !== undefined) facts.exitStatus = `error: ${oneLine(error)}`;
     else if (this.finished) facts.exitStatus = 'finished';
     else if (this.agentState !== undefined) facts.exitStatus = this.agentState;
-    const patch = nonEmpty(dig(this.members.test_result, 'git_patch'));
-    if (patch !== undefined) facts.submission = patch;
-    const instanceId = nonEmpty(this.members.instance_id) ?? nonEmpty(dig(this.members.instance, 'instance_id'));
+    const patch = nonEmpty(dig(this.members.test_result, 'git_patch')) ?? nonEmpty(this.members.git_patch);
+    if (patch !== undefined) {
+      const p = terminalCrlf(patch);
+      facts.submission = p.patch;
+      if (p.converted) addNote(facts, 'git_patch has CRLF line endings (captured through a terminal); read with LF line endings');
+    }
+    const instanceId = nonEmpty(this.members.instance_id) ?? nonEmpty(dig(this.members.instance, 'instance_id')) ?? this.issueId();
     if (instanceId !== undefined) facts.instanceId = instanceId;
+    if (this.resolver) this.resolverFacts(facts);
     const model = nonEmpty(dig(this.members.metadata, 'llm_config', 'model')) ?? this.responseModel;
     if (model !== undefined) facts.model = model;
     return { format: this.format, steps: this.steps.steps, facts, problems: [] };
+  }
+
+  /** The resolver's issue as a SWE-bench style id: `{owner}__{repo}-{number}`. */
+  private issueId(): string | undefined {
+    const issue = obj(this.members.issue);
+    const owner = nonEmpty(issue?.owner);
+    const repo = nonEmpty(issue?.repo);
+    const n = issue?.number;
+    if (owner === undefined || repo === undefined || (typeof n !== 'number' && typeof n !== 'string') || String(n).length === 0) return undefined;
+    return `${owner}__${repo}-${String(n)}`;
+  }
+
+  private resolverFacts(facts: SummaryFacts): void {
+    const issue = obj(this.members.issue);
+    const owner = nonEmpty(issue?.owner);
+    const repo = nonEmpty(issue?.repo);
+    if (owner !== undefined && repo !== undefined) facts.repo = `${owner}/${repo}`;
+    const base = nonEmpty(this.members.base_commit);
+    if (base !== undefined) facts.baseCommit = base;
+    const success = this.members.success;
+    if (typeof success === 'boolean') {
+      const explanation = nonEmpty(this.members.result_explanation);
+      facts.claimed = { status: success ? 'success' : 'failure', ...(explanation !== undefined ? { summary: explanation } : {}) };
+      if (success) addNote(facts, "success: true is the agent's own claim, not a verdict");
+    }
   }
 
   /** Tokens of the model response behind an action, counted once per response (parallel calls share one). */

@@ -31,11 +31,6 @@ function unbalancedBracket(name: string): boolean {
   return depth > 0;
 }
 
-/** The status of several reported tests one task test matched: any failure wins, then a skip. */
-function combine(statuses: TestStatus[]): TestStatus {
-  return statuses.find((s) => FAILURE.has(s)) ?? statuses.find((s) => s === 'SKIPPED') ?? (statuses[0] as TestStatus);
-}
-
 export interface TestMatcher {
   match(name: string): { status: GradedTestStatus; loose?: LooseMatch };
 }
@@ -43,31 +38,61 @@ export interface TestMatcher {
 /**
  * Matches task test names against reported ones: exactly; else by prefix, only where one side is visibly cut (an
  * id with an unclosed `[`, as SWE-bench's whitespace split leaves parametrized ids, or a reported name ending in
- * `...` from a narrow terminal); else after normalising path and `::` separators.
+ * `...` from a narrow terminal); else after normalising path and `::` separators. A loose match counts only when it
+ * is unique both ways: one reported name for the test, and one listed test claiming that reported name (exactly or
+ * loosely). Otherwise the test is MISSING, and the candidates are listed as an `ambiguous` loose match.
  */
-export function testMatcher(reported: Record<string, TestStatus>): TestMatcher {
-  const names = Object.keys(reported);
-  const byNorm = new Map<string, string[]>();
-  for (const r of names) {
-    const k = normalizeTestName(r);
-    byNorm.set(k, [...(byNorm.get(k) ?? []), r]);
+export function testMatcher(reported: Record<string, TestStatus>, listed: readonly string[] = []): TestMatcher {
+  // Built on the first name that does not match exactly: a suite of 100,000 tests whose listed ones all match
+  // exactly never pays for normalising every reported name.
+  let index: { names: string[]; byNorm: Map<string, string[]>; cut: string[] } | undefined;
+  const lookup = () => {
+    if (index) return index;
+    const names = Object.keys(reported);
+    const byNorm = new Map<string, string[]>();
+    for (const r of names) {
+      const k = normalizeTestName(r);
+      const list = byNorm.get(k);
+      if (list) list.push(r);
+      else byNorm.set(k, [r]);
+    }
+    index = { names, byNorm, cut: names.filter((r) => r.endsWith('...') && r.length > 3) };
+    return index;
+  };
+  const candidates = (name: string): { how: 'prefix' | 'normalized'; reported: string[] } | undefined => {
+    const { names, byNorm, cut } = lookup();
+    const hits = new Set<string>();
+    if (unbalancedBracket(name)) for (const r of names) if (r !== name && r.startsWith(name)) hits.add(r);
+    for (const r of cut) if (name.startsWith(r.slice(0, -3))) hits.add(r);
+    if (hits.size > 0) return { how: 'prefix', reported: [...hits] };
+    const norm = (byNorm.get(normalizeTestName(name)) ?? []).filter((r) => r !== name);
+    return norm.length > 0 ? { how: 'normalized', reported: norm } : undefined;
+  };
+  // How many listed tests claim each reported name, exactly or loosely.
+  const claims = new Map<string, number>();
+  const claim = (r: string) => claims.set(r, (claims.get(r) ?? 0) + 1);
+  const loose = new Map<string, ReturnType<typeof candidates>>();
+  for (const l of new Set(listed)) {
+    if (reported[l]) {
+      claim(l);
+      continue;
+    }
+    const c = candidates(l);
+    loose.set(l, c);
+    for (const r of c?.reported ?? []) claim(r);
   }
-  const cutReported = names.filter((r) => r.endsWith('...') && r.length > 3);
   return {
     match(name) {
       const exact = reported[name];
       if (exact) return { status: exact };
-      let hits: string[] = [];
-      if (unbalancedBracket(name)) hits = names.filter((r) => r.startsWith(name));
-      if (hits.length === 0) hits = cutReported.filter((r) => name.startsWith(r.slice(0, -3)));
-      if (hits.length > 0) {
-        return { status: combine(hits.map((h) => reported[h] as TestStatus)), loose: { test: name, reported: hits, how: 'prefix' } };
+      const c = loose.has(name) ? loose.get(name) : candidates(name);
+      if (!c) return { status: 'MISSING' };
+      const only = c.reported.length === 1 ? (c.reported[0] as string) : undefined;
+      const claimedBy = only !== undefined ? (claims.get(only) ?? 0) + (loose.has(name) ? 0 : 1) : 0;
+      if (only !== undefined && claimedBy === 1) {
+        return { status: reported[only] as TestStatus, loose: { test: name, reported: [only], how: c.how } };
       }
-      const norm = byNorm.get(normalizeTestName(name));
-      if (norm && norm.length > 0) {
-        return { status: combine(norm.map((h) => reported[h] as TestStatus)), loose: { test: name, reported: norm, how: 'normalized' } };
-      }
-      return { status: 'MISSING' };
+      return { status: 'MISSING', loose: { test: name, reported: c.reported, how: 'ambiguous' } };
     },
   };
 }
@@ -84,11 +109,12 @@ function put(lists: GradeLists, name: string, status: GradedTestStatus): void {
 }
 
 /**
- * Grades the reported statuses against the task's tests. Resolved = every FAIL_TO_PASS and PASS_TO_PASS test
- * succeeded; a task with no tests is resolved only when nothing failed.
+ * Grades the reported statuses against the task's tests. Resolved = every FAIL_TO_PASS test succeeded and no
+ * PASS_TO_PASS test failed or is missing (a skipped PASS_TO_PASS test does not block resolution, a skipped
+ * FAIL_TO_PASS test does: SWE-bench's rules); a task with no tests is resolved only when nothing failed.
  */
 export function gradeTests(tests: TestCase[], reported: Record<string, TestStatus>): Grade {
-  const matcher = testMatcher(reported);
+  const matcher = testMatcher(reported, tests.map((t) => t.name));
   const failToPass = emptyLists();
   const passToPass = emptyLists();
   const out: Record<string, GradedTestStatus> = {};
@@ -99,10 +125,10 @@ export function gradeTests(tests: TestCase[], reported: Record<string, TestStatu
     if (loose) looseMatches.push(loose);
     put(t.kind === 'fail_to_pass' ? failToPass : passToPass, t.name, status);
   }
-  const allGood = (l: GradeLists) => l.failure.length === 0 && l.missing.length === 0 && l.skipped.length === 0;
+  const noneBad = (l: GradeLists) => l.failure.length === 0 && l.missing.length === 0;
   const resolved =
     tests.length > 0
-      ? allGood(failToPass) && allGood(passToPass)
+      ? noneBad(failToPass) && failToPass.skipped.length === 0 && noneBad(passToPass)
       : Object.values(reported).every((s) => !FAILURE.has(s));
   return { failToPass, passToPass, resolved, tests: out, looseMatches };
 }

@@ -4,8 +4,12 @@ import { createHash } from 'node:crypto';
 import type { CandidateTask } from '../model';
 import type { RunInputs } from './runResult';
 
-/** Bump when the driver script or the grading changes in a way that makes stored runs incomparable. */
-export const VERIFIER_VERSION = 1;
+/**
+ * Bump when the driver script or the grading changes in a way that makes stored runs incomparable. 2: issue 9's
+ * hardening: the attempt's patch first, the test files restored, then the test patch; a harness-owned JUnit report;
+ * statuses settled as pytest does, the whole stream read, trust checks, skips, patch flags.
+ */
+export const VERIFIER_VERSION = 2;
 
 export function sha256(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');

@@ -2,7 +2,7 @@
 // attempt's verdict, and which tests change outcome between repeated runs.
 import type { CandidateTask } from '../model';
 import { isFailure, isSuccess } from './grading';
-import type { GradedTestStatus, RunStatus } from './runResult';
+import type { GradedTestStatus, RunFlag, RunFlagKind, RunStatus } from './runResult';
 import { isGradedStatus } from './runResult';
 import { coveringTests } from './specVerdicts';
 
@@ -22,7 +22,9 @@ export type OracleFlagKind =
   /** This attempt is resolved, but through tests the empty patch also passes. */
   | 'attempt_suspect_false_positive'
   /** This attempt fails only tests the gold patch fails too. */
-  | 'attempt_suspect_false_negative';
+  | 'attempt_suspect_false_negative'
+  /** Flags of one run itself (a skipped listed test, a patch touching the tests...), see `RunFlagKind`. */
+  | RunFlagKind;
 
 export interface OracleFlag {
   kind: OracleFlagKind;
@@ -39,6 +41,13 @@ export interface RunView {
   resolved: boolean;
   reason?: string;
   grade: { tests: Record<string, GradedTestStatus> };
+  /** The run's own flags (absent in records made before they existed). */
+  flags?: RunFlag[];
+}
+
+/** A run's own flags, named after its attempt (or probe). */
+export function runFlags(run: RunView): OracleFlag[] {
+  return (run.flags ?? []).map((f) => ({ kind: f.kind, message: f.message, ...(f.test ? { test: f.test } : {}), attemptId: run.attemptId }));
 }
 
 type OracleTask = Pick<CandidateTask, 'tests' | 'specs'>;
@@ -49,6 +58,7 @@ const bad = (st: GradedTestStatus | undefined) => st === undefined || st === 'MI
 /** Flags about the task itself, from its spec-test map and the gold and empty probe runs (either may be absent). */
 export function taskFlags(task: OracleTask, probes: { gold?: RunView; empty?: RunView }): OracleFlag[] {
   const flags: OracleFlag[] = [];
+  for (const probe of [probes.gold, probes.empty]) if (probe) flags.push(...runFlags(probe));
   for (const [spec, tests] of coveringTests(task.specs, task.tests)) {
     if (tests.length === 0) flags.push({ kind: 'spec_without_test', spec, message: `spec ${spec} is covered by no test` });
   }
@@ -87,8 +97,8 @@ export function taskFlags(task: OracleTask, probes: { gold?: RunView; empty?: Ru
 
 /** Flags about one attempt's run given the task's probe flags. */
 export function attemptFlags(task: OracleTask, run: RunView, flagsOfTask: OracleFlag[]): OracleFlag[] {
-  if (!isGradedStatus(run.status)) return [];
-  const out: OracleFlag[] = [];
+  const out: OracleFlag[] = runFlags(run);
+  if (!isGradedStatus(run.status)) return out;
   const blind = new Set(flagsOfTask.filter((f) => f.kind === 'empty_passes_fail_to_pass').map((f) => f.test));
   const goldBad = new Set(
     flagsOfTask.filter((f) => f.kind === 'gold_fails_test' || f.kind === 'environment_defect').map((f) => f.test),
@@ -103,7 +113,13 @@ export function attemptFlags(task: OracleTask, run: RunView, flagsOfTask: Oracle
       });
     }
   } else {
-    const failing = task.tests.filter((t) => !ok(run.grade.tests[t.name])).map((t) => t.name);
+    // The tests that keep it unresolved: a FAIL_TO_PASS test that did not succeed, a PASS_TO_PASS test that failed
+    // or is missing (a skipped PASS_TO_PASS test does not block).
+    const blocks = (t: OracleTask['tests'][number]) => {
+      const st = run.grade.tests[t.name];
+      return t.kind === 'fail_to_pass' ? !ok(st) : bad(st);
+    };
+    const failing = task.tests.filter(blocks).map((t) => t.name);
     if (failing.length > 0 && failing.every((n) => goldBad.has(n))) {
       out.push({
         kind: 'attempt_suspect_false_negative',

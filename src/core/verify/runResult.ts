@@ -1,5 +1,5 @@
 // The words of a verifier run: its status, how each patch applied, what was captured, and the stored record.
-import type { SpecVerdict, TestStatus } from '../model';
+import type { ResultParser, SpecVerdict, TestStatus } from '../model';
 
 export const RUN_STATUSES = ['passed', 'failed', 'timeout', 'oom', 'disk_limit', 'apply_failed', 'invalid', 'infra_error'] as const;
 /** `passed` = resolved; `failed` = the tests ran and graded unresolved; the rest say why no verdict can be trusted. */
@@ -43,15 +43,41 @@ export interface GradeLists {
   success: string[];
   failure: string[];
   missing: string[];
-  /** Reported as SKIPPED: neither a success nor a failure, and never counted as resolved. */
+  /**
+   * Reported as SKIPPED. SWE-bench's rules: a skipped FAIL_TO_PASS test blocks resolution (a failure), a skipped
+   * PASS_TO_PASS test does not (it is maintained). Kept apart from `success`/`failure` so it is always visible.
+   */
   skipped: string[];
 }
 
-/** A task test matched to a reported test other than by exact name. */
+/**
+ * A task test matched to a reported test other than by exact name; `ambiguous`: several candidates (or a candidate
+ * another listed test claims too), so the test is MISSING.
+ */
 export interface LooseMatch {
   test: string;
   reported: string[];
-  how: 'prefix' | 'normalized';
+  how: 'prefix' | 'normalized' | 'ambiguous';
+}
+
+/**
+ * What a run itself shows that a curator should see beside its status: a listed test that was skipped, status lines
+ * that conflict, an attempt's patch touching what grades it (its tests, conftest.py, plugins, configuration) or
+ * exiting the test process.
+ */
+export type RunFlagKind =
+  | 'skipped_test'
+  | 'conflicting_status'
+  | 'attempt_edits_tests'
+  | 'attempt_edits_test_plugins'
+  | 'attempt_edits_test_config'
+  | 'attempt_exits_test_process';
+
+export interface RunFlag {
+  kind: RunFlagKind;
+  message: string;
+  /** The task test it is about (a task test name). */
+  test?: string;
 }
 
 export interface Grade {
@@ -121,11 +147,14 @@ export interface VerifierRunRecord {
   timedOut: boolean;
   timeoutSec: number;
   /** Where the per-test statuses came from. */
-  testsFrom: 'pytest' | 'junit' | 'django' | 'exitcode' | 'none';
+  /** The parser the per-test results came from (a text parser's name, `junit` for a report), or `none`. */
+  testsFrom: ResultParser | 'none';
   /** Every test the runner reported, name to status. */
   reported: Record<string, TestStatus>;
   grade: Grade;
   specs: Record<string, SpecVerdict>;
+  /** Flags about this run (skipped listed tests, conflicting lines, a patch touching the tests...); absent in old records. */
+  flags?: RunFlag[];
   stdout: CapturedStream;
   stderr: CapturedStream;
   inputs: RunInputs;

@@ -19,10 +19,10 @@ export function resultColumns(task: CandidateTask, results: TaskVerifierResults)
 }
 
 function cellOf(r: AttemptVerifierResult, testName: string): string | undefined {
-  const st = r.tests[testName];
-  // A run that never got graded (did not apply, timed out...) says why in every cell rather than a row of MISSING.
-  if (r.source === 'run' && !GRADED.has(r.status) && (st === undefined || st === 'MISSING')) return r.status;
-  return st;
+  // A run that never got graded (did not apply, timed out, invalid...) says why in every cell: not a row of MISSING,
+  // and not the statuses an untrusted log claimed (an `invalid` run may hold forged PASSED lines).
+  if (r.source === 'run' && !GRADED.has(r.status)) return r.status;
+  return r.tests[testName];
 }
 
 /**

@@ -294,8 +294,9 @@ export class CurationController implements vscode.Disposable {
       `review log ${path.join(root, CURATION_DIR, LOG_FILE)}: ${this.storeValue.state.events.length} events in ${(performance.now() - t0).toFixed(0)} ms; curator ${this.curatorValue.ok ? `${this.curatorValue.name} (${this.curatorValue.source})` : `unset: ${this.curatorValue.message}`}`,
     );
     for (const p of problems.slice(0, 20)) this.d.log.warn(`${p.file}: ${p.message}`);
-    if (problems.some((p) => /set aside|rejected|checksum|torn|malformed/i.test(p.message))) {
-      void vscode.window.showWarningMessage(`SpecWeave: ${problems.length} problem(s) in the review log; bad lines were set aside in curation/events.rejected.jsonl. See the SpecWeave output.`);
+    if (problems.some((p) => p.severity === 'error' || /set aside|rejected|checksum|torn|malformed|symlink/i.test(p.message))) {
+      // Reading writes nothing: bad lines stay where they are until the next decision is recorded, which copies them aside.
+      void vscode.window.showWarningMessage(`SpecWeave: ${problems.length} problem(s) in the review log; bad lines are ignored (the next decision you record copies them into curation/events.rejected.jsonl). See the SpecWeave output.`);
     }
     this.watch(root);
     this.changed(undefined);

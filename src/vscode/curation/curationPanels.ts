@@ -1,7 +1,7 @@
 // The statistics panel and the adjudication panel: two webview panels on one bundle (dist/stats.js) with the same
 // strict CSP and nonce as the task view. Each is built from the curation store and refreshed (coalesced) whenever the
 // review log changes; the adjudication panel records final decisions through the store.
-import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CurationStore } from '../../adapters/fs/curationStore';
 import type { AdjudicatePayload, Difficulty, EnvDefect, ScoreField } from '../../core/review/events';
@@ -14,6 +14,7 @@ import { DisposableStore } from '../disposables';
 import type { PageWatchdog } from '../pageWatchdog';
 import { panelWatchdog } from '../panelWatchdog';
 import { buildWebviewHtml, localResourceRootPaths, makeNonce } from '../webviewHtml';
+import { WebviewAssets } from '../webviewAssets';
 import type { CuratorName } from './reviewActions';
 
 export const STATS_PANEL_TYPE = 'specweave.stats';
@@ -46,13 +47,16 @@ interface Entry {
 
 export class CurationPanels implements vscode.Disposable {
   private readonly entries = new Map<Kind, Entry>();
+  private readonly assets: WebviewAssets;
   private timer: NodeJS.Timeout | undefined;
   /** Time the last statistics took to compute, in milliseconds (tests and the status line read it). */
   lastStatsMs = 0;
   /** How many models were posted, per kind (tests wait on it). */
   readonly posted: Record<Kind, number> = { stats: 0, adjudication: 0 };
 
-  constructor(private readonly d: CurationPanelsDeps) {}
+  constructor(private readonly d: CurationPanelsDeps) {
+    this.assets = new WebviewAssets(path.join(d.extensionUri.fsPath, 'dist'));
+  }
 
   /** Opens (or reveals) a panel. */
   show(kind: Kind): vscode.WebviewPanel {
@@ -68,6 +72,13 @@ export class CurationPanels implements vscode.Disposable {
 
   isOpen(kind: Kind): boolean {
     return this.entries.has(kind);
+  }
+
+  /** Where a panel's page load stands (for the in-host tests' messages when a handshake is late). */
+  loadState(kind: Kind): { open: boolean; visible?: boolean; ready?: boolean; reloads?: number } {
+    const e = this.entries.get(kind);
+    if (!e) return { open: false };
+    return { open: true, visible: e.panel.visible, ready: e.ready, reloads: e.watchdog.totalReloads };
   }
 
   /** Restores a panel after a window reload. */
@@ -148,17 +159,17 @@ export class CurationPanels implements vscode.Disposable {
   }
 
   private html(webview: vscode.Webview, kind: Kind): string {
-    const ext = this.d.extensionUri;
-    const styles = [vscode.Uri.joinPath(ext, 'dist', 'stats.css')].filter((u) => fs.existsSync(u.fsPath));
+    const toUri = (file: string) => webview.asWebviewUri(vscode.Uri.file(file)).toString();
     return buildWebviewHtml({
       cspSource: webview.cspSource,
       nonce: makeNonce(),
-      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(ext, 'dist', 'stats.js')).toString(),
-      styleUris: styles.map((u) => webview.asWebviewUri(u).toString()),
+      script: this.assets.script('stats.js', toUri),
+      styles: this.assets.styles(['stats.css'], toUri),
       title: title(kind),
       taskId: kind,
     });
   }
+
 
   private async receive(e: Entry, raw: unknown): Promise<void> {
     const v = validateCurationMessage(raw);

@@ -1,9 +1,9 @@
 // Following the evidence links the webview cannot show itself: a line of a verifier run's log, a hunk of a patch.
 // Both open the file in an editor with the place selected. Trajectory steps, tests and specs are shown by the webview.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { resolveDatasetPath } from '../../adapters/fs/datasetLoader';
+import { kindForRead, listFolder, readText } from '../../adapters/fs/datasetPaths';
 import { RUNS_DIR } from '../../adapters/fs/runStore';
 import type { CandidateTask } from '../../core/model';
 import { hunkLines } from '../../core/view/reviewView';
@@ -14,17 +14,22 @@ type Opened = { opened: boolean; message?: string };
 
 /** The stored log of run `run` of a task: runs/<task>/<attempt>/<run>.<stream>.log, whichever attempt it belongs to. */
 export function findRunLog(root: string, taskId: string, run: string, stream: 'stdout' | 'stderr'): string | undefined {
-  const dir = path.join(root, RUNS_DIR, taskId);
+  // Through datasetPaths: a runs/ folder (or run) symlinked out of the dataset is not opened.
+  const dir = `${RUNS_DIR}/${taskId}`;
   let attempts: string[];
   try {
-    attempts = fs.readdirSync(dir);
+    attempts = listFolder(root, dir).map((e) => e.name);
   } catch {
     return undefined;
   }
   const name = `${path.basename(run)}.${stream}.log`;
   for (const a of attempts) {
-    const f = path.join(dir, a, name);
-    if (fs.existsSync(f)) return f;
+    const rel = `${dir}/${a}/${name}`;
+    try {
+      if (kindForRead(root, rel) === 'file') return resolveDatasetPath(root, rel);
+    } catch {
+      // an unsafe name is no log
+    }
   }
   return undefined;
 }
@@ -59,10 +64,11 @@ export async function openEvidence(o: { root: string | undefined; task: Candidat
     case 'diff_hunk': {
       const rel = hunkPatchFile(task, link);
       if (!rel) return { opened: false, message: `The ${link.patch === 'attempt' ? `attempt ${link.attempt ?? '?'}` : link.patch} patch does not exist.` };
-      const abs = resolveDatasetPath(root, rel);
+      let abs: string;
       let text: string;
       try {
-        text = fs.readFileSync(abs, 'utf8');
+        abs = resolveDatasetPath(root, rel);
+        text = readText(root, rel);
       } catch (e) {
         return { opened: false, message: `Cannot read ${rel}: ${e instanceof Error ? e.message : String(e)}` };
       }

@@ -9,13 +9,13 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { EngineUnavailableError } from '../../adapters/docker/engine';
 import type { VerifierService, VerifyRequest } from '../../adapters/docker/verifyService';
-import { writeFileAtomicSync } from '../../adapters/fs/atomic';
+import { writeFileAtomicIn } from '../../adapters/fs/datasetPaths';
 import { CurationStore, resolveCurator } from '../../adapters/fs/curationStore';
 import { RepairFlowError, acceptSuggestion, rejectSuggestion, revalidate, serviceRunner } from '../../adapters/fs/repairFlow';
 import type { SuggestionRecord } from '../../adapters/fs/repairStore';
 import { listSuggestions, loadRevalidation, loadSuggestion, suggestionFolder } from '../../adapters/fs/repairStore';
 import type { LlmSettings } from '../../adapters/llm/client';
-import { DEFAULT_SETTINGS, EndpointMemory, LlmClient } from '../../adapters/llm/client';
+import { DEFAULT_MAX_REPLY_BYTES, DEFAULT_SETTINGS, EndpointMemory, LlmClient } from '../../adapters/llm/client';
 import { LlmError, VSCODE_KEY_HINT } from '../../adapters/llm/errors';
 import { Redactor } from '../../adapters/llm/redact';
 import { requestSuggestion } from '../../adapters/llm/repairAgent';
@@ -58,6 +58,7 @@ export function readRepairSettings(): LlmSettings {
     temperature: num('temperature', DEFAULT_SETTINGS.temperature, 0, 2),
     maxTokens: num('maxTokens', DEFAULT_SETTINGS.maxTokens, 2048, 2_000_000),
     timeoutSec: num('timeoutSec', DEFAULT_SETTINGS.timeoutSec, 1, 3600),
+    maxReplyBytes: num('maxReplyBytes', DEFAULT_MAX_REPLY_BYTES, 1024, 64 * 1024 * 1024),
   };
 }
 
@@ -247,8 +248,9 @@ export class RepairController implements vscode.Disposable {
       suggestion: r.id,
       status,
       target: r.target ?? r.requestedTarget,
-      ...(r.summary ? { summary: r.summary } : {}),
-      ...(r.rationale ? { rationale: r.rationale.slice(0, RATIONALE_VIEW_CHARS) } : {}),
+      // Model-written texts: the key masked, as the CLI prints them (a record stored before redaction too).
+      ...(r.summary ? { summary: this.redactor.redact(r.summary) } : {}),
+      ...(r.rationale ? { rationale: this.redactor.redact(r.rationale.slice(0, RATIONALE_VIEW_CHARS)) } : {}),
       ...(message ? { message: this.redactor.redact(message) } : {}),
     };
   }
@@ -333,15 +335,17 @@ export class RepairController implements vscode.Disposable {
     this.refreshView(taskId);
     if (r.status !== 'ready') {
       const msg = r.status === 'refused' ? `the model declined: ${r.refusal ?? ''}` : (r.error?.message ?? 'failed');
+      const stored = `${r.status === 'refused' ? 'The refusal' : 'The failed request'} is stored as suggestion ${r.id} in ${path.relative(root, suggestionFolder(root, taskId, r.id))}.`;
+      log.info(`repair ${taskId}: ${this.redactor.redact(msg)}; ${stored}`);
       const show = 'Show What Was Sent';
-      void vscode.window.showErrorMessage(`SpecWeave: no repair suggestion for ${taskId}: ${this.redactor.redact(msg)}`, show).then((p) => {
+      void vscode.window.showErrorMessage(`SpecWeave: no repair suggestion for ${taskId}: ${this.redactor.redact(msg)} ${stored}`, show).then((p) => {
         if (p === show) void this.showDoc('prompt', taskId, r.id);
       });
       return { suggestion: r.id, status: r.status, message: this.redactor.redact(msg) };
     }
     await this.review(taskId, r.id);
     const [accept, reject, sent] = ['Accept', 'Reject', 'Show What Was Sent'];
-    void vscode.window.showInformationMessage(`SpecWeave: repair suggestion for ${taskId}: ${r.summary ?? ''} — review the diff, edit the suggested side if needed, then accept or reject.`, accept, reject, sent).then((p) => {
+    void vscode.window.showInformationMessage(`SpecWeave: repair suggestion for ${taskId}: ${this.redactor.redact(r.summary ?? '')} — review the diff, edit the suggested side if needed, then accept or reject.`, accept, reject, sent).then((p) => {
       if (p === accept) void vscode.commands.executeCommand(REPAIR_CMD.accept, taskId, r.id);
       else if (p === reject) void vscode.commands.executeCommand(REPAIR_CMD.reject, taskId, r.id);
       else if (p === sent) void vscode.commands.executeCommand(REPAIR_CMD.showPrompt, taskId, r.id);
@@ -403,7 +407,8 @@ export class RepairController implements vscode.Disposable {
         onDisk = undefined;
       }
       if (saved && onDisk === text) continue;
-      writeFileAtomicSync(file, text);
+      // Through datasetPaths: never written through a symlink under the dataset.
+      writeFileAtomicIn(root, path.relative(root, file).split(path.sep).join('/'), text);
       this.d.log.warn(`repair ${taskId}: VS Code did not save ${path.relative(root, file)} (save answered ${String(saved)}); wrote the edited text to it directly`);
     }
   }

@@ -1,9 +1,7 @@
 // Read-only documents of the repair feature on the `specweave-repair:` scheme: the prompt that was sent, the current
 // side of each suggested file (the suggested side is a real file the curator may edit), and the before/after matrix.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { loadRevalidation, suggestionFolder } from '../../adapters/fs/repairStore';
+import { loadRevalidation, readSuggestionFile } from '../../adapters/fs/repairStore';
 import type { RepairMatrix } from '../../core/repair/matrix';
 import { formatMatrix } from '../../core/repair/matrix';
 
@@ -55,13 +53,12 @@ export class RepairDocuments implements vscode.TextDocumentContentProvider {
     const root = this.root();
     if (!root) return 'No dataset is open.';
     const [, taskId = '', id = '', kind = '', ...rest] = uri.path.split('/');
-    const dir = suggestionFolder(root, taskId, id);
     try {
-      if (kind === 'prompt') return fs.readFileSync(path.join(dir, 'prompt.md'), 'utf8');
+      if (kind === 'prompt') return readSuggestionFile(root, taskId, id, 'prompt.md');
       if (kind === 'current') {
         const rel = rest.join('/');
         if (rel.split('/').includes('..')) return 'Not a file of this suggestion.';
-        return fs.readFileSync(path.join(dir, 'current', rel), 'utf8');
+        return readSuggestionFile(root, taskId, id, `current/${rel}`);
       }
       if (kind === 'matrix') {
         const r = loadRevalidation(root, taskId, id);

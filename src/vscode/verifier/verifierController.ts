@@ -11,6 +11,7 @@ import { StringDecoder } from 'node:string_decoder';
 import * as vscode from 'vscode';
 import { EngineUnavailableError } from '../../adapters/docker/engine';
 import type { VerifyRequest } from '../../adapters/docker/verifyService';
+import { sweepAtStartup } from '../../adapters/docker/sweep';
 import { VerifierService, machineConcurrency } from '../../adapters/docker/verifyService';
 import { resolveDatasetPath } from '../../adapters/fs/datasetLoader';
 import { RUNS_DIR, listTaskRuns } from '../../adapters/fs/runStore';
@@ -163,6 +164,14 @@ export class VerifierController implements vscode.Disposable {
       return true;
     });
     reg(VERIFIER_CMD.showQueue, () => this.showQueue());
+    // Containers a killed window or CLI left are removed at start, not only before the first run; a local engine
+    // only, silently when there is none. Restricted Mode contacts no engine.
+    if (vscode.workspace.isTrusted) void this.sweepAtStart();
+  }
+
+  private async sweepAtStart(): Promise<void> {
+    const ids = await sweepAtStartup({ host: readSettings().dockerHost || undefined });
+    if (ids.length > 0) this.line(`removed ${ids.length} container(s) left by an earlier run`);
   }
 
   dispose(): void {

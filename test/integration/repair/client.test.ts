@@ -210,6 +210,29 @@ describe('LLM client against a fake OpenAI-compatible server', () => {
     assert.match(e2.message, /ended before the model finished/);
   });
 
+  const MB50 = 50 * 1024 * 1024;
+  for (const [shape, stream] of [['chunks', true], ['one-line', true], ['whole', false]] as const) {
+    it(`a 50 MB reply (${shape}${stream ? '' : ', not streamed'}) stops at the reply cap: read no further, a clear failure, no retry`, async () => {
+      const c = client({ maxReplyBytes: 256 * 1024 }, { stream });
+      fake.push({ kind: 'flood', bytes: MB50, shape });
+      const e = await failure(c.chat(ask));
+      assert.equal(e.code, 'too_large');
+      assert.match(e.message, /larger than 256 KiB \(specweave\.repair\.maxReplyBytes, or --max-reply-bytes for the CLI\); reading stopped there/);
+      assert.equal(fake.requests.length, 1, 'not asked again');
+      const report = await fake.floods[fake.floods.length - 1];
+      assert.ok(report?.clientClosed, 'the client hung up before the end of the reply');
+      // What the server got out is what the client read plus the socket buffers: far from the 50 MB.
+      assert.ok((report?.written ?? MB50) < 16 * 1024 * 1024, `the server wrote ${report?.written} bytes`);
+    });
+  }
+
+  it('a reply under the cap is taken whole', async () => {
+    const content = `{"x": 7, "pad": "${'p'.repeat(100_000)}"}`;
+    fake.push({ kind: 'answer', content, chunkChars: 4000 });
+    const r = await client({ maxReplyBytes: 256 * 1024 }).chat(ask);
+    assert.equal(r.text, content);
+  });
+
   it('a refusal from the model is a clear failure', async () => {
     fake.push({ kind: 'answer', content: '', refusal: 'I cannot help with rewriting benchmark tests.' });
     const e = await failure(client().chat(ask));

@@ -26,7 +26,37 @@ export type FakeReply =
   /** An HTTP error with a JSON body. */
   | { kind: 'error'; status: number; message: string; param?: string; headers?: Record<string, string> }
   /** Accept the request and never answer. */
-  | { kind: 'hang' };
+  | { kind: 'hang' }
+  /**
+   * A reply of `bytes` bytes of content, written as fast as the client reads it (backpressure respected, so what the
+   * server managed to write shows how far the client read): in ordinary SSE chunks, in one SSE line that never ends,
+   * or as one JSON completion (non-streamed).
+   */
+  | { kind: 'flood'; bytes: number; shape: 'chunks' | 'one-line' | 'whole' };
+
+/** How a flood went: bytes the server wrote, of how many, and whether the client hung up before the end. */
+export interface FloodReport {
+  written: number;
+  total: number;
+  clientClosed: boolean;
+}
+
+/** The key as servers echo it whole or partly masked (first 8 and last 4 characters), by placeholder. */
+export function keyForms(key: string): Record<string, string> {
+  const [head, tail] = [key.slice(0, 8), key.slice(-4)];
+  return { '{KEY}': key, '{KEY_DOTS}': `${head}...${tail}`, '{KEY_STARS}': `${head}${'*'.repeat(24)}${tail}`, '{KEY_ELLIPSIS}': `${head}\u2026${tail}` };
+}
+
+/**
+ * Fills placeholders with what the request carried, as an echoing server would: `{KEY}` and its masked forms from the
+ * Authorization header, `{HEADERS}` with every request header (a server that reflects them in its message).
+ */
+function echo(text: string, headers: http.IncomingHttpHeaders): string {
+  const key = (headers.authorization ?? '').replace(/^Bearer /, '');
+  let out = text.replace(/\{HEADERS\}/g, JSON.stringify(headers));
+  for (const [k, v] of Object.entries(keyForms(key))) out = out.split(k).join(v);
+  return out;
+}
 
 export interface SeenRequest {
   body: Record<string, unknown>;
@@ -43,6 +73,8 @@ export class FakeOpenAI {
   rejectFormat: 'none' | 'json_schema' | 'json_object' = 'none';
   /** Echo this key in 401 messages, as OpenAI does (partly masked there; whole here, to test redaction). */
   baseUrl = '';
+  /** Settles with the report of each flood reply, in order. */
+  readonly floods: Array<Promise<FloodReport>> = [];
 
   push(...replies: FakeReply[]): this {
     this.script.push(...replies);
@@ -96,14 +128,61 @@ export class FakeOpenAI {
         return;
       }
       if (reply.kind === 'hang') return;
+      if (reply.kind === 'flood') {
+        this.floods.push(this.flood(res, body, reply));
+        return;
+      }
+      const fill = (text: string) => echo(text, req.headers);
       if (reply.kind === 'error') {
-        const msg = reply.message.replace('{KEY}', (req.headers.authorization ?? '').replace(/^Bearer /, ''));
+        const msg = fill(reply.message);
         this.json(res, reply.status, { error: { message: msg, type: 'error', ...(reply.param ? { param: reply.param } : {}) } }, reply.headers);
         return;
       }
-      if (body.stream === true) void this.stream(res, body, reply);
-      else this.complete(res, body, reply);
+      const filled = { ...reply, content: fill(reply.content), ...(reply.refusal !== undefined ? { refusal: fill(reply.refusal) } : {}) };
+      if (body.stream === true) void this.stream(res, body, filled);
+      else this.complete(res, body, filled);
     });
+  }
+
+  private async flood(res: http.ServerResponse, body: Record<string, unknown>, r: Extract<FakeReply, { kind: 'flood' }>): Promise<FloodReport> {
+    const report: FloodReport = { written: 0, total: r.bytes, clientClosed: false };
+    let closed = false;
+    res.on('close', () => (closed = true));
+    const put = async (text: string): Promise<boolean> => {
+      if (closed || res.destroyed) return false;
+      const ok = res.write(text);
+      report.written += Buffer.byteLength(text);
+      if (!ok) await new Promise<void>((go) => {
+        res.once('drain', go);
+        res.once('close', go);
+      });
+      return !closed && !res.destroyed;
+    };
+    const base = { id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: String(body.model) };
+    const piece = 'a'.repeat(8192);
+    let content = 0;
+    if (r.shape === 'whole') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      if (await put(`{"id":"chatcmpl-fake","object":"chat.completion","model":"${String(body.model)}","choices":[{"index":0,"message":{"role":"assistant","content":"`)) {
+        while (content < r.bytes && (await put(piece))) content += piece.length;
+      }
+      if (!closed) await put('"},"finish_reason":"stop"}]}');
+    } else {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+      if (r.shape === 'one-line') {
+        // One chunk whose content string is still open: the line never ends while the flood lasts.
+        if (await put(`data: {"id":"chatcmpl-fake","object":"chat.completion.chunk","model":"${String(body.model)}","choices":[{"index":0,"delta":{"content":"`)) {
+          while (content < r.bytes && (await put(piece))) content += piece.length;
+        }
+        if (!closed) await put('"},"finish_reason":null}]}\n\n');
+      } else {
+        while (content < r.bytes && (await put(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] })}\n\n`))) content += piece.length;
+      }
+      if (!closed) await put(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`);
+    }
+    report.clientClosed = closed;
+    if (!closed) res.end();
+    return report;
   }
 
   private json(res: http.ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CurationStore } from '../../../src/adapters/fs/curationStore';
 import { RepairFlowError, acceptSuggestion, rejectSuggestion } from '../../../src/adapters/fs/repairFlow';
-import { loadSuggestion, readProposed, suggestionFolder } from '../../../src/adapters/fs/repairStore';
+import { listSuggestions, loadSuggestion, readProposed, suggestionFolder } from '../../../src/adapters/fs/repairStore';
 import type { LogFs } from '../../../src/adapters/fs/reviewLog';
 import type { RevisionFs } from '../../../src/adapters/fs/taskRevision';
 import { readRevision } from '../../../src/adapters/fs/taskRevision';
@@ -45,6 +45,20 @@ async function ask(root: string, target: RequestedTarget = 'tests', logs: string
     client,
     redactor,
     onLog: (l) => logs.push(l),
+  });
+}
+
+/** The CLI in a child process (asynchronous: the fake server answers from this process). */
+function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../../../src/cli/main.ts'), ...args], {
+      env: { ...process.env, OPENAI_API_KEY: KEY, OPENAI_BASE_URL: base, SPECWEAVE_MODEL: 'gpt-4o-mini', ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    p.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    p.on('close', (status) => resolve({ status, stdout, stderr }));
   });
 }
 
@@ -206,6 +220,26 @@ describe('repair flow on the example dataset (fake model)', () => {
     assert.match(r.record.error?.message ?? '', /asked for a change to the tests only, but the reply also changes request/);
   });
 
+  for (const target of ['tests', 'auto'] as const) {
+    it(`a "tests" suggestion that rewrites library code (durations/format.py) is refused with the reason (asked for ${target})`, async () => {
+      const root = copyExample();
+      const beforeFiles = taskFiles(root);
+      const body = JSON.stringify(reply({ target: 'tests', testFiles: [{ path: 'durations/format.py', content: 'def format_duration(s):\n    return "ok"\n', diff: null }] }));
+      fake.push({ kind: 'answer', content: body }, { kind: 'answer', content: body });
+      const r = await ask(root, target);
+      assert.equal(r.record.status, 'failed');
+      assert.equal(r.record.error?.code, 'invalid_reply');
+      assert.match(r.record.error?.message ?? '', /testFiles\[0\]\.path: "durations\/format\.py" is not a test file/);
+      assert.deepEqual(r.record.files, []);
+      assert.deepEqual(taskFiles(root), beforeFiles);
+      // The retry told the model why.
+      const second = fake.requests[fake.requests.length - 1]?.body as { messages: Array<{ content: string }> };
+      assert.match(second.messages[second.messages.length - 1]?.content ?? '', /durations\/format\.py" is not a test file/);
+      await assert.rejects(acceptSuggestion({ root, taskId: FN_TASK, suggestionId: r.record.id, curator: 'alice' }), (e: unknown) => e instanceof RepairFlowError && e.code === 'not_ready');
+      assert.ok(!fs.readFileSync(path.join(root, 'tasks', FN_TASK, 'tests.patch'), 'utf8').includes('durations/format.py'));
+    });
+  }
+
   it('rejecting records the reason; a task changed since the suggestion refuses acceptance', async () => {
     const root = copyExample();
     fake.push({ kind: 'answer', content: goodReplyWhole(root) }, { kind: 'answer', content: goodReplyWhole(root) });
@@ -291,18 +325,6 @@ describe('repair flow faults around the review log and the CLI', () => {
 
   it('the CLI prints a failure clearly, as JSON too, and never the key', async () => {
     const root = copyExample();
-    // Asynchronous: the fake server answers from this process.
-    const cli = (args: string[]) =>
-      new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-        const p = spawn(process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../../../src/cli/main.ts'), ...args], {
-          env: { ...process.env, OPENAI_API_KEY: KEY, OPENAI_BASE_URL: base, SPECWEAVE_MODEL: 'gpt-4o-mini' },
-        });
-        let stdout = '';
-        let stderr = '';
-        p.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-        p.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-        p.on('close', (status) => resolve({ status, stdout, stderr }));
-      });
     fake.push({ kind: 'error', status: 401, message: 'Incorrect API key provided: {KEY}' });
     const human = await cli(['repair', root, FN_TASK, '--curator', 'alice']);
     assert.equal(human.status, 1);
@@ -320,6 +342,60 @@ describe('repair flow faults around the review log and the CLI', () => {
     assert.equal((JSON.parse(none.stdout) as { error: { code: string } }).error.code, 'unknown_suggestion');
     for (const o of [human, json, bad, none]) assert.ok(!o.stdout.includes(KEY) && !o.stderr.includes(KEY));
     assert.deepEqual(filesContaining(root, KEY), []);
+  });
+
+  it('a 50 MB reply stops at the cap: stored once as a small failed record, never sent back in a retry, not printed', async () => {
+    const root = copyExample();
+    const sizeOf = (dir: string): number => fs.readdirSync(dir, { withFileTypes: true }).reduce((n, e) => n + (e.isDirectory() ? sizeOf(path.join(dir, e.name)) : fs.statSync(path.join(dir, e.name)).size), 0);
+    const asked = fake.requests.length;
+    fake.push({ kind: 'flood', bytes: 50 * 1024 * 1024, shape: 'chunks' });
+    const o = await cli(['repair', root, FN_TASK, '--curator', 'alice']);
+    assert.equal(o.status, 1, o.stderr);
+    assert.match(o.stderr, /larger than 512 KiB \(specweave\.repair\.maxReplyBytes, or --max-reply-bytes for the CLI\); reading stopped there/);
+    assert.equal(fake.requests.length, asked + 1, 'one request: the reply is not sent back for a retry');
+    assert.ok(o.stdout.length + o.stderr.length < 64 * 1024, `printed ${o.stdout.length + o.stderr.length} characters`);
+    const [latest] = listSuggestions(root, FN_TASK);
+    assert.equal(latest?.status, 'failed');
+    assert.equal(latest?.error?.code, 'too_large');
+    assert.equal(latest?.rounds[0]?.reply, undefined, 'nothing of the reply is kept');
+    const folder = suggestionFolder(root, FN_TASK, latest?.id ?? '');
+    assert.ok(sizeOf(folder) < 512 * 1024, `the stored record takes ${sizeOf(folder)} bytes`);
+    // A lower cap from the command line.
+    fake.push({ kind: 'flood', bytes: 50 * 1024 * 1024, shape: 'one-line' });
+    const low = await cli(['repair', root, FN_TASK, '--curator', 'alice', '--max-reply-bytes', '65536', '--json']);
+    assert.equal(low.status, 1, low.stderr);
+    const j = JSON.parse(low.stdout) as { suggestion: { error: { code: string; message: string } } };
+    assert.equal(j.suggestion.error.code, 'too_large');
+    assert.match(j.suggestion.error.message, /larger than 64 KiB/);
+  });
+
+  it('a cut stream says what is stored and where (a failed record), never "Nothing was stored"', async () => {
+    const root = copyExample();
+    fake.push({ kind: 'answer', content: goodReplyWhole(root), cutAfterChars: 200 });
+    const r = await ask(root);
+    assert.equal(r.record.status, 'failed');
+    assert.equal(r.record.error?.code, 'stream_cut');
+    assert.match(r.record.error?.message ?? '', /cut off after \d+ tokens/);
+    assert.doesNotMatch(r.record.error?.message ?? '', /[Nn]othing (was|is) stored/);
+    for (const args of [[], ['--json']]) {
+      fake.push({ kind: 'answer', content: goodReplyWhole(root), cutAfterChars: 200 });
+      const o = await cli(['repair', root, FN_TASK, '--curator', 'alice', ...args]);
+      assert.equal(o.status, 1, o.stderr);
+      assert.doesNotMatch(o.stdout + o.stderr, /[Nn]othing (was|is) stored/);
+      const latest = listSuggestions(root, FN_TASK)[0];
+      assert.ok(latest);
+      assert.equal(latest.status, 'failed');
+      const folder = suggestionFolder(root, FN_TASK, latest.id);
+      assert.ok(fs.existsSync(path.join(folder, 'suggestion.json')));
+      const st = taskState(CurationStore.open(root).state, FN_TASK);
+      const ev = [...st.events].reverse().find((e) => e.kind === 'repair.request');
+      assert.ok(ev);
+      assert.ok(o.stderr.includes(`stored: the failed request as suggestion ${latest.id} in ${folder} (review-log event ${ev.id})`), o.stderr);
+      if (args.length > 0) {
+        const out = JSON.parse(o.stdout) as { suggestion: { folder: string; status: string }; eventId: string };
+        assert.deepEqual([out.suggestion.folder, out.suggestion.status, out.eventId], [folder, 'failed', ev.id]);
+      }
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 // `specweave verify` from a terminal: JSON lines, oracle flags for suspect verdicts, reuse, repeats, exit codes.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -146,4 +146,55 @@ test('usage errors exit 2; no engine exits 1 with what to do', async () => {
   assert.equal(noEngine.code, 1);
   assert.match(noEngine.stderr, /No container engine: \/nonexistent does not exist .*scripts\/setup-docker\.sh/);
   assert.equal(noEngine.stdout, '');
+});
+
+/** A read-only view of `dir`: a read-only bind mount as root (who ignores permission bits), else chmod a-w. */
+function readOnlyView(dir: string): { path: string; release: () => void } {
+  if (process.getuid?.() !== 0) {
+    spawnSync('chmod', ['-R', 'a-w', dir]);
+    return { path: dir, release: () => void spawnSync('chmod', ['-R', 'u+w', dir]) };
+  }
+  const mnt = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-ro-'));
+  const run = (args: string[]) => {
+    const r = spawnSync('mount', args, { encoding: 'utf8' });
+    assert.equal(r.status, 0, `mount ${args.join(' ')}: ${r.stderr} (the read-only dataset test needs a bind mount as root)`);
+  };
+  run(['--bind', dir, mnt]);
+  run(['-o', 'remount,bind,ro', mnt]);
+  return {
+    path: mnt,
+    release: () => {
+      spawnSync('umount', [mnt]);
+      fs.rmdirSync(mnt);
+    },
+  };
+}
+
+test('a read-only dataset: refused before any container runs, naming the runs folder', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-verify-ro-'));
+  const taskId = `readonly-${process.pid}`;
+  buildDataset(dir, [{ id: taskId, attempts: [{ id: 'good', files: { 'calc.py': FIXED_CALC } }] }]);
+  const view = readOnlyView(dir);
+  try {
+    const docker = await engine.docker();
+    const since = Math.floor(Date.now() / 1000) - 1;
+    const r = await cli([view.path, taskId, '--attempt', 'good']);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, new RegExp(`the runs folder ${path.join(view.path, 'runs').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be written`));
+    assert.match(r.stderr, /read-only file system|permission denied/i);
+    assert.equal(r.stdout, '', 'no run was reported');
+    // No container of this task was ever created (the engine's event log, bounded to the test's time).
+    const until = Math.floor(Date.now() / 1000) + 1;
+    const events = (await docker.getEvents({
+      since,
+      until,
+      filters: { type: ['container'], event: ['create'], label: [`specweave.task=${taskId}`] },
+    })) as unknown as NodeJS.ReadableStream;
+    let text = '';
+    for await (const c of events) text += (c as Buffer).toString();
+    assert.equal(text, '', 'no container was created for the read-only dataset');
+  } finally {
+    view.release();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

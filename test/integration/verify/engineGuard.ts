@@ -1,8 +1,9 @@
 // The integration tests need a real engine and the offline base image. Without them they fail, loudly, with what
 // to do: they never skip.
 import * as assert from 'node:assert/strict';
+import * as os from 'node:os';
 import { Engine } from '../../../src/adapters/docker/engine';
-import { listOwned, sweepOrphans } from '../../../src/adapters/docker/sweep';
+import { isOrphan, listOwned } from '../../../src/adapters/docker/sweep';
 import { BASE_IMAGE } from '../../fixtures/verify/dataset';
 
 export const SETUP_HINT = 'Run scripts/setup-docker.sh (it installs docker.io, starts dockerd and builds the base image).';
@@ -19,10 +20,20 @@ export async function requireEngine(): Promise<Engine> {
   return engine;
 }
 
-/** After a suite: no container with our label may remain. */
+/**
+ * After a suite: no container of ours may remain, "ours" being this process's and those of processes that ended
+ * (the CLIs a test spawned). Containers of other live processes (another suite using the same engine at the same
+ * time) are neither reported nor removed: removing them would break that suite's runs.
+ */
 export async function assertNoOwnedContainers(engine: Engine): Promise<void> {
-  const left = await listOwned(engine);
-  if (left.length > 0) await sweepOrphans(engine, { all: true });
+  const host = os.hostname();
+  const left = (await listOwned(engine)).filter(
+    (c) => (c.labels['specweave.host'] === host && c.labels['specweave.pid'] === String(process.pid)) || isOrphan(c.labels, {}),
+  );
+  if (left.length > 0) {
+    const docker = await engine.docker();
+    await Promise.all(left.map((c) => docker.getContainer(c.id).remove({ force: true, v: true }).catch(() => undefined)));
+  }
   assert.deepEqual(
     left.map((c) => `${c.id.slice(0, 12)} ${c.labels['specweave.task']}/${c.labels['specweave.attempt']} ${c.state}`),
     [],

@@ -121,6 +121,12 @@ test('harness and OpenHands logs, and the OpenHands Markdown summary', () => {
   assert.equal(readOpenHandsSummary('# Notes\nnothing').kind, 'unknown');
 });
 
+const chosen = (input: Parameters<typeof chooseVerifier>[0]) => {
+  const c = chooseVerifier(input);
+  if ('error' in c) throw new Error(c.error);
+  return c;
+};
+
 test('the default verifier command: pytest -rA over test files, Django runtests modules, SymPy bin/test', () => {
   const tp = [
     'diff --git a/tests/a/test_b.py b/tests/a/test_b.py\n--- a/tests/a/test_b.py\n+++ b/tests/a/test_b.py\n@@ -1 +1 @@\n-x\n+y\n',
@@ -130,10 +136,10 @@ test('the default verifier command: pytest -rA over test files, Django runtests 
   ].join('');
   assert.deepEqual(testPatchFiles(tp), ['tests/a/test_b.py', "tests/it's.py"]);
   assert.deepEqual(djangoModules(['tests/a/test_b.py', 'tests/x.txt']), ['a.test_b']);
-  assert.equal(chooseVerifier({ repo: 'o/r', testPatch: tp }).command, `pytest -rA tests/a/test_b.py 'tests/it'\\''s.py'`);
-  assert.equal(chooseVerifier({ repo: 'django/django', testPatch: tp }).command, "./tests/runtests.py --verbosity 2 --settings=test_sqlite --parallel 1 a.test_b 'it'\\''s'");
-  assert.match(chooseVerifier({ repo: 'sympy/sympy', testPatch: tp }).command, /bin\/test -C --verbose tests\/a\/test_b\.py/);
-  const none = chooseVerifier({ repo: 'o/r', testPatch: '' });
+  assert.equal(chosen({ repo: 'o/r', testPatch: tp }).command, `pytest -rA tests/a/test_b.py 'tests/it'\\''s.py'`);
+  assert.equal(chosen({ repo: 'django/django', testPatch: tp }).command, "./tests/runtests.py --verbosity 2 --settings=test_sqlite --parallel 1 a.test_b 'it'\\''s'");
+  assert.match(chosen({ repo: 'sympy/sympy', testPatch: tp }).command, /bin\/test -C --verbose tests\/a\/test_b\.py/);
+  const none = chosen({ repo: 'o/r', testPatch: '' });
   assert.deepEqual([none.command, none.notes.length], ['pytest -rA', 1]);
   assert.deepEqual(chooseVerifier({ repo: 'o/r', testPatch: tp, override: 'make test' }), { command: 'make test', parser: 'pytest', targets: ['tests/a/test_b.py', "tests/it's.py"], from: 'option', notes: [] });
 });

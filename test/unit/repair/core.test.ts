@@ -65,6 +65,31 @@ describe('replies', () => {
     assert.ok(r5.ok === false && /escapes/.test(r5.errors.join()));
   });
 
+  it("refuses a suggestion whose files do not match its target: tests touch only test files, request only the request", () => {
+    const lib = { path: 'durations/format.py', content: 'def fmt():\n    return "rewritten"\n', diff: null };
+    for (const requested of ['auto', 'tests'] as const) {
+      const r = checkReply(reply({ target: 'tests', testFiles: [lib] }), { ...ctx, requested });
+      assert.ok(r.ok === false, `requested ${requested}: ${JSON.stringify(r)}`);
+      assert.ok(r.errors.some((e) => /testFiles\[0\]\.path: "durations\/format\.py" is not a test file/.test(e)), r.errors.join('\n'));
+    }
+    // The reply's own target binds it when the curator let the model choose.
+    const asRequest = checkReply(reply({ target: 'request', request: { content: '# Other\n', diff: null }, testFiles: [{ path: 'tests/test_x.py', content: 'x = 1\n', diff: null }] }), ctx);
+    assert.ok(asRequest.ok === false && /a request suggestion may change request, specs only, but this one also changes testFiles/.test(asRequest.errors.join()), JSON.stringify(asRequest));
+    const mapOnly = checkReply(reply({ target: 'spec_test_map', request: { content: '# Other\n', diff: null } }), ctx);
+    assert.ok(mapOnly.ok === false && /also changes request/.test(mapOnly.errors.join()));
+    // Test-looking paths the test patch does not touch yet, and the task's own test files, are fine.
+    for (const p of ['tests/test_more.py', 'pkg/tests/helpers.py', 'test_top.py', 'pkg/thing_test.py', 'conftest.py', 'src/__tests__/a.test.ts']) {
+      const r = checkReply(reply({ target: 'tests', testFiles: [{ path: p, content: 'x = 1\n', diff: null }] }), ctx);
+      assert.ok(r.ok === true, `${p}: ${JSON.stringify(r)}`);
+    }
+    const own = checkReply(reply({ target: 'tests', testFiles: [{ path: 'data/fixture.txt', content: 'x\n', diff: null }] }), { ...ctx, testPatchPaths: ['data/fixture.txt'] });
+    assert.ok(own.ok === true, JSON.stringify(own));
+    for (const p of ['setup.cfg', 'pytest.ini', 'pyproject.toml', 'numpy/testing/utils.py', 'contest.py']) {
+      const r = checkReply(reply({ target: 'tests', testFiles: [{ path: p, content: 'x\n', diff: null }] }), ctx);
+      assert.ok(r.ok === false && /is not a test file/.test(r.errors.join()), p);
+    }
+  });
+
   it('a refusal in the reply is a refusal, not an error', () => {
     assert.deepEqual(checkReply(reply({ refusal: 'not enough evidence' }), ctx), { ok: 'refused', reason: 'not enough evidence' });
   });
@@ -94,6 +119,18 @@ describe('revisions', () => {
     assert.equal(again.files.get('tests/test_x.py'), proposed);
     assert.equal(again.files.get('tests/test_new.py'), current.files.get('tests/test_new.py'));
     assert.ok(r.files.testPatch.endsWith(splitPatch(TEST_PATCH)[1]?.text ?? 'x'));
+  });
+
+  it('refuses a revision whose proposed test files include library code (a suggestion stored before the check)', () => {
+    const r = buildRevision({
+      current: { taskJson: raw(), request: '# R\n', testPatch: TEST_PATCH, testFiles: current.files },
+      baseFiles: new Map([...base, ['durations/format.py', 'def fmt():\n    return 1\n']]),
+      proposed: [{ role: 'test', path: 'durations/format.py', text: 'def fmt():\n    return 2\n' }],
+      manifest,
+      taskId: 't1',
+    });
+    assert.ok(!r.ok, JSON.stringify(r));
+    assert.ok(r.errors.some((e) => /durations\/format\.py: is not a test file; tests\.patch holds test files only/.test(e)), r.errors.join('\n'));
   });
 
   it('names the specs a proposed task.json changes, and refuses one that does not load', () => {
@@ -179,6 +216,17 @@ describe('redaction', () => {
     assert.equal(r.redact('Authorization: Bearer abcdefghijklmnop'), 'Authorization: Bearer [redacted]');
     assert.equal(r.redact('other sk-abcdefghijkl key'), 'other sk-[redacted] key');
     assert.deepEqual(r.redactValue({ a: [`x${key}`] }), { a: ['x[redacted]'] });
+  });
+  it("masks the partial masks servers echo: the key's first 8 and last 4 characters around ..., * or …", () => {
+    for (const sep of ['...', '*'.repeat(30), '…', '*']) {
+      const shown = `${key.slice(0, 8)}${sep}${key.slice(-4)}`;
+      assert.equal(r.redact(`Incorrect API key provided: ${shown}.`), 'Incorrect API key provided: [redacted].', shown);
+      assert.equal(r.maskSecrets(`# ${shown}`), '# [redacted]', shown);
+    }
+    // Any key-shaped partial mask, not only the known key's.
+    assert.equal(r.redact('got sk-abcde...wxyz'), 'got sk-[redacted]');
+    // Ordinary text with an ellipsis stays.
+    assert.equal(r.redact('wait... and see'), 'wait... and see');
   });
   it('masks only the known key in content that must stay as it is', () => {
     assert.equal(r.maskSecrets(`token = "sk-abcdefghijkl" # ${key}`), 'token = "sk-abcdefghijkl" # [redacted]');

@@ -31,11 +31,12 @@ describe('LLM adapter pieces', () => {
   });
 
   it('takes the endpoint from flags, then OPENAI_BASE_URL and SPECWEAVE_MODEL, then the defaults', () => {
-    const flags = { model: { type: 'string' as const, help: '' }, 'base-url': { type: 'string' as const, help: '' }, temperature: { type: 'string' as const, help: '' }, 'max-tokens': { type: 'string' as const, help: '' }, timeout: { type: 'string' as const, help: '' } };
-    assert.deepEqual(settingsFrom(parseArgs([], flags), {}), { baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini', temperature: 0.2, maxTokens: 32000, timeoutSec: 120 });
+    const flags = { model: { type: 'string' as const, help: '' }, 'base-url': { type: 'string' as const, help: '' }, temperature: { type: 'string' as const, help: '' }, 'max-tokens': { type: 'string' as const, help: '' }, timeout: { type: 'string' as const, help: '' }, 'max-reply-bytes': { type: 'string' as const, help: '' } };
+    assert.deepEqual(settingsFrom(parseArgs([], flags), {}), { baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini', temperature: 0.2, maxTokens: 32000, timeoutSec: 120, maxReplyBytes: 524288 });
     const env = { OPENAI_BASE_URL: 'http://localhost:11434/v1', SPECWEAVE_MODEL: 'llama3.1' };
     assert.deepEqual(settingsFrom(parseArgs([], flags), env).baseUrl, 'http://localhost:11434/v1');
-    assert.deepEqual(settingsFrom(parseArgs(['--model', 'qwen', '--timeout', '30'], flags), env), { baseUrl: 'http://localhost:11434/v1', model: 'qwen', temperature: 0.2, maxTokens: 32000, timeoutSec: 30 });
+    assert.deepEqual(settingsFrom(parseArgs(['--model', 'qwen', '--timeout', '30', '--max-reply-bytes', '65536'], flags), env), { baseUrl: 'http://localhost:11434/v1', model: 'qwen', temperature: 0.2, maxTokens: 32000, timeoutSec: 30, maxReplyBytes: 65536 });
+    assert.throws(() => settingsFrom(parseArgs(['--max-reply-bytes', '12'], flags), {}), /--max-reply-bytes must be a number from 1024 to 67108864/);
     assert.throws(() => settingsFrom(parseArgs(['--temperature', '7'], flags), {}), /--temperature must be a number from 0 to 2/);
   });
 });

@@ -95,7 +95,9 @@ describe('curation CLI', () => {
     assert.equal(r?.code, 0);
     assert.match(r?.err ?? '', /curation\/events\.jsonl:2: error: malformed JSON/);
     assert.match(r?.out ?? '', /submit/);
-    assert.ok(fs.readFileSync(path.join(ds, 'curation/events.rejected.jsonl'), 'utf8').includes('not an event'));
+    assert.ok(!fs.existsSync(path.join(ds, 'curation/events.rejected.jsonl')), 'log only reads: it writes nothing');
+    assert.equal(runAll(['submit', ds, 't1', '--curator', 'bob'])[0]?.code, 0);
+    assert.ok(fs.readFileSync(path.join(ds, 'curation/events.rejected.jsonl'), 'utf8').includes('not an event'), 'the next write copies the bad line aside');
   });
 
   it('blind log view hides the other curators on tasks the viewer has not submitted', () => {

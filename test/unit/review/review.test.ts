@@ -342,6 +342,25 @@ describe('suggestions', () => {
   });
 });
 
+describe('an attempt whose patch touches what grades it', () => {
+  // A pytest_runtest_makereport hook in conftest.py: pytest itself reports the failures as passes, so the log, the
+  // counts and the harness's report all agree, and the run is `passed`. The flag is what says it; a curator decides.
+  const flag = { id: 'attempt_edits_test_plugins:a1:', kind: 'attempt_edits_test_plugins', attempt: 'a1', message: 'conftest.py defines pytest_runtest_makereport' };
+  it('blocks approval until a curator has decided the flag; confirmed, it is an open false positive', () => {
+    const v = t1Verifier({ flags: [flag] });
+    const s = reduceLog(agreeing());
+    const open = act(s, { kind: 'approve' }, { verifier: v });
+    assert.ok(!open.ok, 'approved a task whose passing attempt rewrote how pytest reports');
+    assert.deepEqual(open.refusal.rules, ['tampering-decided']);
+    assert.match(open.refusal.message, /a1: conftest\.py defines pytest_runtest_makereport/);
+    const confirmed = reduceLog([...s.events, ev('suggestion', { suggestion: flag.id, decision: 'confirmed' })]);
+    const c = act(confirmed, { kind: 'approve' }, { verifier: v });
+    assert.ok(!c.ok && c.refusal.rules?.join() === 'no-open-false-positive', JSON.stringify(!c.ok && c.refusal));
+    const dismissed = reduceLog([...s.events, ev('suggestion', { suggestion: flag.id, decision: 'dismissed', note: 'the fixture change is part of the fix' })]);
+    assert.ok(act(dismissed, { kind: 'approve' }, { verifier: v }).ok);
+  });
+});
+
 describe('review queue', () => {
   it('lists what the curator still has to review, with the first cell to focus', () => {
     const s = reduceLog([label('a1', 'S1', 'satisfied'), ev('submit', {}, { task: 't2' }), ev('reject', { reason: 'dup' }, { task: 't3' })]);

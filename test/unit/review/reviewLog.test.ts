@@ -73,24 +73,27 @@ describe('ReviewLog', () => {
     assert.equal(again.events.length, 1);
   });
 
-  it('sets a torn last line aside, and the next append starts on a fresh line', async () => {
-    const { log, file } = freshLog();
+  it('leaves an incomplete last line to the next writer, which sets it aside as torn and starts on a fresh line', async () => {
+    const { log, file, dir } = freshLog();
     const [good] = await log.append([draft('S1')]);
     const torn = formatEventLine(label('a1', 'S2', 'violated')).slice(0, 40);
     fs.appendFileSync(file, torn);
+    const before = fs.readdirSync(path.join(dir, 'curation')).sort();
     const r = new ReviewLog(file).load();
     assert.deepEqual(r.events.map((e) => e.id), [good?.id]);
-    assert.equal(r.rejected[0]?.reason, 'torn');
-    assert.equal(r.rejected[0]?.line, 2);
-    assert.match(r.problems[0]?.message ?? '', /torn last line.*a copy is in events\.rejected\.jsonl/);
-    assert.equal(rejectedLines(log)[0]?.text, torn);
+    assert.equal(r.rejected.length, 0, 'a reader cannot tell a torn line from one being written');
+    assert.match(r.problems[0]?.message ?? '', /the last line is incomplete/);
+    assert.deepEqual(fs.readdirSync(path.join(dir, 'curation')).sort(), before, 'a reader takes no lock and writes nothing');
 
     const writer = new ReviewLog(file);
     writer.load();
     const [next] = await writer.append([draft('S3')]);
+    assert.equal(rejectedLines(log)[0]?.text, torn, 'the writer, holding the lock, copied the torn line aside');
+    assert.equal(rejectedLines(log)[0]?.reason, 'torn');
     const after = new ReviewLog(file).load();
     assert.deepEqual(after.events.map((e) => e.id), [good?.id, next?.id], 'the next event is intact');
     assert.equal(after.rejected[0]?.line, 2);
+    await new ReviewLog(file).append([draft('S4')]);
     assert.equal(rejectedLines(log).length, 1, 'the same bad line is copied aside once');
   });
 
@@ -100,12 +103,39 @@ describe('ReviewLog', () => {
     const lines = fs.readFileSync(file, 'utf8').split('\n');
     lines[1] = lines[1]!.replace('"verdict":"satisfied"', '"verdict": satisfied');
     fs.writeFileSync(file, lines.join('\n'));
-    const r = ReviewLog.forDataset(dir).load();
+    const reader = ReviewLog.forDataset(dir);
+    const r = reader.load();
     assert.deepEqual(r.events.map((e) => e.id), [evs[0]?.id, evs[2]?.id]);
     assert.equal(r.rejected[0]?.reason, 'malformed');
     assert.equal(r.problems[0]?.line, 2);
     assert.equal(r.problems[0]?.file, 'curation/events.jsonl');
+    assert.match(r.problems[0]?.message ?? '', /the line is ignored \(it stays in the log\)/);
+    assert.deepEqual(rejectedLines(log), [], 'reading wrote nothing');
+    // The reader's next write copies what it found aside.
+    await reader.append([draft('S4')]);
     assert.equal(rejectedLines(log)[0]?.line, 2);
+  });
+
+  it('refuses a line that names a member twice, even with a checksum made over it', async () => {
+    const { file, dir } = freshLog();
+    await ReviewLog.forDataset(dir).append([draft('S1')]);
+    const line = fs.readFileSync(file, 'utf8').trim();
+    const body = line.slice(0, line.indexOf(',"sum":')).replace('"curator":"alice"', '"curator":"alice","curator":"mallory"') + '}';
+    const { createHash } = await import('node:crypto');
+    fs.appendFileSync(file, `${body.slice(0, -1)},"sum":"${createHash('sha256').update(body).digest('hex').slice(0, 16)}"}\n`);
+    const r = ReviewLog.forDataset(dir).load();
+    assert.equal(r.events.length, 1);
+    assert.equal(r.rejected[0]?.line, 2);
+    assert.match(r.rejected[0]?.message ?? '', /member "curator" appears twice/);
+  });
+
+  it('a line nested thousands of levels deep is one bad line, not a crash', async () => {
+    const { file, dir } = freshLog();
+    await ReviewLog.forDataset(dir).append([draft('S1')]);
+    fs.appendFileSync(file, `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}\n`);
+    const r = ReviewLog.forDataset(dir).load();
+    assert.equal(r.events.length, 1);
+    assert.match(r.rejected[0]?.message ?? '', /nested deeper than 256 levels/);
   });
 
   it('sets aside a line whose checksum does not match, keeping the file as it was', async () => {
@@ -113,14 +143,18 @@ describe('ReviewLog', () => {
     await log.append([draft('S1'), draft('S2')]);
     const before = fs.readFileSync(file, 'utf8').replace('"spec":"S2"', '"spec":"S9"');
     fs.writeFileSync(file, before);
-    const r = new ReviewLog(file).load();
+    const reader = new ReviewLog(file);
+    const r = reader.load();
     assert.equal(r.events.length, 1);
     assert.equal(r.rejected[0]?.reason, 'checksum');
     assert.equal(fs.readFileSync(file, 'utf8'), before, 'nothing is rewritten in place');
+    await reader.append([draft('S3')]);
     // An earlier rejected file is appended to, never replaced.
     fs.writeFileSync(log.rejectedFile, '{"earlier":true}\n' + fs.readFileSync(log.rejectedFile, 'utf8'));
     fs.appendFileSync(file, 'garbage\n');
-    new ReviewLog(file).load();
+    const again = new ReviewLog(file);
+    again.load();
+    await again.append([draft('S4')]);
     const kept = fs.readFileSync(log.rejectedFile, 'utf8').trim().split('\n');
     assert.equal(kept[0], '{"earlier":true}');
     assert.equal(kept.length, 3);

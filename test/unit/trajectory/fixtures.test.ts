@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { NormalizedTrajectory } from '../../../src/core/model';
 import { listTrajectoryInstances, readTrajectory, summarizeTrajectory } from '../../../src/adapters/fs/trajectoryReader';
+import { KNOWN_FORMATS_TEXT } from '../../../src/core/trajectory/detect';
 import { buildFromText, normalizeTrajectoryText } from '../../../src/core/trajectory/normalize';
 
 const FIX = path.resolve(__dirname, '../../fixtures/trajectories');
@@ -114,7 +115,6 @@ test('Claude Code: a rewind keeps both branches in tree order, sidechains are le
       "sed -i 's/foo/bar/g'",
       'ok',
       'Renamed.',
-      '[stop_hook_summary]',
       'Other branch: done.',
     ],
   );
@@ -142,11 +142,10 @@ test('an unknown format, an empty file and a missing file are errors naming the 
     problem: {
       severity: 'error',
       file: 'a/not-a-trajectory.json',
-      message:
-        'not a known trajectory format: a JSON object with keys name, version, items; expected a SWE-agent .traj, a mini-swe-agent .traj.json, an OpenHands event list or evaluation output, a Harbor ATIF trajectory, or a Claude Code session/stream-json transcript',
+      message: `not a known trajectory format: a JSON object with keys name, version, items; its first step-like element is a JSON number; ${KNOWN_FORMATS_TEXT}`,
     },
   });
-  assert.match((normalizeTrajectoryText('[{"role": "user", "content": "hi"}]', 'chat.json') as { problem: { message: string } }).problem.message, /a JSON array whose first element is a JSON object with keys role, content/);
+  assert.match((normalizeTrajectoryText('[{"name": "x", "value": 1}]', 'list.json') as { problem: { message: string } }).problem.message, /a JSON array whose first element is a JSON object with keys name, value/);
   assert.match((normalizeTrajectoryText('{"attempts": 3, "steps": "many"}', 'eval.json') as { problem: { message: string } }).problem.message, /^not a known trajectory format: a JSON object with keys attempts, steps;/);
   assert.deepEqual(normalizeTrajectoryText('  \n', 'blank.json'), { ok: false, problem: { severity: 'error', file: 'blank.json', message: 'the file is empty' } });
   const missing = await readTrajectory(path.join(FIX, 'nope.traj'), { fileLabel: 'nope.traj' });
@@ -222,7 +221,8 @@ test('a JSONL transcript with a truncated last line and a malformed middle line 
       [28, 'line 28 is cut short (…); it was left out'],
     ],
   );
-  assert.equal(r.trajectory.steps.length, full.t.steps.length - 2, 'the closing text and the stop-hook line are gone');
+  assert.equal(r.trajectory.steps.length, full.t.steps.length - 1, 'the closing text is gone (the stop-hook line is no step anyway)');
+  assert.equal(r.trajectory.summary.skipped?.['system/stop_hook_summary'], undefined, 'the cut line is not counted as read');
 });
 
 test('malformed JSON in a document is an error with the line of the fault', async () => {

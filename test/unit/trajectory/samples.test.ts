@@ -289,13 +289,14 @@ test('non-canonical ATIF "1.4": tool results moved after the call that made them
   assert.deepEqual(editsOf(t).map((e) => e.split(' ').slice(1).join(' ')), ['Write: /tmp/tmp.Gtrekx29jH/regex.txt']);
 });
 
-test('Claude Code session: order from parentUuid, progress and snapshot lines skipped, usage once per response', async () => {
+test('Claude Code session: order from parentUuid, progress, snapshot and hook-summary lines skipped and counted, usage once per response', async () => {
   const dir = 'claude-code/entire-checkpoints/08/5de903e0fb/0';
   const { t, problems } = await load(`${dir}/full.jsonl`);
   const s = t.summary;
   assert.equal(s.format, 'claude-code');
   assert.deepEqual(problems, []);
-  assert.deepEqual(s.byKind, { user: 1, thought: 2, tool_call: 4, tool_result: 4, system: 1 });
+  assert.deepEqual(s.byKind, { user: 1, thought: 2, tool_call: 4, tool_result: 4 });
+  assert.deepEqual(s.skipped, { 'file-history-snapshot': 2, 'progress/hook_progress': 13, 'system/stop_hook_summary': 1 });
   assert.equal(s.model, 'claude-opus-4-6');
   // Entire's own metadata.json for this checkpoint counts the same tokens and the same touched file.
   const meta = JSON.parse(readFileSync(path.join(TRAJ, dir, 'metadata.json'), 'utf8')) as {
@@ -322,7 +323,6 @@ test('Claude Code session: order from parentUuid, progress and snapshot lines sk
       'tool_call line 21',
       'tool_result line 24',
       'thought line 25',
-      'system line 28',
     ],
   );
   for (const r of t.steps.filter((x) => x.kind === 'tool_result')) {

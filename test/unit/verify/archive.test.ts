@@ -93,13 +93,20 @@ test('repackChecked: prefixes every entry, owns it by the run user, and refuses 
     { header: { name: 'hard', type: 'link', linkname: 'src/a.py' } },
   ]);
   const body = await repackChecked(Readable.from([good]), '/repo/', { uid: 1000, gid: 1000, worldWritable: false });
-  const full = await assembleArchive([{ name: '.specweave/run.sh', data: 'echo hi\n', mode: 0o755 }], body);
+  const full = await assembleArchive(
+    [
+      { name: '.specweave/run.sh', data: 'echo hi\n', mode: 0o755 },
+      { name: '.specweave/out', directory: true, mode: 0o777 },
+    ],
+    body,
+  );
   const entries = await list(full);
   assert.deepEqual(
     entries.map((e) => [e.name, e.uid, (e.mode ?? 0).toString(8), e.type, e.linkname ?? null, e.data]),
     [
       ['.specweave/', 0, '755', 'directory', null, ''],
       ['.specweave/run.sh', 0, '755', 'file', null, 'echo hi\n'],
+      ['.specweave/out/', 0, '777', 'directory', null, ''],
       ['repo/', 1000, '755', 'directory', null, ''],
       ['repo/src/', 1000, '775', 'directory', null, ''],
       ['repo/src/a.py', 1000, '755', 'file', null, 'print(1)\n'],

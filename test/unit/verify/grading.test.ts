@@ -34,8 +34,8 @@ test('prefix match only for visibly cut ids, and it is reported', () => {
   // A reported name cut with "..." by a narrow terminal.
   assert.equal(m.match('t.py::test_long_name').loose?.how, 'prefix');
   const g = gradeTests([t('t.py::test_p[a', 'fail_to_pass')], { 't.py::test_p[a b]': 'PASSED', 't.py::test_p[a c]': 'FAILED' });
-  assert.deepEqual(g.failToPass.failure, ['t.py::test_p[a'], 'several matches: any failure wins');
-  assert.deepEqual(g.looseMatches[0]?.reported, ['t.py::test_p[a b]', 't.py::test_p[a c]']);
+  assert.deepEqual(g.failToPass.missing, ['t.py::test_p[a'], 'several matches: ambiguous, so missing (issue 9, item 21)');
+  assert.deepEqual(g.looseMatches[0], { test: 't.py::test_p[a', reported: ['t.py::test_p[a b]', 't.py::test_p[a c]'], how: 'ambiguous' });
 });
 
 test('JUnit-style names match node ids after normalisation, and say so', () => {
@@ -77,7 +77,7 @@ const ok = (o: Partial<ExecutionOutcome>): ExecutionOutcome => ({
   exitCode: 0,
   timedOut: false,
   oomKilled: false,
-  stdoutText: 'PASSED t.py::a\nPASSED t.py::b\n',
+  stdoutText: 'PASSED t.py::a\nPASSED t.py::b\n==== 2 passed in 0.01s ====\n',
   stderrText: '',
   ...o,
 });
@@ -87,7 +87,7 @@ test('judge: a passing run, then a failing one', () => {
   assert.equal(p.status, 'passed');
   assert.equal(p.resolved, true);
   assert.deepEqual(p.specs, { S1: 'pass' });
-  const f = judgeRun(task, ok({ exitCode: 1, stdoutText: 'FAILED t.py::a - boom\nPASSED t.py::b\n' }));
+  const f = judgeRun(task, ok({ exitCode: 1, stdoutText: 'FAILED t.py::a - boom\nPASSED t.py::b\n==== 1 failed, 1 passed in 0.01s ====\n' }));
   assert.equal(f.status, 'failed');
   assert.deepEqual(f.specs, { S1: 'fail' });
 });
@@ -119,7 +119,7 @@ test('judge: apply failures, OOM, timeouts and infra errors come before any pars
 });
 
 test('judge: missing tests make a run failed, listed as missing', () => {
-  const j = judgeRun(task, ok({ stdoutText: 'PASSED t.py::a\n' }));
+  const j = judgeRun(task, ok({ stdoutText: 'PASSED t.py::a\n==== 1 passed in 0.01s ====\n' }));
   assert.equal(j.status, 'failed');
   assert.deepEqual(j.grade.passToPass.missing, ['t.py::b']);
   assert.match(j.reason, /1 missing/);

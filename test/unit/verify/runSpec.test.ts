@@ -1,11 +1,11 @@
 // The run description (hardening, user, labels, deadlines) and the driver script, run here with the host's sh.
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { TESTS_BEGIN_MARKER, driverScript, parsePrelude, shQuote } from '../../../src/adapters/docker/driver';
+import { HARNESS_REPORT_PATH, TESTS_BEGIN_MARKER, driverScript, parsePrelude, shQuote, testPatchPaths } from '../../../src/adapters/docker/driver';
 import type { RunSpecInput } from '../../../src/adapters/docker/runSpec';
 import { RunSpecError, containerName, createOptions, describeRun, runUser } from '../../../src/adapters/docker/runSpec';
 
@@ -39,8 +39,12 @@ test('a run is hardened: no network, memory = memory+swap, CPU quota, pid limit,
     Privileged: false,
     ReadonlyRootfs: false,
     LogConfig: { Type: 'none', Config: {} },
-    Ulimits: [{ Name: 'core', Soft: 0, Hard: 0 }],
+    Ulimits: [
+      { Name: 'core', Soft: 0, Hard: 0 },
+      { Name: 'fsize', Soft: 2048 * 1024 * 1024, Hard: 2048 * 1024 * 1024 },
+    ],
   });
+  assert.equal(d.diskLimitBytes, 2048 * 1024 * 1024, 'limits.diskMb defaults to 2 GiB');
   assert.deepEqual(d.labels, {
     'specweave.owned': '1',
     'specweave.run': input.runId,
@@ -57,10 +61,22 @@ test('a run is hardened: no network, memory = memory+swap, CPU quota, pid limit,
   const c = createOptions(d);
   assert.equal(c.NetworkDisabled, true);
   assert.equal(c.Tty, false);
+  // The watchdog's stdin: open while the client is attached, closed by the engine when it goes.
+  assert.deepEqual([c.AttachStdin, c.OpenStdin, c.StdinOnce], [true, true, true]);
+  assert.match(d.driver, /^exec 3<&0 <\/dev\/null$/m);
   assert.deepEqual(c.Entrypoint, ['/bin/sh']);
   assert.deepEqual(c.Cmd, ['/.specweave/run.sh']);
   assert.equal(c.HostConfig?.AutoRemove, false);
   assert.equal(c.name, 'specweave-20260101T000000000Z-abc123');
+  assert.equal(c.HostConfig?.StorageOpt, undefined, 'a storage quota only when asked for (the engine may have none)');
+});
+
+test('the disk limit: every file capped at it, a storage quota of upload + limit when the engine has quotas', () => {
+  const d = describeRun({ ...input, limits: { ...input.limits, diskMb: 64 } });
+  assert.equal(d.diskLimitBytes, 64 * 1024 * 1024);
+  assert.deepEqual(d.hostConfig.Ulimits.find((u) => u.Name === 'fsize'), { Name: 'fsize', Soft: 64 * 1024 * 1024, Hard: 64 * 1024 * 1024 });
+  assert.deepEqual(createOptions(d, { storageQuotaBytes: 1000 + d.diskLimitBytes }).HostConfig?.StorageOpt, { size: String(1000 + 64 * 1024 * 1024) });
+  assert.throws(() => describeRun({ ...input, limits: { ...input.limits, diskMb: 0 } }), /limits.diskMb must be positive/);
 });
 
 test('the user: a non-root user unless the image holds the repository', () => {
@@ -104,21 +120,67 @@ function hasTools(): boolean {
   return ['git', 'patch', 'timeout'].every((t) => spawnSync('sh', ['-c', `command -v ${t}`]).status === 0);
 }
 
-function runDriver(files: Record<string, string>, testPatch: string, attemptPatch: string, command: string, timeoutSec = 10) {
+function runDriver(
+  files: Record<string, string>,
+  testPatch: string,
+  attemptPatch: string,
+  command: string,
+  timeoutSec = 10,
+  extra: { restorePaths?: string[]; harness?: boolean; env?: NodeJS.ProcessEnv } = {},
+) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-driver-'));
   const work = path.join(dir, 'work');
   const inDir = path.join(dir, 'in');
   fs.mkdirSync(work);
   fs.mkdirSync(inDir);
-  for (const [rel, text] of Object.entries(files)) fs.writeFileSync(path.join(work, rel), text);
+  for (const [rel, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(work, rel)), { recursive: true });
+    fs.writeFileSync(path.join(work, rel), text);
+  }
   fs.writeFileSync(path.join(inDir, 'test.patch'), testPatch);
   fs.writeFileSync(path.join(inDir, 'attempt.patch'), attemptPatch);
   fs.writeFileSync(path.join(inDir, 'command.sh'), command);
-  fs.writeFileSync(path.join(inDir, 'run.sh'), driverScript({ workdir: work, timeoutSec, killAfterSec: 1, junitPath: 'junit.xml', inputDir: inDir }));
-  const r = spawnSync('sh', [path.join(inDir, 'run.sh')], { encoding: 'utf8' });
+  const harnessReportPath = extra.harness ? path.join(dir, 'out', 'junit.xml') : undefined;
+  if (harnessReportPath) {
+    fs.mkdirSync(path.dirname(harnessReportPath));
+    fs.writeFileSync(harnessReportPath, 'planted');
+  }
+  fs.writeFileSync(
+    path.join(inDir, 'run.sh'),
+    driverScript({ workdir: work, timeoutSec, killAfterSec: 1, junitPath: 'junit.xml', inputDir: inDir, restorePaths: extra.restorePaths ?? testPatchPaths(testPatch), harnessReportPath }),
+  );
+  const r = spawnSync('sh', [path.join(inDir, 'run.sh')], { encoding: 'utf8', env: extra.env ?? process.env });
   const at = r.stdout.indexOf(TESTS_BEGIN_MARKER);
-  const out = { code: r.status, signal: r.signal, prelude: at < 0 ? r.stdout : r.stdout.slice(0, at), tests: at < 0 ? '' : r.stdout.slice(at + TESTS_BEGIN_MARKER.length), work };
+  const out = { code: r.status, signal: r.signal, prelude: at < 0 ? r.stdout : r.stdout.slice(0, at), tests: at < 0 ? '' : r.stdout.slice(at + TESTS_BEGIN_MARKER.length), work, dir, harnessReportPath };
   return out;
+}
+
+/** `git diff` of `changes` against `files` (both written to a scratch repository). */
+function gitDiff(files: Record<string, string>, changes: Record<string, string | null>, symlinks: Record<string, string> = {}): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-diff-'));
+  const git = (args: string[]) => spawnSync('git', ['-C', dir, '-c', 'user.email=x@y', '-c', 'user.name=x', ...args], { encoding: 'utf8' });
+  git(['init', '-q']);
+  for (const [rel, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    fs.writeFileSync(path.join(dir, rel), text);
+  }
+  git(['add', '-A']);
+  git(['commit', '-q', '-m', 'base', '--allow-empty']);
+  for (const [rel, text] of Object.entries(changes)) {
+    if (text === null) fs.rmSync(path.join(dir, rel), { recursive: true });
+    else {
+      fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+      fs.writeFileSync(path.join(dir, rel), text);
+    }
+  }
+  for (const [rel, target] of Object.entries(symlinks)) {
+    fs.rmSync(path.join(dir, rel), { recursive: true, force: true });
+    fs.symlinkSync(target, path.join(dir, rel));
+  }
+  git(['add', '-A']);
+  const d = git(['diff', '--cached', '--no-color', '--binary']).stdout;
+  fs.rmSync(dir, { recursive: true, force: true });
+  return d;
 }
 
 const base = 'one\ntwo\nthree\nfour\nfive\nsix\nseven\n';
@@ -160,5 +222,139 @@ test('driver: the verifier exits with its own code, and timeout(1) stops it', ()
   const slow = runDriver({ 'f.txt': base }, '', '', 'trap "" TERM; while :; do :; done', 1);
   // timeout(1) SIGKILLs its whole process group, itself included: in a container, init reports that as 137.
   assert.ok(slow.code === 137 || slow.signal === 'SIGKILL', `exit ${slow.code} / ${slow.signal}`);
-  assert.ok(Date.now() - t0 < 4000);
+  assert.ok(Date.now() - t0 < 30_000, 'timeout(1) stopped the loop (it never ends by itself)');
+});
+
+test('testPatchPaths: both sides of renames, quoted names, new and deleted files, and no header taken from a hunk body', () => {
+  const patch = [
+    'diff --git a/tests/test_a.py b/tests/test_a.py',
+    'index 1..2 100644',
+    '--- a/tests/test_a.py',
+    '+++ b/tests/test_a.py',
+    '@@ -1,2 +1,1 @@',
+    '--- a/not/a/header.py (a removed line)',
+    ' context',
+    'diff --git a/old name.py b/new name.py',
+    'similarity index 90%',
+    'rename from old name.py',
+    'rename to new name.py',
+    'diff --git "a/t\\303\\251st \\"q\\".py" "b/t\\303\\251st \\"q\\".py"',
+    'new file mode 100644',
+    '--- /dev/null',
+    '+++ "b/t\\303\\251st \\"q\\".py"',
+    '@@ -0,0 +1 @@',
+    '+x',
+    'diff --git a/gone.py b/gone.py',
+    'deleted file mode 100644',
+    '--- a/gone.py\t2026-01-01 00:00:00',
+    '+++ /dev/null',
+    '@@ -1 +0,0 @@',
+    '-y',
+    '--- a/../escape.py',
+    '+++ b/x/../../escape.py',
+    '@@ -1 +1 @@',
+    '-a',
+    '+b',
+    '',
+  ].join('\n');
+  assert.deepEqual(testPatchPaths(patch).sort(), ['gone.py', 'new name.py', 'old name.py', 'tests/test_a.py', 'tést "q".py'].sort());
+  assert.deepEqual(testPatchPaths(''), []);
+  // A body line pair that reads like a file header counts as one: one path too many is harmless, one too few is not.
+  assert.deepEqual(testPatchPaths('--- a/t.py\n+++ b/t.py\n@@ -1,2 +1,2 @@\n--- a/u.py\n+++ b/u.py\n'), ['t.py', 'u.py']);
+});
+
+test('driver: the attempt applies first, the files the test patch touches go back to base, then the test patch', () => {
+  assert.ok(hasTools(), 'the driver tests need git, patch and timeout on this machine (scripts/setup-docker.sh installs them)');
+  const baseFiles = { 'lib.py': 'def f():\n    return 1\n', 'tests/test_lib.py': 'def test_old():\n    assert True\n' };
+  const testPatch = gitDiff(baseFiles, {
+    'tests/test_lib.py': 'from lib import f\n\n\ndef test_f():\n    assert f() == 2\n',
+    'tests/test_new.py': 'def test_new():\n    assert False\n',
+  });
+  // Made against the base commit: fixes lib.py, neuters the test file the test patch changes, adds the one it adds.
+  const attempt = gitDiff(baseFiles, {
+    'lib.py': 'def f():\n    return 2\n',
+    'tests/test_lib.py': 'def test_f():\n    pass\n',
+    'tests/test_new.py': 'def test_new():\n    pass\n',
+  });
+  const r = runDriver(baseFiles, testPatch, attempt, 'cat tests/test_lib.py tests/test_new.py lib.py');
+  assert.deepEqual(
+    r.prelude.split('\n').filter((l) => l.startsWith('@@SPECWEAVE')),
+    ['@@SPECWEAVE apply attempt git-apply', '@@SPECWEAVE restore 2 file(s) the test patch touches to their base version', '@@SPECWEAVE apply test git-apply'],
+  );
+  assert.equal(r.tests, 'from lib import f\n\n\ndef test_f():\n    assert f() == 2\ndef test_new():\n    assert False\ndef f():\n    return 2\n');
+  assert.deepEqual(parsePrelude(r.prelude), { test: { method: 'git-apply' }, attempt: { method: 'git-apply' } });
+});
+
+test('driver: a test folder the attempt turned into a symlink out of the workdir is not written through', () => {
+  assert.ok(hasTools(), 'the driver tests need git, patch and timeout on this machine (scripts/setup-docker.sh installs them)');
+  const baseFiles = { 'lib.py': 'x = 1\n', 'tests/test_lib.py': 'def test_old():\n    assert True\n' };
+  const testPatch = gitDiff(baseFiles, { 'tests/test_lib.py': 'def test_real():\n    assert False\n' });
+  const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-outside-'));
+  fs.writeFileSync(path.join(outside, 'test_lib.py'), 'outside, untouched\n');
+  const attempt = gitDiff(baseFiles, {}, { tests: outside });
+  const r = runDriver(baseFiles, testPatch, attempt, 'ls -la tests; cat tests/test_lib.py');
+  assert.equal(parsePrelude(r.prelude).attempt.method, 'git-apply', r.prelude);
+  assert.equal(parsePrelude(r.prelude).test.method, 'git-apply', r.prelude);
+  assert.match(r.tests, /def test_real/);
+  assert.ok(fs.lstatSync(path.join(r.work, 'tests')).isDirectory(), 'the symlink became a folder again');
+  assert.equal(fs.readFileSync(path.join(outside, 'test_lib.py'), 'utf8'), 'outside, untouched\n');
+  fs.rmSync(outside, { recursive: true, force: true });
+});
+
+test('driver: paths with spaces and quotes are restored; a missing test patch restores nothing', () => {
+  assert.ok(hasTools(), 'the driver tests need git, patch and timeout on this machine (scripts/setup-docker.sh installs them)');
+  const name = "tests/it's a \"test\".py";
+  const testPatch = gitDiff({ 'x.py': '' }, { [name]: 'real\n' });
+  assert.deepEqual(testPatchPaths(testPatch), [name]);
+  const attempt = gitDiff({ 'x.py': '' }, { [name]: 'fake\n' });
+  const r = runDriver({ 'x.py': '' }, testPatch, attempt, `cat ${shQuote(name)}`);
+  assert.equal(r.tests, 'real\n', r.prelude);
+  const none = runDriver({ 'x.py': '' }, '', attempt, `cat ${shQuote(name)}`);
+  assert.equal(none.tests, 'fake\n');
+  assert.doesNotMatch(none.prelude, /restore/);
+});
+
+test('driver: the harness report path is cleared and PYTEST_ADDOPTS asks for it, after what the image sets', () => {
+  assert.ok(hasTools(), 'the driver tests need git, patch and timeout on this machine (scripts/setup-docker.sh installs them)');
+  const r = runDriver({ 'f.txt': base }, '', '', 'echo "ADDOPTS=$PYTEST_ADDOPTS"', 10, { harness: true, env: { ...process.env, PYTEST_ADDOPTS: '-p no:cacheprovider' } });
+  assert.equal(r.tests, `ADDOPTS=-p no:cacheprovider --junitxml=${r.harnessReportPath}\n`);
+  assert.ok(r.harnessReportPath && !fs.existsSync(r.harnessReportPath), 'a report planted there is deleted before the tests');
+  const plain = runDriver({ 'f.txt': base }, '', '', 'echo "ADDOPTS=$PYTEST_ADDOPTS"', 10, { harness: true, env: { PATH: process.env.PATH } });
+  assert.equal(plain.tests, `ADDOPTS=--junitxml=${plain.harnessReportPath}\n`);
+  assert.equal(describeRun(input).harnessReportPath, HARNESS_REPORT_PATH);
+  assert.equal(describeRun({ ...input, verifier: { command: 'x', parser: 'exitcode' } }).harnessReportPath, undefined);
+  assert.doesNotMatch(describeRun({ ...input, verifier: { command: 'x', parser: 'django' } }).driver, /PYTEST_ADDOPTS/);
+});
+
+test('driver watchdog: the tests read /dev/null, and EOF on the driver\'s stdin ends the run at once', async () => {
+  assert.ok(hasTools(), 'the driver tests need git, patch and timeout on this machine (scripts/setup-docker.sh installs them)');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-watchdog-'));
+  const work = path.join(dir, 'work');
+  fs.mkdirSync(work);
+  for (const f of ['test.patch', 'attempt.patch']) fs.writeFileSync(path.join(dir, f), '');
+  fs.writeFileSync(path.join(dir, 'command.sh'), 'if read -r line; then echo "read: $line"; else echo "stdin: eof"; fi\nexec sleep 60\n');
+  fs.writeFileSync(path.join(dir, 'run.sh'), driverScript({ workdir: work, timeoutSec: 60, killAfterSec: 1, inputDir: dir, watchdog: true }));
+  // Its own process group: what the watchdog leaves on a host (no container init to take it down) is killed after.
+  const p = spawn('sh', [path.join(dir, 'run.sh')], { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  let out = '';
+  p.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<NodeJS.Signals | null>((resolve) => p.on('exit', (_code, signal) => resolve(signal)));
+  try {
+    p.stdin.write('not for the tests\n');
+    const deadline = Date.now() + 10_000;
+    while (!out.includes('stdin: eof') && !out.includes('read:') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.match(out, /stdin: eof/, 'the tests got /dev/null, not the watchdog\'s stdin');
+    p.stdin.end();
+    const signal = await Promise.race([exited, new Promise<'still running'>((r) => setTimeout(() => r('still running'), 10_000))]);
+    assert.equal(signal, 'SIGKILL', 'EOF on stdin killed the run (well before its 60 s)');
+  } finally {
+    if (p.pid) {
+      try {
+        process.kill(-p.pid, 'SIGKILL');
+      } catch {
+        // the group is gone already
+      }
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -1,5 +1,6 @@
 // Input hashes and staleness, the run store under the dataset, atomic writes, and which containers are orphans.
 import * as assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -137,4 +138,14 @@ test('CLI selection: attempts bring the probes; --gold/--empty alone run just th
   const r = selectRuns(noGold, { ...none, gold: true });
   assert.deepEqual(r.attemptIds, []);
   assert.match(r.notes[0] ?? '', /no gold patch/);
+});
+
+test('runs graded by the verifier before the hardening of issue 9 (version 1) are stale, never reused', () => {
+  const now = runInputs({ task, testPatch: 'T', attemptPatch: 'A', imageId: 'sha256:1', timeoutSec: 60 });
+  assert.equal(now.verifierVersion, 2);
+  const { key: _key, ...parts } = now;
+  const v1 = { ...parts, verifierVersion: 1 };
+  const old = { ...v1, key: createHash('sha256').update(canonicalJson(v1)).digest('hex') };
+  assert.notEqual(old.key, now.key);
+  assert.deepEqual(staleReasons(old, now), ['verifier version']);
 });

@@ -7,7 +7,14 @@ import type { TestCase } from '../../../src/core/model';
 import { gradeTests } from '../../../src/core/verify/grading';
 import { parseTestOutput } from '../../../src/core/verify/judge';
 
-const samples = path.resolve(__dirname, '../../../../shared/samples/swebench');
+// `../shared/samples` beside the repository (found upwards, so a worktree in a subfolder finds it too).
+function findSamples(): string {
+  for (let d = path.resolve(__dirname, '../../..'); ; d = path.dirname(d)) {
+    const p = path.join(d, '..', 'shared', 'samples', 'swebench');
+    if (fs.existsSync(p) || path.dirname(d) === d) return p;
+  }
+}
+const samples = findSamples();
 
 interface Row {
   instance_id: string;

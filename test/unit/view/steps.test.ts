@@ -26,17 +26,14 @@ test('countLines', () => {
   assert.equal(countLines('\n\n'), 2);
 });
 
-test('a 10 MB step previews quickly and is capped; its line count is exact', () => {
+test('a 10 MB step previews capped; its line count is exact', () => {
   const line = `${'x'.repeat(99)}\n`;
   const big = line.repeat(100_000); // 10 MB, 100,000 lines
-  const t0 = performance.now();
   const p = prepareStep(step(0, big));
   const v = stepView(p);
-  const ms = performance.now() - t0;
   assert.equal(v.preview.length, STEP_PREVIEW_CHARS);
   assert.equal(v.length, big.length);
   assert.equal(v.lines, 100_000);
-  assert.ok(ms < 500, `preparing a 10 MB step took ${ms.toFixed(0)} ms`);
   assert.ok(jsonBytes(v) < 10_000);
 });
 

@@ -1,16 +1,25 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { buildWebviewHtml, contentSecurityPolicy, localResourceRootPaths, makeNonce } from '../../../src/vscode/webviewHtml';
+import { WebviewAssets } from '../../../src/vscode/webviewAssets';
+import type { WebviewHtmlOptions } from '../../../src/vscode/webviewHtml';
+import { buildWebviewHtml, contentSecurityPolicy, inlineSafe, localResourceRootPaths, makeNonce } from '../../../src/vscode/webviewHtml';
+import { tmpDir } from '../helpers/tmp';
+import * as fs from 'node:fs';
 
 const cspSource = 'https://file+.vscode-resource.vscode-cdn.net';
-const opts = (nonce = makeNonce()) => ({
+const opts = (nonce = makeNonce()): WebviewHtmlOptions => ({
   cspSource,
   nonce,
-  scriptUri: `${cspSource}/ext/dist/webview.js`,
-  styleUris: [`${cspSource}/ext/dist/webview.css`],
+  script: { uri: `${cspSource}/ext/dist/webview.js` },
+  styles: [{ uri: `${cspSource}/ext/dist/webview.css` }],
   title: 'Task <b>"x"</b>',
   taskId: 'task-"1"',
+});
+const inlineOpts = (nonce = makeNonce()): WebviewHtmlOptions => ({
+  ...opts(nonce),
+  script: { inline: 'document.body.dataset.started = "yes";' },
+  styles: [{ inline: 'body { color: red; }' }],
 });
 
 function cspOf(html: string): Map<string, string[]> {
@@ -43,7 +52,7 @@ test('the CSP denies everything by default and allows scripts only by nonce; no 
   for (const [, sources] of csp) for (const s of sources) assert.ok(s === cspSource || s.startsWith("'") || s === 'data:', `unexpected source ${s}`);
 });
 
-test('every script and style carries the nonce; there is no inline script or style', () => {
+test('linked: every script and style carries the nonce; there is no inline script or style', () => {
   const nonce = makeNonce();
   const html = buildWebviewHtml(opts(nonce));
   const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
@@ -74,4 +83,44 @@ test('local resources are limited to the extension\'s dist/ and media/', () => {
   const ext = path.resolve('/opt/ext/specweave');
   assert.deepEqual(localResourceRootPaths(ext), [path.join(ext, 'dist'), path.join(ext, 'media')]);
   for (const p of localResourceRootPaths(ext)) assert.ok(p.startsWith(ext + path.sep));
+});
+
+test('inline (what the panels use): the bundle and styles sit in the page with the nonce, nothing is loaded to start', () => {
+  const nonce = makeNonce();
+  const html = buildWebviewHtml(inlineOpts(nonce));
+  const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
+  assert.equal(scripts.length, 1);
+  assert.equal(scripts[0]?.[1], ` type="module" nonce="${nonce}"`, 'no src: the code arrives with the page');
+  assert.equal(scripts[0]?.[2], 'document.body.dataset.started = "yes";');
+  const styles = [...html.matchAll(/<style\b([^>]*)>([\s\S]*?)<\/style>/g)];
+  assert.deepEqual(styles.map((m) => [m[1], m[2]]), [[` nonce="${nonce}"`, 'body { color: red; }']]);
+  assert.ok(!/<link\b/.test(html));
+  assert.ok(!/\sstyle=/.test(html) && !/\son[a-z]+=/i.test(html));
+  // The policy is the same strict one: the inline code runs only because it carries this page's nonce.
+  assert.deepEqual(cspOf(html).get('script-src'), [`'nonce-${nonce}'`]);
+});
+
+test('a text that would end its element or switch the parser is never inlined', () => {
+  for (const bad of ['x = "</script><img src=x onerror=alert(1)>"', 'a = "<!--"', 'b = "<SCRIPT>"']) {
+    assert.equal(inlineSafe(bad, 'script'), false, bad);
+    assert.throws(() => buildWebviewHtml({ ...inlineOpts(), script: { inline: bad } }), /cannot be inlined/);
+  }
+  assert.equal(inlineSafe('a { content: "</style>" }', 'style'), false);
+  assert.equal(inlineSafe('const lt = a < b;', 'script'), true);
+});
+
+test('the panels\' assets: the built bundles are inlined; one that cannot be, or is missing, is linked', () => {
+  const dist = tmpDir('sw-assets-');
+  fs.writeFileSync(path.join(dist, 'webview.js'), 'console.log(1 < 2);');
+  fs.writeFileSync(path.join(dist, 'webview.css'), 'body { margin: 0 }');
+  fs.writeFileSync(path.join(dist, 'stats.js'), 'const s = "</script>";');
+  const assets = new WebviewAssets(dist);
+  const toUri = (f: string) => `uri:${path.basename(f)}`;
+  assert.deepEqual(assets.script('webview.js', toUri), { inline: 'console.log(1 < 2);' });
+  assert.deepEqual(assets.styles(['webview.css', 'missing.css'], toUri), [{ inline: 'body { margin: 0 }' }]);
+  assert.deepEqual(assets.script('stats.js', toUri), { uri: 'uri:stats.js' });
+  assert.deepEqual(assets.script('nothere.js', toUri), { uri: 'uri:nothere.js' });
+  // A rebuilt bundle is read again.
+  fs.writeFileSync(path.join(dist, 'webview.js'), 'console.log("rebuilt, longer");');
+  assert.deepEqual(assets.script('webview.js', toUri), { inline: 'console.log("rebuilt, longer");' });
 });

@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SpecWeaveApi } from '../../../src/vscode/extension';
-import { api, closeAllEditors, openDataset, projectRoot, tinyDatasetWithClone, until } from './helpers';
+import { api, closeAllEditors, openDataset, projectRoot, statsHandshake, tinyDatasetWithClone, until } from './helpers';
 
 const CURATOR = 'In-Host Tester';
 
@@ -152,7 +152,7 @@ describe('curation', () => {
   it("the statistics panel's webview runs and refreshes when the log changes", async () => {
     assert.equal(await vscode.commands.executeCommand('specweave.stats.show'), true);
     assert.ok(a.curation.curationPanels.isOpen('stats'));
-    await until('the statistics webview handshake', () => a.curation.curationPanels.posted.stats > 0, 20_000);
+    await statsHandshake(a);
     const posted = a.curation.curationPanels.posted.stats;
     const m = a.curation.curationPanels.model('stats');
     assert.equal(m.view, 'stats');
@@ -164,7 +164,7 @@ describe('curation', () => {
     assert.ok(after.view === 'stats' && after.stats.curators.some((c) => c.curator === 'bob'));
     assert.equal(await vscode.commands.executeCommand('specweave.adjudication.show'), true);
     await until('the adjudication webview handshake', () => a.curation.curationPanels.posted.adjudication > 0, 20_000);
-  });
+  }).timeout(90_000);
 
   it('exports the curated set: approved tasks only, with every file in the manifest', async () => {
     const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sw-inhost-export-')), 'curated');

@@ -67,6 +67,20 @@ export async function until<T>(what: string, fn: () => T | undefined | false | P
   }
 }
 
+/**
+ * Waits for the statistics page to say `ready` and get its first model. The bound covers the page-load watchdog's
+ * whole recovery (up to three loads of 8 s of visible time each, when VS Code's webview fails to start), so a slow
+ * but recovering load passes; the message says where the load stood.
+ */
+export async function statsHandshake(a: SpecWeaveApi, timeoutMs = 60_000): Promise<void> {
+  const p = a.curation.curationPanels;
+  try {
+    await until('the statistics webview handshake', () => p.posted.stats > 0, timeoutMs);
+  } catch (e) {
+    throw new Error(`${e instanceof Error ? e.message : String(e)} (panel: ${JSON.stringify(p.loadState('stats'))})`);
+  }
+}
+
 /** Opens `root` through the command and waits until every task is loaded. */
 export async function openDataset(a: SpecWeaveApi, root: string): Promise<void> {
   const ok = await vscode.commands.executeCommand<boolean>('specweave.dataset.open', root);

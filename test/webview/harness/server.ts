@@ -56,8 +56,9 @@ export async function startHarness(): Promise<HarnessServer> {
       const html = buildWebviewHtml({
         cspSource: origin,
         nonce,
-        scriptUri: '/dist/stats.js',
-        styleUris: [`/harness/theme-${theme}.css`, '/dist/stats.css'],
+        // Inline, as the extension serves it (the theme sheet is the workbench's part, linked).
+        script: { inline: readFileSync(path.join(projectRoot, 'dist/stats.js'), 'utf8') },
+        styles: [{ uri: `/harness/theme-${theme}.css` }, { inline: readFileSync(path.join(projectRoot, 'dist/stats.css'), 'utf8') }],
         title: 'SpecWeave curation panel (harness)',
         taskId: url.searchParams.get('view') === 'adjudication' ? 'adjudication' : 'stats',
       });
@@ -71,8 +72,8 @@ export async function startHarness(): Promise<HarnessServer> {
       const html = buildWebviewHtml({
         cspSource: origin,
         nonce,
-        scriptUri: '/dist/webview.js',
-        styleUris: [`/harness/theme-${theme}.css`, '/dist/webview.css'],
+        script: { inline: readFileSync(path.join(projectRoot, 'dist/webview.js'), 'utf8') },
+        styles: [{ uri: `/harness/theme-${theme}.css` }, { inline: readFileSync(path.join(projectRoot, 'dist/webview.css'), 'utf8') }],
         title: 'SpecWeave task view (harness)',
         taskId: url.searchParams.get('fixture') ?? 'standard',
       });

@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SpecWeaveApi } from '../../../../src/vscode/extension';
-import { api, closeAllEditors, openDataset, tinyDatasetWithClone, until } from '../helpers';
+import { api, closeAllEditors, openDataset, statsHandshake, tinyDatasetWithClone, until } from '../helpers';
 
 describe('curation (restricted workspace)', () => {
   let a: SpecWeaveApi;
@@ -49,6 +49,6 @@ describe('curation (restricted workspace)', () => {
     assert.ok(fs.existsSync(path.join(out, 'tasks/t1/provenance.json')));
     fs.rmSync(path.dirname(out), { recursive: true, force: true });
     assert.equal(await vscode.commands.executeCommand('specweave.stats.show'), true);
-    await until('the statistics webview handshake', () => a.curation.curationPanels.posted.stats > 0, 20_000);
-  });
+    await statsHandshake(a);
+  }).timeout(90_000);
 });

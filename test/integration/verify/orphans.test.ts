@@ -1,0 +1,73 @@
+// After `kill -9` of the CLI, its running container stops by itself soon (the engine closes the container's stdin when
+// the owner's attach connection drops; the driver's watchdog ends the run on that EOF), and the next start of the
+// CLI, whatever the command, removes it.
+import * as assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Engine } from '../../../src/adapters/docker/engine';
+import { listOwned } from '../../../src/adapters/docker/sweep';
+import { buildDataset } from '../../fixtures/verify/dataset';
+import { assertNoOwnedContainers, requireEngine } from './engineGuard';
+
+const ROOT = path.resolve(__dirname, '../../..');
+
+function startCli(args: string[]): { p: ChildProcess; exited: Promise<number | null>; output: () => string } {
+  const p = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  p.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  p.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => p.on('close', (code) => resolve(code)));
+  return { p, exited, output: () => out };
+}
+
+async function until<T>(what: string, ms: number, probe: () => Promise<T | undefined>): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`${what}: not within ${ms / 1000} s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+let engine: Engine;
+let root: string;
+const taskId = `sleepy-${process.pid}`;
+
+before(async () => {
+  engine = await requireEngine();
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-orphans-'));
+  // A test that sleeps far longer than this test waits, under the default 300 s deadline.
+  buildDataset(root, [{ id: taskId, timeoutSec: 300, command: 'python3 -c "import time; time.sleep(600)"', attempts: [] }]);
+});
+
+after(async () => {
+  if (engine) await assertNoOwnedContainers(engine);
+  if (root) fs.rmSync(root, { recursive: true, force: true });
+});
+
+test('kill -9 of the CLI: its container stops by itself within 20 s, and the next CLI start removes it', async (t) => {
+  const cli = startCli(['verify', root, taskId, '--empty', '--force']);
+  const ofTask = async () => (await listOwned(engine)).filter((c) => c.labels['specweave.task'] === taskId);
+  const running = await until('the run container to be running', 60_000, async () => {
+    if (cli.p.exitCode !== null) throw new Error(`the CLI ended first:\n${cli.output()}`);
+    return (await ofTask()).find((c) => c.state === 'running');
+  });
+  assert.equal(running.labels['specweave.pid'], String(cli.p.pid));
+
+  const killedAt = Date.now();
+  cli.p.kill('SIGKILL');
+  await cli.exited;
+  const stopped = await until('the orphan to stop by itself', 20_000, async () => (await ofTask()).find((c) => c.id === running.id && c.state !== 'running'));
+  assert.equal(stopped.state, 'exited');
+  t.diagnostic(`the orphan was seen stopped ${Date.now() - killedAt} ms after the kill`);
+
+  // Any command sweeps at start: here one that never runs a container.
+  const list = startCli(['list', root]);
+  assert.equal(await list.exited, 0, list.output());
+  assert.deepEqual((await ofTask()).map((c) => c.id), [], 'the orphan was removed by the next start of the CLI');
+});
