@@ -15,7 +15,7 @@ export const importCommand = defineCommand({
   summary: 'import SWE-bench-style rows, predictions, trajectories and evaluation reports into a dataset',
   usage:
     'specweave import swebench --instances FILE [--predictions FILE ...] [--trajectories DIR ...] [--reports PATH ...] ' +
-    '[--repos DIR] [--image NAME] [--test-cmd CMD] --out DATASET [--replace] [--json]',
+    '[--repos DIR] [--image NAME] [--test-cmd CMD] [--strip-fences] --out DATASET [--replace] [--json]',
   flags: {
     instances: { type: 'list', help: 'instance rows: JSONL or a JSON array (SWE-bench, SWE-Gym, SWE-smith, SWE-rebench)' },
     predictions: { type: 'list', help: 'predictions: JSONL, JSON array, object keyed by instance id, or one .pred object' },
@@ -26,6 +26,7 @@ export const importCommand = defineCommand({
     'test-cmd': { type: 'string', help: 'verifier command (default: pytest -rA over the files the test patch touches); {tests} = those files' },
     out: { type: 'string', help: 'the dataset folder to write (new, empty, or an existing dataset)' },
     replace: { type: 'boolean', help: 'overwrite task folders that already exist in the dataset' },
+    'strip-fences': { type: 'boolean', help: 'store the diff inside a patch wrapped in a Markdown fence (```diff ... ```), not the chat answer' },
     json: { type: 'boolean', help: 'print the import summary as JSON (see docs/import.md)' },
   },
   positional: { min: 1, max: 1 },
@@ -46,12 +47,14 @@ export const importCommand = defineCommand({
         ...(a.strings['test-cmd'] !== undefined ? { testCmd: a.strings['test-cmd'] } : {}),
         out: outDir,
         replace: a.booleans.replace === true,
+        stripFences: a.booleans['strip-fences'] === true,
       },
       deps,
     );
     if (a.booleans.json) printJson(summary);
     else out(renderSummary(summary));
-    return summary.counts.errors > 0 || summary.tasks.length === 0 ? 1 : 0;
+    // Nothing written (no row, an unusable --out, every task folder kept) is a failure too.
+    return summary.counts.errors > 0 || summary.counts.tasks === 0 ? 1 : 0;
   },
 });
 
@@ -59,10 +62,13 @@ export const importCommand = defineCommand({
 export function renderSummary(s: ImportSummary): string {
   const lines: string[] = [];
   const kept = s.tasks.filter((t) => t.status === 'kept').length;
-  lines.push(
-    `Imported ${s.counts.tasks} task(s), ${s.counts.attempts} attempt(s), ${s.counts.recordedResults} recorded result(s) into ${s.out}` +
-      (kept > 0 ? ` (${kept} existing task folder(s) kept)` : ''),
-  );
+  if (s.counts.tasks === 0) lines.push(`Nothing was imported into ${s.out}: ${nothingBecause(s, kept)}`);
+  else {
+    lines.push(
+      `Imported ${s.counts.tasks} task(s), ${s.counts.attempts} attempt(s), ${s.counts.recordedResults} recorded result(s) into ${s.out}` +
+        (kept > 0 ? ` (${kept} existing task folder(s) kept)` : ''),
+    );
+  }
   for (const f of s.instanceFiles) lines.push(`  instances   ${f.file}: ${f.rows} row(s)${f.shape ? ` (${f.shape})` : ''}`);
   for (const f of s.predictionFiles) lines.push(`  predictions ${f.file}: ${f.predictions} prediction(s)${f.shape ? ` (${f.shape})` : ''}`);
   if (s.tasks.length > 0) {
@@ -75,17 +81,29 @@ export function renderSummary(s: ImportSummary): string {
         .trimEnd()
         .split('\n'),
     );
+    const verdictText = (r: ImportSummary['tasks'][number]['attempts'][number]['recordedResults'][number]) =>
+      `${r.status ?? (r.resolved ? 'resolved' : 'unresolved')}${r.patchApplied === false ? ' (patch did not apply)' : ''}${r.detail ? ` (${r.detail})` : ''} [${r.source}]`;
     for (const t of s.tasks) {
-      if (t.attempts.length === 0) continue;
+      if (t.attempts.length === 0 && !t.gold) continue;
       lines.push('', `${t.id}:`);
+      if (t.gold) lines.push(`  gold patch  recorded: ${t.gold.recordedResults.map(verdictText).join('; ')}`);
       for (const at of t.attempts) {
-        const verdicts = at.recordedResults.map((r) => `${r.status ?? (r.resolved ? 'resolved' : 'unresolved')}${r.patchApplied === false ? ' (patch did not apply)' : ''} [${r.source}]`);
+        const verdicts = at.recordedResults.map(verdictText);
         lines.push(`  ${at.id}  model ${at.model}${at.agent ? `, ${at.agent}` : ''}; patch ${at.patchBytes} B from ${at.patchFrom}`);
         if (at.trajectory) lines.push(`      trajectory from ${at.trajectory.from}${at.trajectory.format ? ` (${at.trajectory.format})` : ''}`);
         if (verdicts.length > 0) lines.push(`      recorded: ${verdicts.join('; ')}`);
         for (const f of at.flags) lines.push(`      ! ${f}`);
       }
     }
+  }
+  const fenced = s.tasks.flatMap((t) => t.attempts.filter((a) => a.fence));
+  if (fenced.length > 0) {
+    lines.push(
+      '',
+      fenced.every((a) => a.fence?.stripped)
+        ? `${fenced.length} patch(es) were wrapped in a Markdown fence; the diffs inside them were stored (--strip-fences)`
+        : `${fenced.length} patch(es) are wrapped in a Markdown fence: import again with --strip-fences to store the diffs inside them`,
+    );
   }
   if (s.unmatched.length > 0) {
     lines.push('', `Not matched (${s.unmatched.length}):`);
@@ -95,10 +113,13 @@ export function renderSummary(s: ImportSummary): string {
     lines.push('', `Skipped (${s.skipped.length}):`);
     for (const k of s.skipped) lines.push(`  ${k.kind} ${k.instanceId}${k.model ? ` by ${k.model}` : ''} (${k.file}${k.line !== undefined ? `:${k.line}` : ''}): ${k.reason}`);
   }
+  if (s.counts.merged > 0) {
+    lines.push('', `Merged ${s.counts.merged} duplicate(s):`);
+    for (const l of mergedLines(s.merged)) lines.push(`  ${l}`);
+  }
   if (s.ignored.length > 0) {
-    lines.push('', `Ignored ${s.ignored.length} file(s) that are neither trajectories nor reports:`);
-    for (const i of s.ignored.slice(0, 10)) lines.push(`  ${i.file}: ${i.reason}`);
-    if (s.ignored.length > 10) lines.push(`  ... and ${s.ignored.length - 10} more (see --json)`);
+    lines.push('', `Ignored ${s.ignored.length} file(s) that are neither trajectories, predictions nor reports:`);
+    for (const l of ignoredLines(s.ignored)) lines.push(`  ${l}`);
   }
   if (s.problems.length > 0) {
     lines.push('', `Problems (${s.counts.errors} error(s), ${s.counts.warnings} warning(s)):`);
@@ -106,6 +127,44 @@ export function renderSummary(s: ImportSummary): string {
   }
   // Every line holds file names, ids and reasons from the inputs: each stays one inert line.
   return lines.map(one).join('\n') + '\n';
+}
+
+/** Why a run wrote no task: the error that stopped it, or the task folders that were kept. */
+function nothingBecause(s: ImportSummary, kept: number): string {
+  if (kept > 0) return `its ${kept} task folder(s) already exist and were kept (pass --replace to overwrite them)`;
+  const fatal = [...s.problems].reverse().find((p) => p.severity === 'error' && /nothing was written|--out is/.test(p.message));
+  if (fatal) return fatal.message;
+  if (s.tasks.length === 0) return 'no task could be built from the rows (see Problems); nothing was written';
+  return 'nothing was written';
+}
+
+/** The ignored files, one line each, or one line per reason when there are many. */
+function ignoredLines(list: ImportSummary['ignored']): string[] {
+  if (list.length <= 10) return list.map((i) => `${i.file}: ${i.reason}`);
+  const byReason = new Map<string, string[]>();
+  for (const i of list) byReason.set(i.reason, [...(byReason.get(i.reason) ?? []), i.file]);
+  const out: string[] = [];
+  for (const [reason, files] of byReason) {
+    if (files.length === 1) out.push(`${files[0] as string}: ${reason}`);
+    else out.push(`${files.length} files (${files.slice(0, 2).join(', ')}${files.length > 2 ? ', ...' : ''}): ${reason}`);
+  }
+  return [...out, '(every file is in the --json summary)'];
+}
+
+/** A file read once although reached twice; predictions that were already imported, one line per pair of files. */
+function mergedLines(m: ImportSummary['merged']): string[] {
+  const out = m.files.map((f) => `${f.file}: ${f.why}`);
+  const fileOf = (ref: string) => ref.replace(/:\d+$/, '');
+  const groups = new Map<string, number>();
+  for (const p of m.predictions) {
+    const key = `${fileOf(p.dropped)}\u0000${fileOf(p.kept)}`;
+    groups.set(key, (groups.get(key) ?? 0) + 1);
+  }
+  for (const [key, n] of groups) {
+    const [dropped, kept] = key.split('\u0000') as [string, string];
+    out.push(`${n} prediction(s) in ${dropped} are the same (instance, model, patch) as in ${kept}: one attempt each`);
+  }
+  return out;
 }
 
 /** One line per unmatched input; many of the same kind, file, solver and reason share a line. */

@@ -86,6 +86,12 @@ async function writeTrajectory(dest: string, src: TrajectorySource): Promise<voi
     return;
   }
   const range = src.byteRange;
+  if (!range) {
+    // A whole file: the kernel copies it (never read into memory), with none of a stream's per-file cost; the
+    // rest of writeTask is synchronous, so a thread-pool round trip per attempt would only add latency.
+    fs.copyFileSync(src.copyFrom, dest);
+    return;
+  }
   await new Promise<void>((resolve, reject) => {
     const rs = fs.createReadStream(src.copyFrom, range ? { start: range[0], end: range[1] - 1 } : {});
     const ws = fs.createWriteStream(dest);

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MANIFEST_FILE, TASKS_DIR } from '../../core/dataset';
-import type { Problem, TrajectorySummary } from '../../core/model';
+import type { Problem, RecordedResult, TrajectorySummary } from '../../core/model';
 import { parseJson } from '../../core/json';
 import type { InstanceRow } from '../../core/import/instances';
 import { parseInstances, repoParts, sameInstance } from '../../core/import/instances';
@@ -15,19 +15,22 @@ import {
   mergeSameSolver,
   placeAttempts,
 } from '../../core/import/pairing';
-import type { Hint, PlannedAttempt, ReportEntry, Skipped, SolverRun, TrajectoryItem, Unmatched } from '../../core/import/pairing';
-import { patchFlags } from '../../core/import/patchFlags';
+import type { Hint, MergedPrediction, PlannedAttempt, ReportEntry, Skipped, SolverRun, TrajectoryItem, Unmatched } from '../../core/import/pairing';
+import { findFence } from '../../core/import/fences';
+import { AIDER_REASON, ignoredReason, isAiderHistory } from '../../core/import/ignored';
+import { readRunMetadata, RUN_METADATA_FILES } from '../../core/import/runMetadata';
+import type { RunMetadata } from '../../core/import/runMetadata';
+import { patchChecker, stripFence } from '../../core/import/patchFlags';
 import { parsePredictions } from '../../core/import/predictions';
 import type { Prediction } from '../../core/import/predictions';
 import {
   classifyReport,
-  metadataModels,
   readHarnessLog,
   readOpenHandsLog,
   readOpenHandsSummary,
 } from '../../core/import/reports';
 import type { CustomPatch, HarnessLog, ReportDoc, Verdict } from '../../core/import/reports';
-import type { AttemptSummary, ImportSummary, TaskSummary } from '../../core/import/summary';
+import type { AttemptSummary, ImportSummary, MergedFile, TaskSummary } from '../../core/import/summary';
 import { buildTask, taskIdFor } from '../../core/import/toTask';
 import type { AttemptDraft, TaskDraft } from '../../core/serialize';
 import { loadDataset } from './datasetLoader';
@@ -48,6 +51,8 @@ export interface ImportOptions {
   out: string;
   /** Overwrite task folders that already exist in --out (else they are kept as they are). */
   replace?: boolean;
+  /** Store the diff inside a patch's Markdown fence instead of the patch as written. */
+  stripFences?: boolean;
 }
 
 /** What the trajectory adapter says about a file: the instances it holds, or why it is not a trajectory. */
@@ -66,11 +71,9 @@ export interface ImportDeps {
 }
 
 const SKIP_DIRS = new Set(['.git', 'node_modules', '__pycache__', 'llm_completions', '.venv']);
-// Harness output we know and do not need: not worth a line in the "ignored" list.
-const KNOWN_HARNESS_FILES = /^(eval\.sh|test_output\.txt|Dockerfile|setup_repo\.sh|build_image\.log|image_build_dir)$/;
 const GENERIC_DIRS = new Set([
   'logs', 'run_evaluation', 'harness_logs', 'eval_outputs', 'evaluation', 'evaluation_outputs', 'outputs', 'results', 'reports',
-  'run_reports', 'swebench', 'trajectories', 'trajs', 'runs',
+  'run_reports', 'swebench', 'trajectories', 'trajs', 'runs', 'run_validation',
 ]);
 
 interface Walked {
@@ -128,11 +131,50 @@ const NOT_TRAJECTORY = /^(report|metadata|metrics|config|results|package|tsconfi
 const isTrajectoryCandidate = (name: string) =>
   /\.traj$/.test(name) || ((/\.json$/.test(name) || /\.jsonl$/.test(name)) && !isPredictionsFile(name) && !NOT_TRAJECTORY.test(name));
 
-/** `<run>/<id>/<id>.traj` and `<run>/<id>/<id>.pred` live in a per-instance folder; the run is the folder above. */
+/**
+ * `<run>/<id>/<id>.traj` and `<run>/<id>/<id>.pred` live in a per-instance folder; the run is the folder above.
+ * A `trajs/` or `trajectories/` folder inside a run (mini-swe-agent's `trajs/` beside `logs/`, SWE-bench
+ * experiments' `trajs/`) is not the run either: the run is the folder that holds it.
+ */
 function runDirOf(abs: string): string {
   const parent = path.dirname(abs);
   const stem = stemOf(path.basename(abs));
-  return path.basename(parent) === stem ? path.dirname(parent) : parent;
+  let dir = path.basename(parent) === stem ? path.dirname(parent) : parent;
+  while (TRAJ_FOLDERS.has(path.basename(dir).toLowerCase()) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return dir;
+}
+
+const TRAJ_FOLDERS = new Set(['trajs', 'trajectories']);
+
+/** How many trajectory files are read at the same time. */
+const TRAJECTORY_READS = 8;
+
+/** `fn` over `items`, at most `limit` at a time; the results in the order of `items`. */
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/** The real path of a file or folder (symlinks and `a//b` resolved), or the absolute path when it cannot be resolved. */
+function realPath(p: string, cache?: Map<string, string>): string {
+  const known = cache?.get(p);
+  if (known !== undefined) return known;
+  let real: string;
+  try {
+    real = fs.realpathSync(p);
+  } catch {
+    real = path.resolve(p);
+  }
+  cache?.set(p, real);
+  return real;
 }
 
 function stemOf(name: string): string {
@@ -144,6 +186,21 @@ function trajectoryFileName(item: TrajectoryItem): string {
   const base = path.basename(item.path);
   const ext = /\.traj\.json$/.test(base) ? '.traj.json' : /\.trajectory\.json$/.test(base) ? '.json' : path.extname(base) || '.json';
   return `trajectory${ext}`;
+}
+
+/** The first bytes of a file (to recognize a Markdown file), or undefined when it cannot be read. */
+function readHead(file: string, bytes = 512): string | undefined {
+  try {
+    const fd = fs.openSync(file, 'r');
+    try {
+      const buf = Buffer.alloc(bytes);
+      return buf.subarray(0, fs.readSync(fd, buf, 0, bytes, 0)).toString('utf8');
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
 }
 
 function readText(file: string, problems: Problem[], maxBytes?: number): string | undefined {
@@ -179,7 +236,11 @@ class Importer {
   readonly problems: Problem[] = [];
   readonly unmatched: Unmatched[] = [];
   readonly skipped: Skipped[] = [];
-  readonly ignored: Array<{ file: string; reason: string }> = [];
+  /** Files not read, with the reason; dropped at the end if another option read them after all. */
+  private readonly ignoredFiles: Array<{ real: string; file: string; reason: string }> = [];
+  /** Real paths of every file read as predictions, a trajectory, a report or a report's companion. */
+  private readonly usedFiles = new Set<string>();
+  private readonly seenReports = new Map<string, string>();
   readonly instanceFiles: ImportSummary['instanceFiles'] = [];
   readonly predictionFiles: ImportSummary['predictionFiles'] = [];
   readonly rows = new Map<string, InstanceRow>();
@@ -188,6 +249,18 @@ class Importer {
   readonly trajectoryProblems = new Map<string, Problem[]>();
   /** Every model name seen in predictions and trajectories, to read run-report file names. */
   readonly knownModels = new Set<string>();
+  readonly mergedFiles: MergedFile[] = [];
+  readonly mergedPredictions: MergedPrediction[] = [];
+  /** Predictions and trajectory files read so far, by real path, with the path they were read under. */
+  private readonly seenInputs = new Map<string, string>();
+  /** Real paths of the solver run folders attempts came from: a report inside one belongs to its attempts. */
+  readonly runRoots = new Set<string>();
+  /** Metadata read per folder (real path), so a folder given to --trajectories and --reports is read once. */
+  private readonly metadataByDir = new Map<string, RunMetadata>();
+  /** Folders whose per-instance reports name their solver themselves (SWE-smith). */
+  private readonly reportModelsByDir: Array<{ dir: string; models: string[] }> = [];
+  /** Prediction files under --trajectories, by real path: a --predictions naming one is read there, with its run. */
+  readonly predictionsUnderRuns = new Map<string, { display: string; root: string }>();
 
   constructor(
     private readonly opts: ImportOptions,
@@ -230,11 +303,109 @@ class Importer {
     }
   }
 
+  /** Folder listings, once per path given (a --trajectories folder is listed for its predictions first). */
+  private readonly walks = new Map<string, Walked[]>();
+
+  walk(given: string): Walked[] {
+    const known = this.walks.get(given);
+    if (known) return known;
+    const files = walk(given);
+    this.walks.set(given, files);
+    return files;
+  }
+
+  /** Real paths, resolved once per import. */
+  private readonly realPaths = new Map<string, string>();
+
+  real(p: string): string {
+    return realPath(p, this.realPaths);
+  }
+
+  ignore(w: Walked, reason: string): void {
+    this.ignoredFiles.push({ real: this.real(w.abs), file: w.display, reason });
+  }
+
+  use(w: Walked): void {
+    this.usedFiles.add(this.real(w.abs));
+  }
+
+  /** What was not read by any option, once per file (with each option's reason when both looked at it). */
+  ignored(): Array<{ file: string; reason: string }> {
+    const byReal = new Map<string, { file: string; reason: string }>();
+    for (const i of this.ignoredFiles) {
+      if (this.usedFiles.has(i.real)) continue;
+      const prev = byReal.get(i.real);
+      if (!prev) byReal.set(i.real, { file: i.file, reason: i.reason });
+      else if (!prev.reason.split('; ').includes(i.reason)) prev.reason = `${prev.reason}; ${i.reason}`;
+    }
+    return [...byReal.values()];
+  }
+
+  /** False (and recorded as merged) when this file was already read under another path. */
+  private firstVisit(w: Walked, seen = this.seenInputs): boolean {
+    const real = this.real(w.abs);
+    const first = seen.get(real);
+    if (first === undefined) {
+      seen.set(real, w.display);
+      return true;
+    }
+    this.mergedFiles.push({ file: w.display, sameAs: first, why: `the same file as ${first}${real !== path.resolve(w.abs) ? ` (both are ${real})` : ''}` });
+    return false;
+  }
+
+  /** The run metadata files directly in `dir` (metadata.yaml, args.yaml, run_batch.config.yaml, metadata.json). */
+  runMetadata(dir: string, displayDir: string, files: Walked[]): RunMetadata {
+    const real = this.real(dir);
+    const cached = this.metadataByDir.get(real);
+    if (cached) return cached;
+    const meta: RunMetadata = { models: [], names: [] };
+    // Read from the folder itself: a run found through its trajs/ folder has its metadata one level up.
+    for (const name of [...RUN_METADATA_FILES].sort()) {
+      const w = { abs: path.join(dir, name), display: path.join(displayDir, name) };
+      if (!isFile(w.abs)) continue;
+      const text = readText(w.abs, this.problems, 4 * 1024 * 1024);
+      if (text === undefined) continue;
+      const r = readRunMetadata(name, text, w.display);
+      this.problems.push(...r.problems);
+      if (r.problems.length === 0) this.use(w);
+      meta.models.push(...r.meta.models.filter((m) => !meta.models.includes(m)));
+      meta.names.push(...r.meta.names.filter((m) => !meta.names.includes(m)));
+    }
+    if (meta.models.length === 0) {
+      // `sweagent run` (one instance) writes no run_batch.config.yaml, only <id>/<id>.config.yaml with the same model.
+      const perInstance = files.find((w) => /\.config\.yaml$/.test(w.abs) && path.dirname(path.dirname(w.abs)) === dir && path.basename(path.dirname(w.abs)) === path.basename(w.abs).replace(/\.config\.yaml$/, ''));
+      const text = perInstance ? readText(perInstance.abs, this.problems, 4 * 1024 * 1024) : undefined;
+      if (perInstance && text !== undefined) {
+        const r = readRunMetadata('run_batch.config.yaml', text, perInstance.display);
+        this.problems.push(...r.problems);
+        if (r.problems.length === 0) this.use(perInstance);
+        meta.models.push(...r.meta.models);
+      }
+    }
+    this.metadataByDir.set(real, meta);
+    return meta;
+  }
+
+  /** Notes the prediction files each --trajectories folder holds, before any --predictions file is read. */
+  notePredictionsUnderRuns(roots: string[]): void {
+    for (const root of roots) {
+      if (!fs.existsSync(root) || isFile(root)) continue;
+      for (const w of this.walk(root)) {
+        const real = this.real(w.abs);
+        if (isPredictionsFile(path.basename(w.abs)) && !this.predictionsUnderRuns.has(real)) this.predictionsUnderRuns.set(real, { display: w.display, root });
+      }
+    }
+  }
+
   private parsePredictionsFile(w: Walked): Prediction[] {
     const text = readText(w.abs, this.problems);
     if (text === undefined) return [];
+    this.use(w);
     const r = parsePredictions(text, w.display);
     this.problems.push(...r.problems);
+    for (const e of r.errorEntries) {
+      this.skipped.push({ kind: 'prediction', instanceId: e.instanceId, file: w.display, line: e.line, reason: `an error entry, not a prediction: ${JSON.stringify(e.error)}` });
+    }
     this.predictionFiles.push({ file: w.display, ...(r.shape ? { shape: r.shape } : {}), predictions: r.predictions.length });
     return r.predictions;
   }
@@ -248,11 +419,23 @@ class Importer {
     const single = isFile(given);
     if (single && (explicitPredictions || isPredictionsFile(path.basename(given)))) {
       const w = { abs: path.resolve(given), display: given };
+      const inRun = explicitPredictions ? this.predictionsUnderRuns.get(this.real(w.abs)) : undefined;
+      if (inRun) {
+        // The run folder that holds it says more (its name, trajectories, reports): it is read there, once.
+        this.mergedFiles.push({ file: given, sameAs: inRun.display, why: `also under --trajectories ${inRun.root}: read once, as part of its run folder` });
+        return [];
+      }
+      if (!this.firstVisit(w)) return [];
       return [{ dir: given, folderName: stemOf(path.basename(given)), predictions: this.parsePredictionsFile(w), trajectories: [], loose: true }];
     }
-    const files = walk(given);
+    const files = this.walk(given).filter((w) => this.firstVisit(w));
     const predFiles = files.filter((w) => isPredictionsFile(path.basename(w.abs)));
     const trajFiles = files.filter((w) => !isPredictionsFile(path.basename(w.abs)) && isTrajectoryCandidate(path.basename(w.abs)));
+    for (const w of files) {
+      const name = path.basename(w.abs);
+      if (isPredictionsFile(name) || isTrajectoryCandidate(name)) continue;
+      this.ignore(w, ignoredReason(name, /\.md$/i.test(name) ? readHead(w.abs) : undefined, 'trajectories'));
+    }
     const predRunDirs = new Set(predFiles.map((w) => (w.abs.endsWith('.pred') ? runDirOf(w.abs) : path.dirname(w.abs))));
     const groups = new Map<string, { display: string; preds: Walked[]; trajs: Walked[] }>();
     const group = (runAbs: string, w: Walked) => {
@@ -277,20 +460,36 @@ class Importer {
     const runs: SolverRun[] = [];
     for (const [runAbs, g] of [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       // Aggregate files (preds.json) first: SWE-agent also writes one <id>.pred per instance with the same content.
+      // all_preds.jsonl and preds.json may both be there too. A prediction is its instance, model and patch bytes
+      // (SWE-agent's null in .pred is preds.json's ""): the second copy is noted and dropped.
       const ordered = [...g.preds].sort((a, b) => Number(a.abs.endsWith('.pred')) - Number(b.abs.endsWith('.pred')));
       const predictions: Prediction[] = [];
-      const seen = new Set<string>();
+      const seen = new Map<string, Prediction>();
       for (const w of ordered) {
         for (const p of this.parsePredictionsFile(w)) {
-          const key = `${p.instanceId}\u0000${p.model ?? ''}`;
-          if (seen.has(key)) continue;
-          seen.add(key);
+          const key = `${p.instanceId}\u0000${p.model ?? ''}\u0000${p.patch}`;
+          const first = seen.get(key);
+          if (first) {
+            this.mergedPredictions.push({ instanceId: p.instanceId, model: p.model ?? '', kept: `${first.file}:${first.line}`, dropped: `${p.file}:${p.line}` });
+            continue;
+          }
+          seen.set(key, p);
           predictions.push(p);
         }
       }
       const trajectories: TrajectoryItem[] = [];
-      for (const w of g.trajs) trajectories.push(...(await this.listTrajectories(w, single)));
-      runs.push({ dir: g.display, folderName: path.basename(runAbs), predictions, trajectories });
+      // Many small files: read several at once (each read is a stream; the order of the results is kept).
+      for (const items of await mapLimit(g.trajs, TRAJECTORY_READS, (w) => this.listTrajectories(w, single))) trajectories.push(...items);
+      const meta = single ? undefined : this.runMetadata(runAbs, g.display, files);
+      runs.push({
+        dir: g.display,
+        folderName: path.basename(runAbs),
+        ...(single ? {} : { root: this.real(runAbs) }),
+        ...(meta && meta.models.length > 0 ? { metadataModels: meta.models } : {}),
+        ...(meta && meta.names.length > 0 ? { metadataNames: meta.names } : {}),
+        predictions,
+        trajectories,
+      });
     }
     return runs;
   }
@@ -305,9 +504,10 @@ class Importer {
     }
     if (!listing.ok) {
       if (explicit) this.problems.push({ ...listing.problem, file: w.display });
-      else this.ignored.push({ file: w.display, reason: listing.problem.message });
+      else this.ignore(w, listing.problem.message);
       return [];
     }
+    this.use(w);
     this.trajectoryProblems.set(w.abs, listing.problems.map((p) => ({ ...p, file: w.display, severity: 'warning' })));
     const out: TrajectoryItem[] = [];
     for (const inst of listing.instances) {
@@ -332,7 +532,8 @@ class Importer {
     }
     const rootAbs = path.resolve(given);
     const rootIsFile = isFile(rootAbs);
-    const files = walk(given);
+    // A file read as predictions or a trajectory (the same run folder given to --trajectories) is not read again.
+    const files = this.walk(given).filter((w) => this.firstVisit(w, this.seenReports) && !this.usedFiles.has(this.real(w.abs)));
     const byFolder = new Map<string, Walked[]>();
     for (const w of files) {
       const d = path.dirname(w.abs);
@@ -340,18 +541,20 @@ class Importer {
     }
     const known = new Set(this.rows.keys());
     const entries: ReportEntry[] = [];
+    const runReports: Array<{ dir: string; hints: Hint[]; from: number; to: number }> = [];
     const metadataHints = new Map<string, string[]>();
     for (const [dir, list] of byFolder) {
-      const meta = list.find((w) => path.basename(w.abs) === 'metadata.json');
-      if (!meta) continue;
-      const text = readText(meta.abs, this.problems);
-      const parsed = text !== undefined ? parseJson(text, meta.display) : undefined;
-      if (parsed?.ok) metadataHints.set(dir, metadataModels(parsed.value));
+      const first = list.find((w) => RUN_METADATA_FILES.has(path.basename(w.abs)));
+      if (!first) continue;
+      const m = this.runMetadata(dir, path.dirname(first.display), list);
+      metadataHints.set(dir, [...m.models, ...m.names]);
     }
     const metaFor = (dir: string): string[] => {
       for (let d = dir; ; d = path.dirname(d)) {
-        const m = metadataHints.get(d);
-        if (m) return m;
+        // Metadata read with the run's trajectories (the folder given to --trajectories too) counts here as well.
+        const cached = this.metadataByDir.get(this.real(d));
+        const m = metadataHints.get(d) ?? (cached ? [...cached.models, ...cached.names] : undefined);
+        if (m && m.length > 0) return m;
         if (d === rootAbs || d === path.dirname(d) || !d.startsWith(rootIsFile ? path.dirname(rootAbs) : rootAbs)) return [];
       }
     };
@@ -366,20 +569,29 @@ class Importer {
       let patch: { text: string; from: string } | undefined;
       let custom: { c: CustomPatch; file: string } | undefined;
       let patchDiff: Walked | undefined;
+      const validation = relSegs.includes('run_validation');
+      let goldValidation = false;
+      const reportModels: string[] = [];
       for (const w of list) {
         const name = path.basename(w.abs);
-        if (name === 'metadata.json') continue;
+        if (RUN_METADATA_FILES.has(name)) continue;
         if (name === 'run_instance.log') {
           const text = readText(w.abs, this.problems, 8 * 1024 * 1024);
-          if (text !== undefined) harness = { log: readHarnessLog(text), file: w.display };
+          if (text !== undefined) {
+            harness = { log: readHarnessLog(text), file: w.display };
+            this.use(w);
+          }
         } else if (/^instance_.*\.log$/.test(name)) {
           const text = readText(w.abs, this.problems, 64 * 1024 * 1024);
           if (text === undefined) continue;
           const r = readOpenHandsLog(text);
-          if (r.entries.length === 0) this.ignored.push({ file: w.display, reason: r.error ?? 'no report in this log' });
+          if (r.entries.length === 0) this.ignore(w, r.error ?? 'no report in this log');
+          else this.use(w);
           for (const e of r.entries) verdicts.push({ ...(e.instanceId ? { instanceId: e.instanceId } : {}), verdict: e.verdict, file: w.display });
         } else if (name === 'patch.diff') {
           patchDiff = w;
+        } else if (isPredictionsFile(name)) {
+          this.ignore(w, 'a predictions file: read with --predictions or --trajectories');
         } else if (name.endsWith('.json')) {
           const text = readText(w.abs, this.problems);
           if (text === undefined) continue;
@@ -389,24 +601,38 @@ class Importer {
             continue;
           }
           const doc = classifyReport(parsed.value);
-          if (doc.kind === 'instance-report' || doc.kind === 'custom-eval') {
-            for (const e of doc.entries) verdicts.push({ ...(e.instanceId ? { instanceId: e.instanceId } : {}), verdict: e.verdict, file: w.display });
+          if (doc.kind !== 'unknown') this.use(w);
+          if (doc.kind === 'instance-report' || doc.kind === 'custom-eval' || doc.kind === 'gold-validation') {
+            if (doc.kind === 'gold-validation') goldValidation = true;
+            for (const e of doc.entries) {
+              verdicts.push({ ...(e.instanceId ? { instanceId: e.instanceId } : {}), verdict: e.verdict, file: w.display });
+              if ('model' in e && e.model) reportModels.push(e.model);
+            }
           } else if (doc.kind === 'run-report') runDocs.push({ doc, file: w.display, stem: name.replace(/\.json$/, '') });
           else if (doc.kind === 'custom-patch') custom = { c: doc.patch, file: w.display };
-          else if (!isPredictionsFile(name)) this.ignored.push({ file: w.display, reason: doc.reason });
+          else this.ignore(w, doc.reason);
         } else if (name.endsWith('.md')) {
           const text = readText(w.abs, this.problems);
           if (text === undefined) continue;
+          if (isAiderHistory(name, text.slice(0, 512))) {
+            this.ignore(w, AIDER_REASON);
+            continue;
+          }
           const doc = readOpenHandsSummary(text);
-          if (doc.kind === 'run-report') runDocs.push({ doc, file: w.display, stem: name.replace(/\.md$/, '') });
-          else this.ignored.push({ file: w.display, reason: doc.reason });
-        } else if (!KNOWN_HARNESS_FILES.test(name) && /\.(jsonl|log)$/.test(name)) {
-          this.ignored.push({ file: w.display, reason: 'not a report this importer reads' });
+          if (doc.kind === 'run-report') {
+            runDocs.push({ doc, file: w.display, stem: name.replace(/\.md$/, '') });
+            this.use(w);
+          } else this.ignore(w, doc.reason);
+        } else {
+          this.ignore(w, ignoredReason(name, undefined, 'reports'));
         }
       }
       if (patchDiff) {
         const text = readText(patchDiff.abs, this.problems);
-        if (text !== undefined) patch = { text, from: patchDiff.display };
+        if (text !== undefined) {
+          patch = { text, from: patchDiff.display };
+          this.use(patchDiff);
+        }
       }
       if (!patch && custom) patch = { text: custom.c.patch, from: `${custom.file} (its "patch")` };
       if (verdicts.length === 0 && harness && (harness.log.modelDir !== undefined || harness.log.patchApplied !== undefined)) {
@@ -424,14 +650,26 @@ class Importer {
         });
         if (harness.log.applyError) this.warn(harness.file, `${harness.log.instanceId ?? 'instance'}: the patch did not apply (${harness.log.applyError})`);
       }
-      if (verdicts.length === 0 && patchDiff) this.ignored.push({ file: patchDiff.display, reason: 'a patch.diff with no report or harness log beside it' });
+      if (verdicts.length === 0 && patchDiff) {
+        this.usedFiles.delete(this.real(patchDiff.abs));
+        this.ignore(patchDiff, 'a patch.diff with no report or harness log beside it');
+      }
+      if (patchDiff && (goldValidation || validation)) {
+        // SWE-smith's validation applies the bug: its patch.diff is no solver's patch.
+        this.usedFiles.delete(this.real(patchDiff.abs));
+        this.ignore(patchDiff, 'the patch a gold validation run applied: not an attempt');
+      }
 
       const folderInstance = this.instanceFromPath(relSegs, known);
-      const hints = this.folderHints(relSegs, folderInstance, harness?.log, metaFor(dir), custom?.c);
+      const hints: Hint[] = [...reportModels.map((m) => ({ name: m, exact: true })), ...this.folderHints(relSegs, folderInstance, harness?.log, metaFor(dir), custom?.c)];
+      const runRoot = this.runRootOf(dir);
+      // A gold run: SWE-bench's model folder "gold" (`--predictions_path gold`), SWE-smith's run_validation.
+      const gold = goldValidation || (validation && verdicts.length > 0) || hints.some((h) => h.exact && !h.run && h.name.toLowerCase() === 'gold');
+      if (reportModels.length > 0) this.reportModelsByDir.push({ dir, models: reportModels });
       for (const v of verdicts) {
         const instanceId = v.instanceId ?? harness?.log.instanceId ?? custom?.c.instanceId ?? folderInstance;
         if (!instanceId) {
-          this.ignored.push({ file: v.file, reason: 'a report that names no instance (not in the report, its log or its path)' });
+          this.ignoredFiles.push({ real: v.file, file: v.file, reason: 'a report that names no instance (not in the report, its log or its path)' });
           continue;
         }
         entries.push({
@@ -440,7 +678,9 @@ class Importer {
           verdict: v.verdict,
           file: v.file,
           level: 'instance',
-          ...(patch ? { patch } : {}),
+          ...(runRoot ? { runRoot } : {}),
+          ...(gold ? { gold: true } : {}),
+          ...(patch && !gold ? { patch } : {}),
           ...(custom?.c.agent ? { agent: custom.c.agent } : {}),
           ...(custom?.c.costUsd !== undefined ? { costUsd: custom.c.costUsd } : {}),
           ...(custom?.c.tokens ? { tokens: custom.c.tokens } : {}),
@@ -456,13 +696,33 @@ class Importer {
         runHints.sort((x, y) => Number(known.includes(y.name.toLowerCase())) - Number(known.includes(x.name.toLowerCase())));
         runHints.push({ name: r.stem, exact: false });
         for (const m of metaFor(dir)) runHints.push({ name: m, exact: true });
+        // Folder names as for a per-instance report, but none of them is the instance.
+        for (const h of this.folderHints(relSegs, undefined, undefined, [], undefined)) runHints.push(h);
+        const runRoot = this.runRootOf(dir);
+        const gold = validation || runHints.some((h) => h.exact && h.name.toLowerCase() === 'gold');
+        const at = entries.length;
         for (const e of r.doc.entries) {
           if (!e.instanceId) continue;
-          entries.push({ instanceId: e.instanceId, hints: runHints, verdict: e.verdict, file: r.file, level: 'run' });
+          entries.push({ instanceId: e.instanceId, hints: runHints, verdict: e.verdict, file: r.file, level: 'run', ...(runRoot ? { runRoot } : {}), ...(gold ? { gold: true } : {}) });
         }
+        runReports.push({ dir, hints: runHints, from: at, to: entries.length });
       }
     }
+    // A run summary names no solver (SWE-smith's report.json): the per-instance reports in its folder do.
+    for (const r of runReports) {
+      const models = new Set(this.reportModelsByDir.filter((x) => x.dir.startsWith(r.dir + path.sep)).flatMap((x) => x.models));
+      if (models.size === 1) r.hints.unshift({ name: [...models][0] as string, exact: true });
+    }
     return entries;
+  }
+
+  /** The nearest solver run folder (of an imported attempt) that holds `dir`. */
+  private runRootOf(dir: string): string | undefined {
+    if (this.runRoots.size === 0) return undefined;
+    for (let d = this.real(dir); ; d = path.dirname(d)) {
+      if (this.runRoots.has(d)) return d;
+      if (d === path.dirname(d)) return undefined;
+    }
   }
 
   private instanceFromPath(segs: string[], known: Set<string>): string | undefined {
@@ -481,10 +741,16 @@ class Importer {
     for (const m of meta) hints.push({ name: m, exact: true });
     if (custom?.agent && custom.model) hints.push({ name: `${custom.agent}/${custom.model}`, exact: true });
     const at = instanceId ? segs.lastIndexOf(instanceId) : -1;
-    if (at === segs.length - 1 && at >= 1) {
+    const specific = (s: string | undefined): s is string => s !== undefined && !GENERIC_DIRS.has(s.toLowerCase());
+    const parent = at >= 1 ? segs[at - 1] : undefined;
+    const grand = at >= 2 ? segs[at - 2] : undefined;
+    if (at === segs.length - 1 && grand === 'run_evaluation' && specific(parent)) {
+      // SWE-smith's layout: logs/run_evaluation/<run_id>/<instance_id>/ has no model folder.
+      hints.push({ name: parent, exact: true, run: true });
+    } else if (at === segs.length - 1 && at >= 3 && segs[at - 3] === 'run_evaluation' && specific(parent)) {
       // SWE-bench's layout: logs/run_evaluation/<run_id>/<model>/<instance_id>/
-      hints.push({ name: segs[at - 1] as string, exact: true });
-      if (at >= 2) hints.push({ name: segs[at - 2] as string, exact: true, run: true });
+      hints.push({ name: parent, exact: true });
+      if (specific(grand)) hints.push({ name: grand, exact: true, run: true });
     }
     for (let i = segs.length - 1; i >= 0; i--) {
       const s = segs[i] as string;
@@ -571,6 +837,7 @@ export async function importSwebench(opts: ImportOptions, deps: ImportDeps): Pro
   }
 
   const runs: SolverRun[] = [];
+  imp.notePredictionsUnderRuns(opts.trajectories ?? []);
   for (const p of opts.predictions ?? []) runs.push(...(await imp.discoverRuns(p, true)));
   for (const t of opts.trajectories ?? []) runs.push(...(await imp.discoverRuns(t, false)));
   const planned: PlannedAttempt[] = [];
@@ -583,6 +850,8 @@ export async function importSwebench(opts: ImportOptions, deps: ImportDeps): Pro
   imp.unmatched.push(...placed.unmatched);
   imp.skipped.push(...placed.skipped);
   const merged = mergeSameSolver(placed.kept);
+  imp.mergedPredictions.push(...merged.merged);
+  for (const a of merged.attempts) if (a.runRoot !== undefined) imp.runRoots.add(a.runRoot);
   for (const a of merged.attempts) imp.knownModels.add(a.model);
   const reported = new Set<string>();
   for (const a of merged.attempts) {
@@ -598,6 +867,10 @@ export async function importSwebench(opts: ImportOptions, deps: ImportDeps): Pro
   for (const a of attached.attached) if (a.note) imp.warn(a.entry.file, `${a.entry.instanceId}: ${a.note}`);
   const attempts = [...merged.attempts, ...attached.created];
   assignAttemptIds(attempts);
+  const attemptsByInstance = new Map<string, PlannedAttempt[]>();
+  for (const a of attempts) attemptsByInstance.set(a.instanceId, [...(attemptsByInstance.get(a.instanceId) ?? []), a]);
+  const goldResults = new Map<string, RecordedResult[]>();
+  for (const g of attached.gold) goldResults.set(g.instanceId, [...(goldResults.get(g.instanceId) ?? []), g.result]);
 
   if (!existing) {
     writeManifest(outAbs, {
@@ -635,11 +908,34 @@ export async function importSwebench(opts: ImportOptions, deps: ImportDeps): Pro
       continue;
     }
     for (const w of built.warnings) imp.warn(row.file, `${row.instanceId}: ${w}`, row.line);
-    const mine = attempts.filter((a) => a.instanceId === row.instanceId).sort((x, y) => ((x.id ?? '') < (y.id ?? '') ? -1 : 1));
+    // Verdicts on the gold patch (a gold validation run) belong to the task's gold probe, not to an attempt.
+    const gold = goldResults.get(row.instanceId) ?? [];
+    if (gold.length > 0) {
+      built.task.source = { ...built.task.source, goldResults: gold };
+      built.task.notes = [
+        ...(built.task.notes ?? []),
+        `The gold patch: ${gold.length} recorded result(s) from an earlier validation run (${[...new Set(gold.map((g) => g.source))].join(', ')}) are kept in source.goldResults.`,
+      ];
+    }
+    const mine = (attemptsByInstance.get(row.instanceId) ?? []).sort((x, y) => ((x.id ?? '') < (y.id ?? '') ? -1 : 1));
+    const check = patchChecker(built.goldPatch, built.testPatch);
     const attemptSummaries: AttemptSummary[] = [];
     const writes: AttemptWrite[] = [];
     for (const a of mine) {
-      const flags = patchFlags(a.patch, built.goldPatch, built.testPatch);
+      let fence: AttemptSummary['fence'];
+      const before: string[] = [];
+      if (opts.stripFences) {
+        const s = stripFence(a.patch, a.patchFrom);
+        if (s.fence && s.flag) {
+          a.patch = s.patch;
+          before.push(s.flag);
+          fence = { open: s.fence.open.line, close: s.fence.close.line, stripped: true };
+        }
+      } else {
+        const f = findFence(a.patch);
+        if (f) fence = { open: f.open.line, close: f.close.line, stripped: false };
+      }
+      const flags = [...before, ...check(a.patch)];
       for (const f of flags) {
         const m = /^(.*):(\d+)$/.exec(a.patchFrom);
         imp.warn(m ? (m[1] as string) : a.patchFrom, `${row.instanceId}, attempt ${a.id}: ${f}`, m ? Number(m[2]) : undefined);
@@ -654,18 +950,13 @@ export async function importSwebench(opts: ImportOptions, deps: ImportDeps): Pro
         run: a.run,
         patchFrom: a.patchFrom,
         patchBytes: Buffer.byteLength(a.patch, 'utf8'),
+        ...(fence ? { fence } : {}),
         ...(a.trajectory
           ? { trajectory: { from: a.trajectory.display, format: a.trajectory.summary.format, ...(a.trajectory.byteRange ? { byteRange: a.trajectory.byteRange } : {}) } }
           : a.trajectoryText
             ? { trajectory: { from: a.trajectoryText.from } }
             : {}),
-        recordedResults: a.recorded.map((r) => ({
-          source: r.source,
-          file: r.file,
-          ...(r.status !== undefined ? { status: r.status } : {}),
-          ...(r.resolved !== undefined ? { resolved: r.resolved } : {}),
-          ...(r.patchApplied !== undefined ? { patchApplied: r.patchApplied } : {}),
-        })),
+        recordedResults: a.recorded.map(shortResult),
         flags,
       });
     }
@@ -700,6 +991,7 @@ export async function importSwebench(opts: ImportOptions, deps: ImportDeps): Pro
       ...(built.task.environment?.image ? { image: built.task.environment.image } : {}),
       tests: { failToPass: built.task.tests.filter((t) => t.kind === 'fail_to_pass').length, passToPass: built.task.tests.filter((t) => t.kind === 'pass_to_pass').length },
       verifier: { command: built.verifier.command, from: built.verifier.from },
+      ...(gold.length > 0 && status !== 'kept' ? { gold: { recordedResults: gold.map(shortResult) } } : {}),
       attempts: status === 'kept' ? [] : attemptSummaries,
     });
   }
@@ -714,6 +1006,17 @@ export async function importSwebench(opts: ImportOptions, deps: ImportDeps): Pro
     for (const p of check.problems) if (p.severity === 'error') imp.problems.push({ ...p, message: `in the written dataset: ${p.message}` });
   }
   return summary(tasks);
+}
+
+function shortResult(r: RecordedResult): AttemptSummary['recordedResults'][number] {
+  return {
+    source: r.source,
+    file: r.file,
+    ...(r.status !== undefined ? { status: r.status } : {}),
+    ...(r.resolved !== undefined ? { resolved: r.resolved } : {}),
+    ...(r.patchApplied !== undefined ? { patchApplied: r.patchApplied } : {}),
+    ...(r.detail !== undefined ? { detail: r.detail } : {}),
+  };
 }
 
 function trajectorySource(a: PlannedAttempt): TrajectorySource | undefined {
@@ -751,7 +1054,8 @@ function finish(imp: Importer, outAbs: string, tasks: TaskSummary[]): ImportSumm
     tasks,
     unmatched: imp.unmatched,
     skipped: imp.skipped,
-    ignored: imp.ignored,
+    merged: { files: imp.mergedFiles, predictions: imp.mergedPredictions },
+    ignored: imp.ignored(),
     problems: imp.problems,
     counts: {
       tasks: tasks.filter((t) => t.status !== 'kept').length,
@@ -759,6 +1063,7 @@ function finish(imp: Importer, outAbs: string, tasks: TaskSummary[]): ImportSumm
       recordedResults: tasks.reduce((n, t) => n + t.attempts.reduce((m, a) => m + a.recordedResults.length, 0), 0),
       unmatched: imp.unmatched.length,
       skipped: imp.skipped.length,
+      merged: imp.mergedFiles.length + imp.mergedPredictions.length,
       errors: imp.problems.filter((p) => p.severity === 'error').length,
       warnings: imp.problems.filter((p) => p.severity === 'warning').length,
     },

@@ -23,6 +23,12 @@ export interface SolverRun {
   /** Folder (or file) it was found at, as shown in reports; identifies the run. */
   dir: string;
   folderName: string;
+  /** The run folder's real path (not for a loose file): reports found inside it belong to this run. */
+  root?: string;
+  /** Model names the run's own metadata gives (metadata.yaml, SWE-agent's args.yaml / run_batch.config.yaml). */
+  metadataModels?: string[];
+  /** Other names the metadata gives the run (`info.name`): reports may use them. */
+  metadataNames?: string[];
   predictions: Prediction[];
   trajectories: TrajectoryItem[];
   /** A predictions file given on its own: every model in it is a run of its own. */
@@ -33,9 +39,13 @@ export interface PlannedAttempt {
   instanceId: string;
   model: string;
   agent: string;
-  /** The run's name: its predictions' model_name_or_path, else its folder name. */
+  /** The run's name: its folder's name; for a loose predictions file, its model_name_or_path. */
   run: string;
   runDir: string;
+  /** The run folder's real path, when the attempt came from one (see SolverRun.root). */
+  runRoot?: string;
+  /** The prediction's `model_name_or_path` as written (a model, or SWE-agent's run name): part of its identity. */
+  predModel?: string;
   /** Other names the solver is known by (the run folder), for matching reports. */
   aliases: string[];
   patch: string;
@@ -73,7 +83,7 @@ export interface Skipped {
   reason: string;
 }
 
-const AGENTS: Record<TrajectoryFormat, string> = {
+const AGENTS: Partial<Record<TrajectoryFormat, string>> = {
   'swe-agent': 'swe-agent',
   'swe-agent-retry': 'swe-agent',
   'mini-swe-agent': 'mini-swe-agent',
@@ -94,13 +104,17 @@ export function agentOf(format: TrajectoryFormat): string {
   return AGENTS[format] ?? format;
 }
 
-const samePatch = (a: string, b: string) => a.replace(/\r\n/g, '\n').trim() === b.replace(/\r\n/g, '\n').trim();
+const normPatch = (p: string) => p.replace(/\r\n/g, '\n').trim();
+const samePatch = (a: string, b: string) => normPatch(a) === normPatch(b);
 
 /** Pairs a run's predictions with its trajectories by instance id. */
 export function attemptsOfRun(run: SolverRun): { attempts: PlannedAttempt[]; warnings: Array<{ file: string; line?: number; message: string }> } {
   const warnings: Array<{ file: string; line?: number; message: string }> = [];
   const models = [...new Set(run.predictions.map((p) => p.model).filter((m): m is string => m !== undefined))];
-  const runName = (p?: Prediction) => (run.loose ? p?.model : models.length === 1 ? models[0] : undefined) ?? run.folderName;
+  // A run folder is named after itself; a loose file, or a folder of several models' predictions, after each model.
+  const runName = (p?: Prediction) => (run.loose || models.length > 1 ? p?.model : undefined) ?? run.folderName;
+  const metaModel = run.metadataModels?.[0];
+  const where = run.root !== undefined ? { runRoot: run.root } : {};
   const byId = new Map<string, Prediction[]>();
   for (const p of run.predictions) byId.set(p.instanceId, [...(byId.get(p.instanceId) ?? []), p]);
   const used = new Set<Prediction>();
@@ -119,11 +133,13 @@ export function attemptsOfRun(run: SolverRun): { attempts: PlannedAttempt[]; war
     const patch = pred ? pred.patch : (sub ?? '');
     attempts.push({
       instanceId: id,
-      model: t.summary.model ?? pred?.model ?? runName(pred),
+      model: t.summary.model ?? metaModel ?? pred?.model ?? runName(pred),
       agent: agentOf(t.summary.format),
       run: runName(pred),
       runDir: run.dir,
-      aliases: [run.folderName],
+      ...where,
+      ...(pred?.model !== undefined ? { predModel: pred.model } : {}),
+      aliases: [...new Set([run.folderName, ...(run.metadataModels ?? []), ...(run.metadataNames ?? [])])],
       patch,
       patchFrom: pred ? `${pred.file}:${pred.line}` : sub !== undefined ? `submission in ${t.display}` : 'none (the trajectory records no submission)',
       hasPrediction: pred !== undefined,
@@ -138,11 +154,13 @@ export function attemptsOfRun(run: SolverRun): { attempts: PlannedAttempt[]; war
     if (used.has(p)) continue;
     attempts.push({
       instanceId: p.instanceId,
-      model: p.model ?? runName(p),
+      model: metaModel ?? p.model ?? runName(p),
       agent: '',
       run: runName(p),
       runDir: run.loose ? `${run.dir}#${p.model ?? ''}` : run.dir,
-      aliases: run.loose ? [] : [run.folderName],
+      ...where,
+      ...(p.model !== undefined ? { predModel: p.model } : {}),
+      aliases: run.loose ? [] : [...new Set([run.folderName, ...(run.metadataModels ?? []), ...(run.metadataNames ?? [])])],
       patch: p.patch,
       patchFrom: `${p.file}:${p.line}`,
       hasPrediction: true,
@@ -204,41 +222,63 @@ function suggestion(id: string, instances: Map<string, InstanceRow>): string {
   return hit ? ` (an instance "${hit}" exists: a different owner?)` : '';
 }
 
+/** A prediction that reached the importer twice: `dropped` was folded into the attempt that `kept` made. */
+export interface MergedPrediction {
+  instanceId: string;
+  model: string;
+  /** `file:line` (or trajectory) of the copy that was kept. */
+  kept: string;
+  dropped: string;
+}
+
 /**
- * The same solver output reached us twice (a loose predictions file and a trajectory folder of the same run, or
- * the same predictions in two files): one attempt, when instance, model and patch agree and at most one of them has
- * a trajectory. Two runs that each have a trajectory stay two attempts.
+ * The same solver output reached us twice (a loose predictions file and the run folder that holds the same
+ * predictions, or the same predictions in two files): one attempt, when instance, model and patch bytes agree and at
+ * most one of them has a trajectory. Two runs that each have a trajectory stay two attempts. An empty patch is a
+ * patch like any other here: two empty predictions of one model for one instance are one attempt.
  */
-export function mergeSameSolver(attempts: PlannedAttempt[]): { attempts: PlannedAttempt[]; merged: Array<{ kept: string; dropped: string; instanceId: string }> } {
+export function mergeSameSolver(attempts: PlannedAttempt[]): { attempts: PlannedAttempt[]; merged: MergedPrediction[] } {
   const out: PlannedAttempt[] = [];
-  const merged: Array<{ kept: string; dropped: string; instanceId: string }> = [];
+  const merged: MergedPrediction[] = [];
+  const byKey = new Map<string, number[]>();
   for (const a of attempts) {
-    const twin = out.find(
-      (b) =>
-        b.instanceId === a.instanceId &&
-        b.runDir !== a.runDir &&
-        sameModel(b.model, a.model) &&
-        a.patch.trim() !== '' &&
-        samePatch(a.patch, b.patch) &&
-        !(a.trajectory && b.trajectory),
-    );
-    if (!twin) {
+    // Two predictions must agree byte for byte; a trajectory's submission may differ from its prediction in line
+    // endings and surrounding blank lines, as when a run's trajectory is paired with its prediction.
+    const key = `${a.instanceId}\u0000${normPatch(a.patch)}`;
+    const slots = byKey.get(key) ?? [];
+    const at = slots.find((i) => {
+      const b = out[i] as PlannedAttempt;
+      if (a.trajectory && b.trajectory) return false;
+      if (a.hasPrediction && b.hasPrediction && a.patch !== b.patch) return false;
+      return sameModel(b.model, a.model) || (a.predModel !== undefined && b.predModel !== undefined && sameModel(a.predModel, b.predModel));
+    });
+    if (at === undefined) {
+      byKey.set(key, [...slots, out.length]);
       out.push(a);
       continue;
     }
-    const [keep, drop] = twin.trajectory || !a.trajectory ? [twin, a] : [a, twin];
+    const twin = out[at] as PlannedAttempt;
+    // The copy with the trajectory, else the one from a run folder, else the first, is kept.
+    const rank = (x: PlannedAttempt) => (x.trajectory ? 2 : 0) + (x.runRoot !== undefined ? 1 : 0);
+    const [keep, drop] = rank(a) > rank(twin) ? [a, twin] : [twin, a];
+    const named = [keep, drop].find((x) => x.runRoot !== undefined) ?? [keep, drop].find((x) => x.hasPrediction) ?? keep;
+    const pred = [keep, drop].find((x) => x.hasPrediction);
     const combined: PlannedAttempt = {
       ...keep,
-      // The predictions' name is the run's name; the trajectory contributes agent, cost and claim.
-      run: keep.hasPrediction ? keep.run : drop.hasPrediction ? drop.run : keep.run,
+      // A run folder names the run; the trajectory contributes model, agent, cost and claim.
+      run: named.run,
+      runDir: (named.runRoot !== undefined ? named : keep).runDir,
+      ...(named.runRoot !== undefined ? { runRoot: named.runRoot } : {}),
+      ...(pred?.predModel !== undefined ? { predModel: pred.predModel } : {}),
       agent: keep.agent || drop.agent,
       aliases: [...new Set([...keep.aliases, ...drop.aliases, drop.run])],
-      patchFrom: keep.hasPrediction ? keep.patchFrom : drop.hasPrediction ? drop.patchFrom : keep.patchFrom,
+      patchFrom: pred ? pred.patchFrom : keep.patchFrom,
       hasPrediction: keep.hasPrediction || drop.hasPrediction,
       recorded: [...keep.recorded, ...drop.recorded],
     };
-    out[out.indexOf(twin)] = combined;
-    merged.push({ kept: keep.trajectory?.display ?? keep.patchFrom, dropped: drop.patchFrom, instanceId: a.instanceId });
+    out[at] = combined;
+    const ref = (x: PlannedAttempt) => (x.hasPrediction ? x.patchFrom : (x.trajectory?.display ?? x.patchFrom));
+    merged.push({ instanceId: a.instanceId, model: combined.model, kept: ref(keep), dropped: ref(drop) });
   }
   return { attempts: out, merged };
 }
@@ -277,6 +317,10 @@ export interface ReportEntry {
   /** The report's file, as shown. */
   file: string;
   level: 'instance' | 'run';
+  /** The real path of the solver run folder the report sits in, when it sits in one: its attempts are the report's. */
+  runRoot?: string;
+  /** A verdict on the gold patch (a gold validation run), not on an attempt. */
+  gold?: boolean;
   /** A patch found beside the report (a harness's patch.diff): lets an unmatched report make its own attempt. */
   patch?: { text: string; from: string };
   agent?: string;
@@ -317,7 +361,24 @@ export function matchScore(a: Pick<PlannedAttempt, 'model' | 'run' | 'aliases'>,
 export interface ReportAttachment {
   attached: Array<{ entry: ReportEntry; attempt: PlannedAttempt; note?: string }>;
   created: PlannedAttempt[];
+  /** Verdicts on the gold patch of an imported instance. */
+  gold: Array<{ instanceId: string; result: RecordedResult }>;
   unmatched: Unmatched[];
+}
+
+/** Score of a report found inside an attempt's own run folder: above any name match. */
+const SAME_RUN_FOLDER = 4;
+
+/**
+ * How well a report names an attempt: by its names (matchScore), or by sitting in the attempt's run folder, unless
+ * the report's own solver name (a harness model folder, a model inside it) names another attempt of the instance.
+ */
+function reportScore(a: PlannedAttempt, e: ReportEntry, all: PlannedAttempt[]): number {
+  const byName = matchScore(a, e.hints);
+  if (e.runRoot === undefined || a.runRoot !== e.runRoot) return byName;
+  const exact = e.hints.filter((h) => h.exact && !h.run);
+  if (exact.length > 0 && matchScore(a, exact) < 2 && all.some((b) => b !== a && matchScore(b, exact) >= 2)) return byName;
+  return SAME_RUN_FOLDER;
 }
 
 /**
@@ -326,7 +387,7 @@ export interface ReportAttachment {
  * about instances that were not imported are summarized in one line per report.
  */
 export function attachReports(attempts: PlannedAttempt[], entries: ReportEntry[], instances: Map<string, InstanceRow>): ReportAttachment {
-  const out: ReportAttachment = { attached: [], created: [], unmatched: [] };
+  const out: ReportAttachment = { attached: [], created: [], gold: [], unmatched: [] };
   const byInstance = new Map<string, PlannedAttempt[]>();
   for (const a of attempts) byInstance.set(a.instanceId, [...(byInstance.get(a.instanceId) ?? []), a]);
   const elsewhere = new Map<string, string[]>();
@@ -340,8 +401,13 @@ export function attachReports(attempts: PlannedAttempt[], entries: ReportEntry[]
       }
       continue;
     }
+    if (e.gold) {
+      const result = recorded(e);
+      if (!out.gold.some((g) => g.instanceId === e.instanceId && g.result.source === result.source && g.result.file === result.file)) out.gold.push({ instanceId: e.instanceId, result });
+      continue;
+    }
     const list = byInstance.get(e.instanceId) ?? [];
-    const scored = list.map((a) => ({ a, s: matchScore(a, e.hints) })).filter((x) => x.s > 0);
+    const scored = list.map((a) => ({ a, s: reportScore(a, e, list) })).filter((x) => x.s > 0);
     const top = Math.max(0, ...scored.map((x) => x.s));
     let best = scored.filter((x) => x.s === top).map((x) => x.a);
     if (best.length > 1 && e.patch) {
@@ -359,11 +425,18 @@ export function attachReports(attempts: PlannedAttempt[], entries: ReportEntry[]
       });
       continue;
     }
+    // A report that names no solver at all (an unwrapped report.json in a folder named after the instance) belongs
+    // to the only attempt there is; the note says so.
+    let only: string | undefined;
+    if (best.length === 0 && list.length === 1 && !e.hints.some((h) => h.exact && !h.run) && !(e.level === 'instance' && e.patch && !samePatch((list[0] as PlannedAttempt).patch, e.patch.text))) {
+      best = [list[0] as PlannedAttempt];
+      only = `the report names no solver; its verdict went to the only attempt of ${e.instanceId} (${(list[0] as PlannedAttempt).run})`;
+    }
     const target = best[0];
     if (target) {
       if (!target.recorded.some((r) => r.source === e.verdict.source && r.file === e.file)) target.recorded.push(recorded(e));
       fillFrom(target, e);
-      const note = e.patch && !samePatch(target.patch, e.patch.text) ? `the patch beside this report (${e.patch.from}) differs from the attempt's patch` : undefined;
+      const note = e.patch && !samePatch(target.patch, e.patch.text) ? `the patch beside this report (${e.patch.from}) differs from the attempt's patch` : only;
       out.attached.push({ entry: e, attempt: target, ...(note ? { note } : {}) });
       continue;
     }
@@ -386,7 +459,8 @@ export function attachReports(attempts: PlannedAttempt[], entries: ReportEntry[]
       byInstance.set(e.instanceId, [...list, created]);
       continue;
     }
-    const who = hintModel(e).model ?? 'its solver';
+    // Only a name the harness gave (not any folder name) says whose the report is.
+    const who = e.hints.some((h) => h.exact && !h.run) ? (hintModel(e).model ?? 'its solver') : 'its solver';
     out.unmatched.push({
       kind: 'report',
       instanceId: e.instanceId,

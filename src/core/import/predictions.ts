@@ -19,17 +19,21 @@ export interface Prediction {
 export interface PredictionsResult {
   shape?: RecordShape;
   predictions: Prediction[];
+  /** Entries that record a failure instead of a patch (`{instance_id, error}` beside the predictions of a run script). */
+  errorEntries: Array<{ instanceId: string; line: number; error: string }>;
   problems: Problem[];
 }
 
 const PATCH_KEYS = ['model_patch', 'patch', 'git_patch', 'fix_patch'];
 const looksLikePrediction = (v: Record<string, unknown>) => 'instance_id' in v || PATCH_KEYS.some((k) => k in v);
+const MAX_ERROR_TEXT = 200;
 
 /** Parses a predictions file; a bad row is reported with its line and skipped. Duplicates keep the first. */
 export function parsePredictions(text: string, file: string): PredictionsResult {
   const rec = readRecords(text, file, looksLikePrediction);
   const problems = [...rec.problems];
   const predictions: Prediction[] = [];
+  const errorEntries: PredictionsResult['errorEntries'] = [];
   const seen = new Map<string, number>();
   for (const r of rec.records) {
     const v = r.value as Record<string, unknown>;
@@ -44,6 +48,11 @@ export function parsePredictions(text: string, file: string): PredictionsResult 
       problems.push({ severity: 'warning', file, line: r.line, field: r.key, message: `keyed "${r.key}" but its instance_id is "${id}"; using the instance_id` });
     }
     const patchKey = PATCH_KEYS.find((k) => k in v);
+    if (!patchKey && v.error !== undefined && v.error !== null) {
+      const text = typeof v.error === 'string' ? v.error : JSON.stringify(v.error);
+      errorEntries.push({ instanceId: id, line: r.line, error: text.length > MAX_ERROR_TEXT ? `${text.slice(0, MAX_ERROR_TEXT)}…` : text });
+      continue;
+    }
     const raw = patchKey ? v[patchKey] : undefined;
     if (raw !== undefined && raw !== null && typeof raw !== 'string') {
       problems.push({ severity: 'error', file, line: r.line, field: patchKey, message: `${id}: the patch must be a string; the prediction is skipped` });
@@ -66,5 +75,5 @@ export function parsePredictions(text: string, file: string): PredictionsResult 
       line: r.line,
     });
   }
-  return { ...(rec.shape ? { shape: rec.shape } : {}), predictions, problems };
+  return { ...(rec.shape ? { shape: rec.shape } : {}), predictions, errorEntries, problems };
 }

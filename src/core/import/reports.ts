@@ -13,6 +13,8 @@ export interface VerdictEntry {
   /** Undefined when the report does not say (an unwrapped report.json): the caller finds it from the path. */
   instanceId?: string;
   verdict: Verdict;
+  /** The solver the report names itself (SWE-smith's `model_name_or_path`). */
+  model?: string;
 }
 
 export interface CustomPatch {
@@ -29,7 +31,9 @@ export interface CustomPatch {
 
 export type ReportDoc =
   | { kind: 'instance-report'; entries: VerdictEntry[] }
-  | { kind: 'run-report'; schema: 'schema-2' | 'id-lists'; entries: VerdictEntry[]; submitted: number }
+  | { kind: 'run-report'; schema: 'schema-2' | 'id-lists' | 'swesmith' | 'results-summary'; entries: VerdictEntry[]; submitted: number }
+  /** A gold validation (SWE-smith `run_validation`): how the tests fared with and without the bug; for the gold probe. */
+  | { kind: 'gold-validation'; entries: VerdictEntry[] }
   | { kind: 'custom-eval'; entries: VerdictEntry[] }
   | { kind: 'custom-patch'; patch: CustomPatch }
   | { kind: 'unknown'; reason: string };
@@ -38,9 +42,13 @@ const INSTANCE_KEYS = ['patch_is_None', 'patch_exists', 'patch_successfully_appl
 
 function isInstanceReport(v: unknown): boolean {
   if (!isObject(v)) return false;
+  if (isTimedOut(v)) return true;
   if (!('tests_status' in v) && !('patch_successfully_applied' in v)) return false;
   return INSTANCE_KEYS.every((k) => !(k in v) || typeof v[k] === 'boolean' || (k === 'tests_status' && isObject(v[k])));
 }
+
+/** SWE-smith's report when the run hit its time limit: `{"timed_out": true, "timeout": 60}`. */
+const isTimedOut = (v: Record<string, unknown>) => v.timed_out === true && Object.keys(v).every((k) => k === 'timed_out' || k === 'timeout');
 
 function sf(v: unknown): SuccessFailure | undefined {
   if (!isObject(v)) return undefined;
@@ -48,21 +56,32 @@ function sf(v: unknown): SuccessFailure | undefined {
   return { success: list(v.success), failure: list(v.failure) };
 }
 
-/** One SWE-bench per-instance report (the value under the instance id) as a verdict. */
+/**
+ * One SWE-bench per-instance report (the value under the instance id) as a verdict. SWE-smith writes the same shape
+ * with its model inside and never sets `patch_successfully_applied` (a resolved report says false): there it is not
+ * read.
+ */
 export function instanceVerdict(r: Record<string, unknown>, source: string): Verdict {
-  const applied = typeof r.patch_successfully_applied === 'boolean' ? r.patch_successfully_applied : undefined;
+  if (isTimedOut(r)) {
+    const secs = typeof r.timeout === 'number' && Number.isFinite(r.timeout) ? ` after ${r.timeout} s` : '';
+    return { imported: true, source, resolved: false, status: 'error', detail: `timed out${secs}` };
+  }
+  const applied = typeof r.patch_successfully_applied === 'boolean' && source !== 'swesmith-report' ? r.patch_successfully_applied : undefined;
   const resolved = r.resolved === true;
   const status: Verdict['status'] =
     r.patch_is_None === true || r.patch_exists === false ? 'empty_patch' : applied === false ? 'error' : resolved ? 'resolved' : 'unresolved';
   const ts = isObject(r.tests_status) ? r.tests_status : {};
   const f2p = sf(ts.FAIL_TO_PASS);
   const p2p = sf(ts.PASS_TO_PASS);
+  // SWE-bench 5 marks a run the environment broke (`infra_failure`, `infra_failure_reason`): not the patch's fault.
+  const infra = r.infra_failure === true ? `infra failure${typeof r.infra_failure_reason === 'string' && r.infra_failure_reason ? `: ${r.infra_failure_reason}` : ''}` : undefined;
   return {
     imported: true,
     source,
     resolved,
     ...(applied !== undefined ? { patchApplied: applied } : {}),
     status,
+    ...(infra ? { detail: infra } : {}),
     ...(f2p ? { failToPass: f2p } : {}),
     ...(p2p ? { passToPass: p2p } : {}),
   };
@@ -71,7 +90,20 @@ export function instanceVerdict(r: Record<string, unknown>, source: string): Ver
 /** Recognizes a JSON document found among evaluation output by its content. */
 export function classifyReport(value: unknown): ReportDoc {
   if (!isObject(value)) return { kind: 'unknown', reason: 'not a JSON object' };
-  if (isInstanceReport(value)) return { kind: 'instance-report', entries: [{ verdict: instanceVerdict(value, 'swebench-report') }] };
+  if (isInstanceReport(value)) {
+    const model = typeof value.model_name_or_path === 'string' && value.model_name_or_path.trim() ? value.model_name_or_path.trim() : undefined;
+    // The model inside and the time-out shape are SWE-smith's; SWE-bench writes neither.
+    const source = model !== undefined || isTimedOut(value) ? 'swesmith-report' : 'swebench-report';
+    return { kind: 'instance-report', entries: [{ verdict: instanceVerdict(value, source), ...(model ? { model } : {}) }] };
+  }
+  const validation = goldValidation(value);
+  if (validation) return validation;
+  const smith = swesmithRunReport(value);
+  if (smith) return smith;
+  const summary = resultsSummary(value);
+  if (summary) return summary;
+  const counts = countsOnly(value);
+  if (counts) return { kind: 'unknown', reason: counts };
   const values = Object.values(value);
   if (values.length > 0 && values.every(isInstanceReport)) {
     return {
@@ -94,13 +126,22 @@ const ids = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is str
 function runReportV2(v: Record<string, unknown>): ReportDoc {
   const entries: VerdictEntry[] = [];
   const seen = new Set<string>();
+  // SWE-bench 5: ids whose run the environment broke stay in unresolved_ids / error_ids; say so on their verdict.
+  const infra = new Set(ids(v.infra_failure_ids));
+  const reasons = isObject(v.failure_reasons) ? v.failure_reasons : {};
+  const detailOf = (id: string) => {
+    if (!infra.has(id)) return undefined;
+    const why = reasons[id];
+    return `infra failure${typeof why === 'string' && why ? `: ${why}` : ''}`;
+  };
   const add = (list: unknown, status: NonNullable<Verdict['status']>) => {
     for (const id of ids(list)) {
       if (seen.has(id)) continue;
       seen.add(id);
+      const detail = detailOf(id);
       entries.push({
         instanceId: id,
-        verdict: { imported: true, source: 'swebench-run-report', status, resolved: status === 'resolved' },
+        verdict: { imported: true, source: 'swebench-run-report', status, resolved: status === 'resolved', ...(detail ? { detail } : {}) },
       });
     }
   };
@@ -111,10 +152,87 @@ function runReportV2(v: Record<string, unknown>): ReportDoc {
   return { kind: 'run-report', schema: 'schema-2', entries, submitted: ids(v.submitted_ids).length };
 }
 
-// The list-keyed report of SWE-bench's earlier harness and of tools that copied it.
+const TEST_LISTS = ['FAIL_TO_PASS', 'PASS_TO_PASS', 'FAIL_TO_FAIL', 'PASS_TO_FAIL'];
+const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+
+/**
+ * SWE-smith's validation report (`logs/run_validation/<run>/<id>/report.json`): plain test lists from running the
+ * tests with the bug and without it. A valid bug has fail-to-pass tests; without it, the task proves nothing.
+ */
+function goldValidation(v: Record<string, unknown>): ReportDoc | undefined {
+  const keys = Object.keys(v);
+  if (!('FAIL_TO_PASS' in v) || !('PASS_TO_PASS' in v) || !keys.every((k) => TEST_LISTS.includes(k) && strings(v[k]))) return undefined;
+  const list = (k: string) => (strings(v[k]) ? v[k] : []);
+  const f2p = list('FAIL_TO_PASS');
+  const p2f = list('PASS_TO_FAIL');
+  const valid = f2p.length > 0 && p2f.length === 0;
+  const detail = f2p.length === 0 ? 'gold validation: no test fails with the bug and passes without it' : `gold validation: ${f2p.length} fail-to-pass, ${list('PASS_TO_PASS').length} pass-to-pass, ${p2f.length} pass-to-fail`;
+  return {
+    kind: 'gold-validation',
+    entries: [
+      {
+        verdict: {
+          imported: true,
+          source: 'swesmith-validation',
+          resolved: valid,
+          status: valid ? 'resolved' : 'unresolved',
+          detail,
+          failToPass: { success: f2p, failure: list('FAIL_TO_FAIL') },
+          passToPass: { success: list('PASS_TO_PASS'), failure: p2f },
+        },
+      },
+    ],
+  };
+}
+
+/** SWE-smith's run summary `{resolved, unresolved, total, ids_resolved, ids_unresolved}` (counts and id lists). */
+function swesmithRunReport(v: Record<string, unknown>): ReportDoc | undefined {
+  if (!strings(v.ids_resolved) || !strings(v.ids_unresolved ?? [])) return undefined;
+  const entries: VerdictEntry[] = [];
+  const seen = new Set<string>();
+  for (const [list, status] of [[v.ids_resolved, 'resolved'], [v.ids_unresolved ?? [], 'unresolved']] as const) {
+    for (const id of list as string[]) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      entries.push({ instanceId: id, verdict: { imported: true, source: 'swesmith-run-report', status, resolved: status === 'resolved' } });
+    }
+  }
+  return { kind: 'run-report', schema: 'swesmith', entries, submitted: typeof v.total === 'number' ? v.total : entries.length };
+}
+
+/** A user's `results_summary.json`: `{total, passed, failed, pass_rate, instances: [{instance_id, resolved, patch_applied}]}`. */
+function resultsSummary(v: Record<string, unknown>): ReportDoc | undefined {
+  if (!Array.isArray(v.instances) || v.instances.length === 0) return undefined;
+  const items = v.instances;
+  if (!items.every((x) => isObject(x) && typeof x.instance_id === 'string' && typeof x.resolved === 'boolean')) return undefined;
+  const entries: VerdictEntry[] = [];
+  const seen = new Set<string>();
+  for (const x of items as Array<Record<string, unknown>>) {
+    const id = x.instance_id as string;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const applied = typeof x.patch_applied === 'boolean' ? x.patch_applied : undefined;
+    const status: Verdict['status'] = x.resolved === true ? 'resolved' : applied === false ? 'error' : 'unresolved';
+    entries.push({ instanceId: id, verdict: { imported: true, source: 'results-summary', status, resolved: x.resolved === true, ...(applied !== undefined ? { patchApplied: applied } : {}) } });
+  }
+  return { kind: 'run-report', schema: 'results-summary', entries, submitted: typeof v.total === 'number' ? v.total : entries.length };
+}
+
+/** `resolved_by_repo.json` / `resolved_by_time.json` of SWE-bench experiments: counts, no verdict per instance. */
+function countsOnly(v: Record<string, unknown>): string | undefined {
+  const values = Object.values(v);
+  if (values.length === 0 || !values.every((x) => isObject(x) && typeof x.resolved === 'number' && typeof x.total === 'number')) return undefined;
+  const keys = Object.keys(v);
+  if (keys.every((k) => /^\d{4}$/.test(k))) return 'resolved counts per year: no verdict per instance';
+  if (keys.every((k) => k.includes('/'))) return 'resolved counts per repository: no verdict per instance';
+  return 'resolved counts per group: no verdict per instance';
+}
+
+// The list-keyed report of SWE-bench's earlier harness and of tools that copied it, and the `results/results.json`
+// of SWE-bench experiments (`no_generation`, `no_logs`, `resolved`: unresolved ids are implicit there).
 const LIST_KEYS = [
   'patch_is_None', 'patch_exists', 'patch_successfully_applied', 'resolved', 'unresolved', 'no_generation', 'generated',
-  'with_logs', 'install_fail', 'reset_failed', 'no_apply', 'applied', 'test_errored', 'test_timeout',
+  'with_logs', 'install_fail', 'reset_failed', 'no_apply', 'applied', 'test_errored', 'test_timeout', 'no_logs',
 ];
 
 function runReportLists(v: Record<string, unknown>): ReportDoc | undefined {

@@ -1,7 +1,9 @@
 // What `specweave import swebench` reports: what it wrote, what it could not match and why, and every problem with
 // its file and line. The same object is printed by `--json` (documented in docs/import.md).
 import type { Problem, RecordedResult } from '../model';
-import type { Skipped, Unmatched } from './pairing';
+import type { MergedPrediction, Skipped, Unmatched } from './pairing';
+
+export type ShortResult = Pick<RecordedResult, 'source' | 'file' | 'status' | 'resolved' | 'patchApplied' | 'detail'>;
 
 export interface AttemptSummary {
   id: string;
@@ -11,10 +13,20 @@ export interface AttemptSummary {
   /** Where the patch came from: `file:line` of a prediction, a trajectory's submission, a harness patch.diff. */
   patchFrom: string;
   patchBytes: number;
+  /** The patch is wrapped in a Markdown fence (lines of the opening and closing fence); `stripped` with --strip-fences. */
+  fence?: { open: number; close: number; stripped: boolean };
   trajectory?: { from: string; format?: string; byteRange?: [number, number] };
-  recordedResults: Array<Pick<RecordedResult, 'source' | 'file' | 'status' | 'resolved' | 'patchApplied'>>;
+  recordedResults: ShortResult[];
   /** Review-worthy facts about the patch (malformed hunks, edited tests, stray files). */
   flags: string[];
+}
+
+export interface MergedFile {
+  /** The path as given or found the second time. */
+  file: string;
+  /** The path it was first read under. */
+  sameAs: string;
+  why: string;
 }
 
 export interface TaskSummary {
@@ -27,6 +39,8 @@ export interface TaskSummary {
   image?: string;
   tests: { failToPass: number; passToPass: number };
   verifier: { command: string; from: 'option' | 'row' | 'default' };
+  /** Verdicts an earlier gold validation run recorded for the gold patch (kept in task.json's source.goldResults). */
+  gold?: { recordedResults: ShortResult[] };
   attempts: AttemptSummary[];
 }
 
@@ -39,6 +53,13 @@ export interface ImportSummary {
   unmatched: Unmatched[];
   /** Inputs deliberately not imported (e.g. a gold prediction equal to the row's own patch). */
   skipped: Skipped[];
+  /** Inputs that reached the importer twice and were read or imported once. */
+  merged: {
+    /** A file reached a second time (another spelling of its path, a symlink, a folder given twice): read once. */
+    files: MergedFile[];
+    /** A prediction equal to one already imported (instance, model and patch bytes): one attempt. */
+    predictions: MergedPrediction[];
+  };
   /** Files under --trajectories / --reports that were not recognized as trajectories or reports. */
   ignored: Array<{ file: string; reason: string }>;
   problems: Problem[];
@@ -48,6 +69,8 @@ export interface ImportSummary {
     recordedResults: number;
     unmatched: number;
     skipped: number;
+    /** merged.files + merged.predictions. */
+    merged: number;
     errors: number;
     warnings: number;
   };

@@ -58,7 +58,7 @@ test('a clean import exits 0 and --json prints the documented summary', () => {
   );
   assert.equal(r.code, 0, r.stderr);
   const s = JSON.parse(r.stdout) as ImportSummary;
-  assert.deepEqual(Object.keys(s), ['out', 'instanceFiles', 'predictionFiles', 'tasks', 'unmatched', 'skipped', 'ignored', 'problems', 'counts']);
+  assert.deepEqual(Object.keys(s), ['out', 'instanceFiles', 'predictionFiles', 'tasks', 'unmatched', 'skipped', 'merged', 'ignored', 'problems', 'counts']);
   assert.equal(s.out, out);
   assert.deepEqual(s.tasks.map((t) => [t.id, t.status, t.tests, t.attempts.length, t.image]), [
     ['django__django-11119', 'written', { failToPass: 1, passToPass: 7 }, 5, 'swebench/sweb.eval.x86_64.django_1776_django-11119:latest'],

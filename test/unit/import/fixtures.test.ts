@@ -54,17 +54,18 @@ test('run folders pair predictions with trajectories; two runs of one model stay
   const w = task(dataset.tasks, 'acme__widgets-1');
   assert.deepEqual(
     w.attempts.map((a) => [a.id, a.model, a.agent, a.run]),
+    // Each run is named after its folder; the model comes from the trajectory (or, for SWE-agent, model_name_or_path).
     [
-      ['default-gpt-z-t-0.00', 'default__gpt-z__t-0.00', 'swe-agent', 'default__gpt-z__t-0.00'],
-      ['openai-gpt-x', 'openai/gpt-x', 'mini-swe-agent', 'openai/gpt-x'],
-      ['openai-gpt-x-2', 'openai/gpt-x', 'mini-swe-agent', 'openai/gpt-x'],
+      ['mini-run-a', 'openai/gpt-x', 'mini-swe-agent', 'mini-run-a'],
+      ['mini-run-b', 'openai/gpt-x', 'mini-swe-agent', 'mini-run-b'],
+      ['swe-agent-run', 'default__gpt-z__t-0.00', 'swe-agent', 'swe-agent-run'],
     ],
   );
   const read = (rel: string | undefined) => fs.readFileSync(path.join(out, rel as string), 'utf8');
-  assert.match(read(w.attempts[1]?.patchFile), /\+x = 2/);
-  assert.match(read(w.attempts[2]?.patchFile), /\+x = 3/);
+  assert.match(read(w.attempts[0]?.patchFile), /\+x = 2/);
+  assert.match(read(w.attempts[1]?.patchFile), /\+x = 3/);
   // SWE-agent: preds.json and <id>.pred say the same; one attempt, its trajectory found by file name.
-  const swe = w.attempts[0] as CandidateTask['attempts'][number];
+  const swe = w.attempts[2] as CandidateTask['attempts'][number];
   assert.equal(swe.costUsd, 0.75);
   assert.deepEqual(swe.tokens, { input: 1000, output: 50 });
   assert.equal(swe.claimed?.status, 'submitted');
@@ -104,10 +105,10 @@ test('reports find their attempts by model folder, patch, log and metadata; the 
   const w = task(dataset.tasks, 'acme__widgets-1');
   const rr = (id: string) => w.attempts.find((a) => a.id === id)?.recordedResults ?? [];
   // Two runs of openai/gpt-x: the report's patch.diff says which one it graded.
-  assert.deepEqual(rr('openai-gpt-x'), []);
-  assert.deepEqual(rr('openai-gpt-x-2').map((r) => [r.source, r.status]), [['swebench-report', 'resolved']]);
+  assert.deepEqual(rr('mini-run-a'), []);
+  assert.deepEqual(rr('mini-run-b').map((r) => [r.source, r.status]), [['swebench-report', 'resolved']]);
   // No report.json, and the log says the patch did not apply.
-  assert.deepEqual(rr('default-gpt-z-t-0.00').map((r) => [r.source, r.status, r.patchApplied]), [['swebench-harness-log', 'error', false]]);
+  assert.deepEqual(rr('swe-agent-run').map((r) => [r.source, r.status, r.patchApplied]), [['swebench-harness-log', 'error', false]]);
   // A report of a solver with no attempt, with its patch.diff beside it, makes an attempt of its own.
   const made = w.attempts.find((a) => a.model === 'someone/else');
   assert.ok(made);

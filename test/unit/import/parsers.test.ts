@@ -100,6 +100,12 @@ test('report shapes: wrapped and unwrapped report.json, schema 2, the older id l
   const custom = classifyReport({ instance_id: 'o__r-1', resolved: true, eval_status: 'success', fail_to_pass_results: { t1: true }, pass_to_pass_results: { t2: true, t3: false } });
   assert.deepEqual(custom.kind === 'custom-eval' && custom.entries[0]?.verdict.passToPass, { success: ['t2'], failure: ['t3'] });
   assert.equal(classifyReport({ hello: 'world' }).kind, 'unknown');
+  // SWE-bench experiments' results/results.json: resolved ids only; no_generation is an empty patch, no_logs no verdict.
+  const exp = classifyReport({ no_generation: ['g'], no_logs: ['l'], resolved: ['r', 'r'] });
+  assert.deepEqual(exp.kind === 'run-report' && exp.entries.map((e) => [e.instanceId, e.verdict.status]), [['r', 'resolved'], ['g', 'empty_patch']]);
+  assert.match(classifyReport({ 'acme/widgets': { resolved: 1, total: 2 } }).kind === 'unknown' ? 'per repository' : '', /per repository/);
+  const counts = classifyReport({ '2024': { resolved: 1, total: 2 } });
+  assert.deepEqual(counts, { kind: 'unknown', reason: 'resolved counts per year: no verdict per instance' });
   assert.equal(classifyReport([1]).kind, 'unknown');
 });
 
@@ -181,4 +187,43 @@ test('the same solver output from a predictions file and a trajectory folder is 
     ['run1', 'm', 'mini-swe-agent', true, true],
     ['run2', 'run2', '', false, true],
   ]);
+});
+
+test('SWE-smith and user report shapes: per-instance with its model, timed out, validation lists, run summaries', () => {
+  const inner = { patch_is_None: false, patch_exists: true, patch_successfully_applied: false, resolved: true, tests_status: { FAIL_TO_PASS: { success: ['t1'], failure: [] } }, model_name_or_path: 'm-32b' };
+  const smith = classifyReport(inner);
+  assert.deepEqual(smith.kind === 'instance-report' && [smith.entries[0]?.model, smith.entries[0]?.verdict.source, smith.entries[0]?.verdict.status, smith.entries[0]?.verdict.patchApplied], ['m-32b', 'swesmith-report', 'resolved', undefined]);
+  const timed = classifyReport({ timed_out: true, timeout: 60 });
+  assert.deepEqual(timed.kind === 'instance-report' && timed.entries[0]?.verdict, { imported: true, source: 'swesmith-report', resolved: false, status: 'error', detail: 'timed out after 60 s' });
+  assert.equal(classifyReport({ timed_out: true, other: 1 }).kind, 'unknown');
+  const valid = classifyReport({ FAIL_TO_PASS: ['a'], PASS_TO_PASS: ['b'], FAIL_TO_FAIL: [], PASS_TO_FAIL: [] });
+  assert.deepEqual(valid.kind === 'gold-validation' && [valid.entries[0]?.verdict.status, valid.entries[0]?.verdict.passToPass], ['resolved', { success: ['b'], failure: [] }]);
+  const broken = classifyReport({ FAIL_TO_PASS: ['a'], PASS_TO_PASS: [], PASS_TO_FAIL: ['c'] });
+  assert.equal(broken.kind === 'gold-validation' && broken.entries[0]?.verdict.status, 'unresolved');
+  assert.equal(classifyReport({ FAIL_TO_PASS: 'a', PASS_TO_PASS: [] }).kind, 'unknown');
+  const run = classifyReport({ resolved: 1, unresolved: 1, total: 3, ids_resolved: ['a'], ids_unresolved: ['b'] });
+  assert.deepEqual(run.kind === 'run-report' && [run.schema, run.submitted, run.entries.map((e) => [e.instanceId, e.verdict.source, e.verdict.status])], ['swesmith', 3, [['a', 'swesmith-run-report', 'resolved'], ['b', 'swesmith-run-report', 'unresolved']]]);
+  const user = classifyReport({ total: 3, passed: 1, failed: 2, pass_rate: 33.3, instances: [{ instance_id: 'a', resolved: true, patch_applied: true }, { instance_id: 'b', resolved: false, patch_applied: false }, { instance_id: 'c', resolved: false }] });
+  assert.deepEqual(user.kind === 'run-report' && user.entries.map((e) => [e.instanceId, e.verdict.status, e.verdict.patchApplied]), [['a', 'resolved', true], ['b', 'error', false], ['c', 'unresolved', undefined]]);
+  assert.equal(classifyReport({ instances: [{ instance_id: 'a', resolved: 'yes' }] }).kind, 'unknown');
+});
+
+test("SWE-bench 5's infra failures: a per-instance report and a run report say the environment broke", () => {
+  const one = classifyReport({ 'o__r-1': { patch_is_None: false, patch_exists: true, patch_successfully_applied: false, resolved: false, infra_failure: true, infra_failure_reason: 'docker daemon error' } });
+  assert.deepEqual(one.kind === 'instance-report' && [one.entries[0]?.verdict.status, one.entries[0]?.verdict.detail], ['error', 'infra failure: docker daemon error']);
+  const run = classifyReport({
+    schema_version: 2, resolved_ids: ['a'], unresolved_ids: ['b', 'c'], error_ids: ['d'], infra_failure_ids: ['b', 'd'], ambiguous_failure_ids: [],
+    failure_reasons: { b: 'OOM killed' },
+  });
+  assert.deepEqual(run.kind === 'run-report' && run.entries.map((e) => [e.instanceId, e.verdict.status, e.verdict.detail]), [
+    ['a', 'resolved', undefined], ['b', 'unresolved', 'infra failure: OOM killed'], ['c', 'unresolved', undefined], ['d', 'error', 'infra failure'],
+  ]);
+});
+
+test('an error entry in predictions: its message is kept short, and an entry with a patch is no error entry', () => {
+  const long = 'x'.repeat(5000);
+  const r = parsePredictions(JSON.stringify([{ instance_id: 'o__r-1', error: long }, { instance_id: 'o__r-2', error: { code: 429 } }, { instance_id: 'o__r-3', error: 'late', model_patch: '' }]), 'p.json');
+  assert.deepEqual(r.errorEntries.map((e) => [e.instanceId, e.error.length <= 201, e.line]), [['o__r-1', true, 1], ['o__r-2', true, 1]]);
+  assert.equal(r.errorEntries[1]?.error, '{"code":429}');
+  assert.deepEqual(r.predictions.map((p) => p.instanceId), ['o__r-3']);
 });

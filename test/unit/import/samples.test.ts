@@ -314,7 +314,8 @@ test("patches with malformed hunks, stray files or test edits are kept and repor
   assert.ok(flags('astropy__astropy-12907', 'composio').some((f) => /edits astropy\/modeling\/tests\/test_separable\.py, which the test patch also changes/.test(f)));
   assert.deepEqual(flags('django__django-11119', 'anthropic/claude-haiku-4-5'), []);
   assert.ok(summary.problems.some((p) => p.severity === 'warning' && /blacksmith/.test(p.file) && /malformed hunk/.test(p.message)));
-  assert.ok(task(dataset, 'django__django-11119').notes.some((n) => /openai-gpt-5-mini .*test_render\.py/.test(n)));
+  // The run folder of the mini-swe-agent trajectory names the attempt that the loose gpt-5-mini prediction joined.
+  assert.ok(task(dataset, 'django__django-11119').notes.some((n) => /v2\.2\.4-gpt-5-mini \(openai\/gpt-5-mini\).*test_render\.py/.test(n)));
 });
 
 test('attempt ids are unique, valid and the same on a second import', async () => {
