@@ -46,7 +46,7 @@ export interface TestCase {
   specs: string[];
 }
 
-export type ResultParser = 'pytest' | 'django' | 'junit' | 'exitcode';
+export type ResultParser = 'pytest' | 'django' | 'junit' | 'exitcode' | 'reward';
 
 export interface Verifier {
   /** Shell command run in the workdir after the test patch and the attempt patch are applied. */
@@ -54,6 +54,13 @@ export interface Verifier {
   parser: ResultParser;
   /** For `junit`: path of the XML report inside the container, relative to the workdir. */
   junitPath?: string;
+  /**
+   * Absolute folder the test patch and the gold patch are unpacked to instead of being applied in the workdir
+   * (Harbor: `tests/…` goes to `/tests/…`, `solution/…` to `/solution/…`); both may then only add files.
+   */
+  unpackTo?: string;
+  /** The gold probe runs this in the workdir before `command` (Harbor's oracle: `bash /solution/solve.sh`). */
+  goldCommand?: string;
 }
 
 export interface Limits {

@@ -22,6 +22,10 @@ export interface DriverOptions {
   junitPath?: string;
   /** Where run.sh, command.sh and the patches are (default `/.specweave`; tests run the driver on the host). */
   inputDir?: string;
+  /** Patches already written into place by the archive (the verifier's `unpackTo`): reported `unpacked`, not applied. */
+  unpacked?: { test?: boolean; attempt?: boolean };
+  /** Absolute paths read back after the run (reward files): deleted before the tests, their folders created. */
+  outputFiles?: string[];
 }
 
 export function driverScript(o: DriverOptions): string {
@@ -49,10 +53,15 @@ export function driverScript(o: DriverOptions): string {
     `  echo "${TAG} apply $1 failed"`,
     '  return 1',
     '}',
-    '{ apply test && apply attempt; } 2>&1 || exit 91',
+    `{ ${o.unpacked?.test ? `echo "${TAG} apply test unpacked"` : 'apply test'} && ${o.unpacked?.attempt ? `echo "${TAG} apply attempt unpacked"` : 'apply attempt'}; } 2>&1 || exit 91`,
     'rm -rf "$T"',
   ];
   if (o.junitPath) lines.push(`rm -f -- ${shQuote(o.junitPath)}`);
+  // Files the verifier reads after the run must be the tests' own: none may be planted before they start.
+  for (const f of o.outputFiles ?? []) {
+    const dir = f.replace(/\/[^/]*$/, '') || '/';
+    lines.push(`mkdir -p -- ${shQuote(dir)} 2>/dev/null; rm -f -- ${shQuote(f)}`);
+  }
   lines.push(
     'if [ -x /bin/bash ]; then SH=/bin/bash; else SH=/bin/sh; fi',
     `printf '\\n${TESTS_BEGIN_MARKER.replace('\n', '\\n')}'`,
@@ -63,7 +72,7 @@ export function driverScript(o: DriverOptions): string {
   return lines.join('\n');
 }
 
-const KNOWN = new Set(['git-apply', 'patch-fuzz', 'empty', 'failed']);
+const KNOWN = new Set(['git-apply', 'patch-fuzz', 'empty', 'unpacked', 'failed']);
 
 /** How each patch applied, read from the driver's report (the output before the marker). */
 export function parsePrelude(prelude: string): { test: PatchApplication; attempt: PatchApplication } {

@@ -31,6 +31,8 @@ export interface ExecuteResult {
   stdout: KeptBytes;
   stderr: KeptBytes;
   junitXml?: string;
+  /** The description's `outputFiles` as found after the run (undefined: not there), each cut at 1 MiB. */
+  outputFiles?: Record<string, string | undefined>;
   /** Set when the output stream could not be read to its end (the results are then not trustworthy). */
   streamError?: string;
   timings: { createMs: number; uploadMs: number; containerMs: number; removeMs: number; startToRemovedMs: number };
@@ -52,11 +54,12 @@ export interface ExecuteOptions {
 
 const CALL_MS = 15_000;
 const MAX_JUNIT_BYTES = 32 * 1024 * 1024;
+const MAX_OUTPUT_FILE_BYTES = 1024 * 1024;
 
-async function readJunit(container: Docker.Container, file: string, signal?: AbortSignal): Promise<string | undefined> {
+async function readJunit(container: Docker.Container, file: string, signal?: AbortSignal, what = 'the JUnit report', maxBytes = MAX_JUNIT_BYTES): Promise<string | undefined> {
   try {
     return await withDeadline(
-      'reading the JUnit report',
+      `reading ${what}`,
       CALL_MS,
       async (s) => {
         const stream = (await container.getArchive({ path: file, abortSignal: s })) as NodeJS.ReadableStream;
@@ -71,7 +74,7 @@ async function readJunit(container: Docker.Container, file: string, signal?: Abo
           let n = 0;
           for await (const c of entry) {
             n += (c as Buffer).length;
-            if (n <= MAX_JUNIT_BYTES) chunks.push(c as Buffer);
+            if (n <= maxBytes) chunks.push(c as Buffer);
           }
           return Buffer.concat(chunks).toString('utf8');
         }
@@ -182,6 +185,12 @@ export async function executeRun(engine: Engine, d: RunDescription, archive: Buf
         ? await readJunit(container, `${d.workdir}/${d.junitPath}`, signal)
         : undefined;
 
+    let outputFiles: Record<string, string | undefined> | undefined;
+    if (d.outputFiles && !timedOut && stdout.markerSeen) {
+      outputFiles = {};
+      for (const f of d.outputFiles) outputFiles[f] = await readJunit(container, f, signal, f, MAX_OUTPUT_FILE_BYTES);
+    }
+
     const prelude = stdout.prelude().toString('utf8');
     const apply = parsePrelude(prelude);
     const out = stdout.after.result();
@@ -204,6 +213,7 @@ export async function executeRun(engine: Engine, d: RunDescription, archive: Buf
       stdout: out,
       stderr: err,
       junitXml,
+      ...(outputFiles ? { outputFiles } : {}),
       streamError,
       timings: { createMs, uploadMs, containerMs, removeMs, startToRemovedMs },
       removed,

@@ -4,7 +4,8 @@ import type Docker from 'dockerode';
 import type { Limits, Verifier } from '../../core/model';
 import { unsafeRelativePath } from '../../core/paths';
 import type { FileOwner } from './repoArchive';
-import { INPUT_DIR, driverScript } from './driver';
+import { REWARD_FILES } from '../../core/verify/parseReward';
+import { INPUT_DIR, driverScript, shQuote } from './driver';
 
 export const OWNED_LABEL = 'specweave.owned';
 export const LABELS = {
@@ -34,6 +35,10 @@ export interface RunSpecInput {
   limits: Limits;
   timeoutSec: number;
   verifier: Verifier;
+  /** Patches written into place by the archive instead of applied (the verifier's `unpackTo`). */
+  unpacked?: { test?: boolean; attempt?: boolean };
+  /** Run before the verifier command, in the workdir (the gold probe's `verifier.goldCommand`). */
+  preCommand?: string;
   owner: { pid: number; host: string };
   /** Epoch ms, for the sweep of containers an earlier crash left. */
   createdAt: number;
@@ -76,6 +81,8 @@ export interface RunDescription {
   /** The client kills the container this long after it starts, whatever the driver's own `timeout` did. */
   clientDeadlineMs: number;
   junitPath?: string;
+  /** Absolute paths read from the container after the run (the reward files of a `reward` verifier). */
+  outputFiles?: string[];
 }
 
 export class RunSpecError extends Error {}
@@ -124,6 +131,19 @@ export function describeRun(i: RunSpecInput): RunDescription {
   const { user, fileOwner } = runUser(i.imageUser, i.repoKind);
   const workdir = i.workdir.replace(/\/+$/, '');
   const killAfterSec = 1;
+  const outputFiles = i.verifier.parser === 'reward' ? [...REWARD_FILES] : undefined;
+  // The gold probe's own step (Harbor's oracle agent running solve.sh) runs first, in a subshell, under the same
+  // deadline; its output is part of the log, between two lines that say where it begins and ends.
+  const command = i.preCommand
+    ? [
+        `printf '%s\\n' ${shQuote(`[specweave] the gold probe runs first: ${i.preCommand.split('\n')[0]}`)}`,
+        `( ${i.preCommand}
+)`,
+        `echo "[specweave] that step exited with code $?; the verifier command follows"`,
+        i.verifier.command,
+        '',
+      ].join('\n')
+    : `${i.verifier.command}\n`;
   return {
     name: containerName(i.runId),
     image: i.image,
@@ -160,12 +180,13 @@ export function describeRun(i: RunSpecInput): RunDescription {
     },
     fileOwner,
     uploadRepo: i.repoKind === 'git',
-    driver: driverScript({ workdir, timeoutSec: i.timeoutSec, killAfterSec, junitPath: i.verifier.junitPath }),
-    command: `${i.verifier.command}\n`,
+    driver: driverScript({ workdir, timeoutSec: i.timeoutSec, killAfterSec, junitPath: i.verifier.junitPath, unpacked: i.unpacked, outputFiles }),
+    command,
     timeoutSec: i.timeoutSec,
     // The driver's `timeout` starts after the patches apply; the client's deadline adds half a second for that.
     clientDeadlineMs: Math.round(i.timeoutSec * 1000) + 500,
     junitPath: i.verifier.junitPath,
+    ...(outputFiles ? { outputFiles } : {}),
   };
 }
 

@@ -8,12 +8,13 @@ import { MarkedLog, parseLines } from './markedLog';
 import { DjangoLogParser } from './parseDjango';
 import { PytestLogParser } from './parsePytest';
 
-export type LogFormat = 'pytest' | 'junit' | 'django' | 'exitcode';
+export type LogFormat = 'pytest' | 'junit' | 'django' | 'exitcode' | 'reward';
 
 /** The line parser for a verifier's output format; `junit` reads the text as pytest output when the report is unusable. */
 export function lineParserFor(format: LogFormat | string): (() => LogLineParser) | undefined {
   if (format === 'django') return () => new DjangoLogParser();
-  if (format === 'exitcode') return undefined;
+  // Graded by the exit code, or by the reward file the tests write: the output holds no results to read.
+  if (format === 'exitcode' || format === 'reward') return undefined;
   return () => new PytestLogParser();
 }
 
