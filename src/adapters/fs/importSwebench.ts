@@ -30,12 +30,17 @@ import type { CustomPatch, HarnessLog, ReportDoc, Verdict } from '../../core/imp
 import type { AttemptSummary, ImportSummary, TaskSummary } from '../../core/import/summary';
 import { buildTask, taskIdFor } from '../../core/import/toTask';
 import type { AttemptDraft, TaskDraft } from '../../core/serialize';
+import { applyTaskFolder } from '../../core/import/taskFolder';
 import { loadDataset } from './datasetLoader';
+import { readSwebenchTaskDirs } from './importTaskFolders';
+import type { TaskFolderRow } from './importTaskFolders';
 import { writeManifest, writeTask } from './datasetWriter';
 import type { AttemptWrite, TrajectorySource } from './datasetWriter';
 
 export interface ImportOptions {
   instances: string[];
+  /** The SWE-bench team's per-task folders (`tasks/<id>/task.yaml` ...), read as rows (src/adapters/fs/importHarbor.ts). */
+  taskDirs?: string[];
   predictions?: string[];
   trajectories?: string[];
   reports?: string[];
@@ -187,6 +192,8 @@ class Importer {
   readonly trajectoryProblems = new Map<string, Problem[]>();
   /** Every model name seen in predictions and trajectories, to read run-report file names. */
   readonly knownModels = new Set<string>();
+  /** Rows rebuilt from per-task folders, with what only the folder has. */
+  readonly folderRows = new Map<string, TaskFolderRow>();
 
   constructor(
     private readonly opts: ImportOptions,
@@ -198,7 +205,26 @@ class Importer {
   }
 
   readInstances(): void {
-    for (const f of this.opts.instances) {
+    const sources: Array<{ file: string; text?: string; folder?: TaskFolderRow }> = this.opts.instances.map((file) => ({ file }));
+    for (const d of this.opts.taskDirs ?? []) {
+      const rows = readSwebenchTaskDirs(d, this.problems);
+      sources.push(...rows.map((r) => ({ file: r.file, text: r.text, folder: r })));
+      if (rows.length > 0) this.instanceFiles.push({ file: d, shape: 'task-folders', rows: rows.length });
+    }
+    for (const { file: f, text: folderText, folder } of sources) {
+      if (folderText !== undefined) {
+        const r = parseInstances(folderText, f);
+        this.problems.push(...r.problems);
+        for (const row of r.rows) {
+          if (this.rows.has(row.instanceId)) {
+            this.warn(f, `${row.instanceId} is also in ${this.rows.get(row.instanceId)?.file}; the first one is imported`);
+            continue;
+          }
+          this.rows.set(row.instanceId, row);
+          if (folder) this.folderRows.set(row.instanceId, folder);
+        }
+        continue;
+      }
       if (isDir(f)) {
         this.problems.push({ severity: 'error', file: f, message: '--instances needs a file (JSONL or a JSON array), not a folder' });
         continue;
@@ -549,7 +575,7 @@ export async function importSwebench(opts: ImportOptions, deps: ImportDeps): Pro
 
   imp.readInstances();
   if (imp.rows.size === 0) {
-    imp.problems.push({ severity: 'error', file: opts.instances.join(', ') || '--instances', message: 'no instance row could be read; nothing was written' });
+    imp.problems.push({ severity: 'error', file: [...opts.instances, ...(opts.taskDirs ?? [])].join(', ') || '--instances', message: 'no instance row could be read; nothing was written' });
     return summary([]);
   }
 
@@ -612,6 +638,14 @@ export async function importSwebench(opts: ImportOptions, deps: ImportDeps): Pro
       ...(alsoIn.length > 0 ? { alsoIn } : {}),
       notes,
     });
+    // A per-task folder's own eval script, image, Dockerfile, split and assets.
+    const folder = imp.folderRows.get(row.instanceId);
+    const folderFiles: Array<{ path: string; copyFrom: string }> = [];
+    if (folder) {
+      const applied = applyTaskFolder(built, folder.extras, { imageGiven: opts.image !== undefined });
+      for (const w of applied.warnings) built.warnings.push(w);
+      for (const c of applied.copy) folderFiles.push({ path: c.to, copyFrom: path.join(folder.abs, ...c.from.split('/')) });
+    }
     for (const w of built.warnings) imp.warn(row.file, `${row.instanceId}: ${w}`, row.line);
     const mine = attempts.filter((a) => a.instanceId === row.instanceId).sort((x, y) => ((x.id ?? '') < (y.id ?? '') ? -1 : 1));
     const attemptSummaries: AttemptSummary[] = [];
@@ -660,6 +694,7 @@ export async function importSwebench(opts: ImportOptions, deps: ImportDeps): Pro
         testPatch: built.testPatch,
         ...(built.goldPatch !== undefined ? { goldPatch: built.goldPatch } : {}),
         attempts: writes,
+        ...(folderFiles.length > 0 ? { files: folderFiles } : {}),
       });
     }
     tasks.push({
