@@ -52,8 +52,8 @@ export function renderHarborSummary(s: HarborImportSummary): string {
       lines.push('', `${t.id}:`);
       for (const n of t.notes) lines.push(`  note: ${n}`);
       for (const at of t.attempts) {
-        const reward = at.verdict.reward !== undefined ? `reward ${at.verdict.reward}` : (at.verdict.detail ?? 'no reward');
-        lines.push(`  ${at.id}  ${at.agent}, model ${at.model}; trial ${at.trial} of run ${at.run}: ${at.verdict.status} (${reward})`);
+        const why = at.verdict.reward !== undefined ? ` (reward ${at.verdict.reward})` : `: ${at.verdict.detail ?? 'no reward'}`;
+        lines.push(`  ${at.id}  ${at.agent}, model ${at.model}; trial ${at.trial} of run ${at.run}: ${at.verdict.status}${why}`);
         if (at.trajectory) lines.push(`      trajectory from ${at.trajectory.from}${at.trajectory.format ? ` (${at.trajectory.format})` : ''}`);
       }
     }

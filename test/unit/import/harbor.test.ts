@@ -10,6 +10,8 @@ import { setOutput } from '../../../src/cli/output';
 import type { HarborImportSummary } from '../../../src/adapters/fs/importHarbor';
 import { loadDataset } from '../../../src/adapters/fs/datasetLoader';
 import { addedFilesOf } from '../../../src/core/addedFiles';
+import { dockerfileWorkdir, memoryMb, trialAttemptIds } from '../../../src/core/import/harbor';
+import type { HarborTrial } from '../../../src/core/import/harbor';
 import { tmpDir } from '../helpers/tmp';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -252,4 +254,17 @@ test('usage: import harbor needs a TASK_DIR and --out, and refuses the options o
   assert.match((await inProcess('harbor', TASKS)).stderr, /--out DATASET is required/);
   assert.match((await inProcess('harbor', TASKS, '--instances', 'x', '--out', tmpDir())).stderr, /--instances is an option of import swebench/);
   assert.match((await inProcess('swebench', '--instances', 'x', '--jobs', JOBS, '--out', tmpDir())).stderr, /--jobs is an option of import harbor/);
+});
+
+test('repeated trials of one agent get -2, -3 in a fixed order; sizes and WORKDIRs as Harbor task files write them', () => {
+  const t = (trialName: string, agent = 'claude-code', model = 'anthropic/claude-opus-4-1'): HarborTrial =>
+    ({ dir: trialName, resultFile: `${trialName}/result.json`, trialName, taskName: 'x', agent, model, job: 'j', exitStatus: 'completed', warnings: [] }) as HarborTrial;
+  const trials = [t('x__c'), t('x__a'), t('x__b', 'codex', 'openai/gpt-5'), t('x__d', 'gold', 'm')];
+  const ids = trialAttemptIds(trials);
+  assert.deepEqual(trials.map((x) => ids.get(x)), ['claude-code-claude-opus-4-1-2', 'claude-code-claude-opus-4-1', 'codex-gpt-5', 'gold-m']);
+  const gold = t('y', 'gold', '');
+  assert.equal(trialAttemptIds([gold]).get(gold), 'gold-agent');
+  assert.deepEqual(['4G', '512M', '2048', '1.5G', 'lots'].map(memoryMb), [4096, 512, 0, 1536, undefined]);
+  assert.deepEqual(dockerfileWorkdir('FROM x\nWORKDIR /app\nWORKDIR /app/src/\n'), { workdir: '/app/src' });
+  assert.deepEqual(dockerfileWorkdir('FROM x\nWORKDIR /app\nWORKDIR $HOME\n'), { workdir: '/app', unknown: '$HOME' });
 });
