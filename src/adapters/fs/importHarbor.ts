@@ -17,7 +17,7 @@ import {
   trialVerdict,
 } from '../../core/import/harbor';
 import type { EnvironmentFile, HarborTaskDraft, HarborTrial } from '../../core/import/harbor';
-import { MAX_FILE_BYTES, SKIP, isDir, isFile, listFiles, readTextIf } from './importTaskFolders';
+import { MAX_FILE_BYTES, SKIP, UnreadableFileError, isDir, isFile, listFiles, readText, readTextIf } from './importTaskFolders';
 import { loadDataset } from './datasetLoader';
 import { writeManifest, writeTask } from './datasetWriter';
 import type { AttemptWrite } from './datasetWriter';
@@ -109,7 +109,12 @@ function findTasks(given: string, problems: Problem[]): FoundTask[] {
   }
   if (out.length > 0) return out;
   if (isFile(path.join(root, 'task.yaml'))) {
-    const text = fs.readFileSync(path.join(root, 'task.yaml'), 'utf8');
+    let text = '';
+    try {
+      text = readText(path.join(root, 'task.yaml'));
+    } catch {
+      // Named below as what it is not; its contents only refine the message.
+    }
     const what = /^instruction:/m.test(text)
       ? 'a Terminal-Bench 1 task (task.yaml with its instruction); Harbor reads Terminal-Bench 2 folders (task.toml): convert it with Harbor\'s terminal-bench adapter first'
       : "a SWE-bench per-task folder (task.yaml); import it with specweave import swebench --task-dirs";
@@ -183,13 +188,17 @@ class HarborImporter {
   }
 
   readTask(t: FoundTask): { draft: HarborTaskDraft; abs: string; display: string } | undefined {
+    return this.guarded(t.display, t.abs, 'task', () => this.readTaskFiles(t));
+  }
+
+  private readTaskFiles(t: FoundTask): { draft: HarborTaskDraft; abs: string; display: string } | undefined {
     const envDir = path.join(t.abs, 'environment');
     let environment: { files: EnvironmentFile[]; dockerfile?: string } | undefined;
     if (isDir(envDir)) {
       const files = listFiles(envDir, (rel, why) => this.warn(`${t.display}/environment/${rel}`, `${why}; it is not copied`));
       environment = {
         files: files.map((f) => ({ path: f.rel, size: fs.statSync(f.abs).size, sha256: fileSha256(f.abs) })),
-        ...(isFile(path.join(envDir, 'Dockerfile')) ? { dockerfile: fs.readFileSync(path.join(envDir, 'Dockerfile'), 'utf8') } : {}),
+        ...(isFile(path.join(envDir, 'Dockerfile')) ? { dockerfile: readText(path.join(envDir, 'Dockerfile')) } : {}),
       };
     }
     const before = this.problems.length;
@@ -200,7 +209,7 @@ class HarborImporter {
     const r = harborTask({
       dir: t.display,
       folderName: path.basename(t.abs),
-      taskToml: fs.readFileSync(path.join(t.abs, 'task.toml'), 'utf8'),
+      taskToml: readText(path.join(t.abs, 'task.toml')),
       ...(instruction !== undefined ? { instruction } : {}),
       ...(environment ? { environment } : {}),
       ...(tests ? { tests } : {}),
@@ -215,13 +224,30 @@ class HarborImporter {
     return { draft: r.draft, abs: t.abs, display: t.display };
   }
 
+  /** A file that cannot be read skips its task or trial, named as an error. */
+  guarded<T>(display: string, abs: string, what: string, f: () => T): T | undefined {
+    try {
+      return f();
+    } catch (e) {
+      if (!(e instanceof UnreadableFileError)) throw e;
+      this.problems.push({ severity: 'error', file: path.join(display, path.relative(abs, e.file)), message: `${e.message}; the ${what} is skipped` });
+      return undefined;
+    }
+  }
+
   readTrial(t: FoundTrial): HarborTrial | undefined {
+    return this.guarded(t.display, t.abs, 'trial', () => this.readTrialFiles(t));
+  }
+
+  private readTrialFiles(t: FoundTrial): HarborTrial | undefined {
+    const rewardTxt = readTextIf(path.join(t.abs, 'verifier', 'reward.txt'));
+    const rewardJson = readTextIf(path.join(t.abs, 'verifier', 'reward.json'));
     const r = harborTrial({
       dir: t.display,
       job: t.job,
-      resultJson: fs.readFileSync(path.join(t.abs, 'result.json'), 'utf8'),
-      ...(readTextIf(path.join(t.abs, 'verifier', 'reward.txt')) !== undefined ? { rewardTxt: readTextIf(path.join(t.abs, 'verifier', 'reward.txt')) as string } : {}),
-      ...(readTextIf(path.join(t.abs, 'verifier', 'reward.json')) !== undefined ? { rewardJson: readTextIf(path.join(t.abs, 'verifier', 'reward.json')) as string } : {}),
+      resultJson: readText(path.join(t.abs, 'result.json')),
+      ...(rewardTxt !== undefined ? { rewardTxt } : {}),
+      ...(rewardJson !== undefined ? { rewardJson } : {}),
     });
     if (r.ok) {
       for (const w of r.trial.warnings) this.warn(r.trial.resultFile, w);

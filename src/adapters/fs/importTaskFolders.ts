@@ -54,8 +54,30 @@ export const isFile = (p: string) => {
   }
 };
 
+/** A file that cannot be read as it is (too large, unreadable): the task or trial holding it is skipped. */
+export class UnreadableFileError extends Error {
+  constructor(
+    readonly file: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A text file read whole, refused above MAX_FILE_BYTES rather than held in memory. */
+export function readText(p: string): string {
+  try {
+    const size = fs.statSync(p).size;
+    if (size > MAX_FILE_BYTES) throw new UnreadableFileError(p, `${size} bytes: files over ${MAX_FILE_BYTES} bytes are not read`);
+    return fs.readFileSync(p, 'utf8');
+  } catch (e) {
+    if (e instanceof UnreadableFileError) throw e;
+    throw new UnreadableFileError(p, `cannot read: ${(e as Error).message}`);
+  }
+}
+
 export function readTextIf(p: string): string | undefined {
-  return isFile(p) ? fs.readFileSync(p, 'utf8') : undefined;
+  return isFile(p) ? readText(p) : undefined;
 }
 
 export interface TaskFolderRow {
@@ -91,36 +113,41 @@ export function readSwebenchTaskDirs(given: string, problems: Problem[]): TaskFo
   }
   const out: TaskFolderRow[] = [];
   for (const d of dirs) {
-    const skipped: string[] = [];
-    const assets = (sub: string) => listFiles(path.join(d.abs, sub), (rel, why) => skipped.push(`${sub}/${rel}: ${why}`)).map((f) => f.rel);
-    const folder: SwebenchTaskFolder = {
-      dir: d.display,
-      folderName: path.basename(d.abs),
-      taskYaml: fs.readFileSync(path.join(d.abs, 'task.yaml'), 'utf8'),
-      hasDockerfile: isFile(path.join(d.abs, 'Dockerfile')),
-      problemAssets: assets('problem_assets'),
-      testAssets: assets('test_assets'),
-    };
-    const opt: Array<[keyof SwebenchTaskFolder, string]> = [
-      ['problemStatement', 'problem_statement.md'],
-      ['hints', 'hints.md'],
-      ['goldPatch', 'gold.patch'],
-      ['testPatch', 'test.patch'],
-      ['testsJson', 'tests.json'],
-      ['evalSh', 'eval.sh'],
-    ];
-    for (const [k, name] of opt) {
-      const t = readTextIf(path.join(d.abs, name));
-      if (t !== undefined) (folder as unknown as Record<string, unknown>)[k] = t;
+    try {
+      const skipped: string[] = [];
+      const assets = (sub: string) => listFiles(path.join(d.abs, sub), (rel, why) => skipped.push(`${sub}/${rel}: ${why}`)).map((f) => f.rel);
+      const folder: SwebenchTaskFolder = {
+        dir: d.display,
+        folderName: path.basename(d.abs),
+        taskYaml: readText(path.join(d.abs, 'task.yaml')),
+        hasDockerfile: isFile(path.join(d.abs, 'Dockerfile')),
+        problemAssets: assets('problem_assets'),
+        testAssets: assets('test_assets'),
+      };
+      const opt: Array<[keyof SwebenchTaskFolder, string]> = [
+        ['problemStatement', 'problem_statement.md'],
+        ['hints', 'hints.md'],
+        ['goldPatch', 'gold.patch'],
+        ['testPatch', 'test.patch'],
+        ['testsJson', 'tests.json'],
+        ['evalSh', 'eval.sh'],
+      ];
+      for (const [k, name] of opt) {
+        const t = readTextIf(path.join(d.abs, name));
+        if (t !== undefined) (folder as unknown as Record<string, unknown>)[k] = t;
+      }
+      for (const s of skipped) problems.push({ severity: 'warning', file: d.display, message: `${s}; it is not copied` });
+      const r = rebuildRow(folder);
+      if (!r.ok) {
+        problems.push(...r.problems);
+        continue;
+      }
+      for (const w of r.warnings) problems.push({ severity: 'warning', file: d.display, message: w });
+      out.push({ text: JSON.stringify(r.row), file: path.join(d.display, 'task.yaml'), abs: d.abs, extras: r.extras });
+    } catch (e) {
+      if (!(e instanceof UnreadableFileError)) throw e;
+      problems.push({ severity: 'error', file: path.join(d.display, path.relative(d.abs, e.file)), message: `${e.message}; the task is skipped` });
     }
-    for (const s of skipped) problems.push({ severity: 'warning', file: d.display, message: `${s}; it is not copied` });
-    const r = rebuildRow(folder);
-    if (!r.ok) {
-      problems.push(...r.problems);
-      continue;
-    }
-    for (const w of r.warnings) problems.push({ severity: 'warning', file: d.display, message: w });
-    out.push({ text: JSON.stringify(r.row), file: path.join(d.display, 'task.yaml'), abs: d.abs, extras: r.extras });
   }
   return out;
 }

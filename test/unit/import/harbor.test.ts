@@ -234,11 +234,14 @@ test('a broken trial result is named; re-importing keeps existing task folders u
   const jobs = tmpDir();
   fs.cpSync(JOBS, jobs, { recursive: true });
   fs.writeFileSync(path.join(jobs, '2026-01-15__10-00-00/count-fix__Zq81LmP/result.json'), '{"trial_name": ');
+  // A result.json too large to hold in memory (sparse: nothing is written) is refused, not read.
+  fs.truncateSync(path.join(jobs, '2026-01-15__10-00-00/ghost-task__Xx11yy2/result.json'), 65 * 1024 * 1024);
   const out = path.join(tmpDir(), 'ds');
   const first = await inProcess('harbor', path.join(TASKS, 'count-fix'), '--jobs', jobs, '--out', out, '--json');
   const s = JSON.parse(first.stdout) as HarborImportSummary;
   assert.equal(first.code, 1);
   assert.match(s.problems.find((p) => p.file.endsWith('count-fix__Zq81LmP/result.json'))?.message ?? '', /not JSON .*the trial is skipped/);
+  assert.match(s.problems.find((p) => p.file.endsWith('ghost-task__Xx11yy2/result.json'))?.message ?? '', /^68157440 bytes: files over 67108864 bytes are not read; the trial is skipped$/);
   assert.deepEqual(s.tasks[0]?.attempts.map((a) => a.id), ['claude-code-claude-sonnet-4-5']);
   fs.appendFileSync(path.join(out, 'tasks/count-fix/request.md'), 'A curator edit.\n');
   const again = JSON.parse((await inProcess('harbor', path.join(TASKS, 'count-fix'), '--out', out, '--json')).stdout) as HarborImportSummary;
