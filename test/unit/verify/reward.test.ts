@@ -9,6 +9,9 @@ import * as path from 'node:path';
 import { driverScript, parsePrelude } from '../../../src/adapters/docker/driver';
 import type { RunSpecInput } from '../../../src/adapters/docker/runSpec';
 import { describeRun } from '../../../src/adapters/docker/runSpec';
+import { VerifierService, VerifyRequestError } from '../../../src/adapters/docker/verifyService';
+import { addedFilesPatch } from '../../../src/core/addedFiles';
+import type { CandidateTask } from '../../../src/core/model';
 import { judgeRun } from '../../../src/core/verify/judge';
 import type { ExecutionOutcome } from '../../../src/core/verify/judge';
 import { REWARD_JSON, REWARD_TXT, readReward } from '../../../src/core/verify/parseReward';
@@ -132,4 +135,26 @@ test('the driver reports unpacked patches, removes planted reward files and runs
   const [prelude, after] = r.stdout.split('@@SPECWEAVE tests-begin@@\n');
   assert.deepEqual(parsePrelude(prelude ?? ''), { test: { method: 'unpacked' }, attempt: { method: 'unpacked' } });
   assert.match(after ?? '', /\[specweave\] the gold probe runs first: echo solved > solved\.txt\n\[specweave\] that step exited with code 0; the verifier command follows\nok\n/);
+});
+
+test('unpacking: add-only patches become archive files with their modes; anything else is refused before a run', () => {
+  const service = new VerifierService({ datasetRoot: tmpDir(), engine: { host: 'unix:///nonexistent.sock' }, persist: false });
+  const task = {
+    id: 'count-fix',
+    verifier: { command: 'bash /tests/test.sh', parser: 'reward', unpackTo: '/', goldCommand: 'bash /solution/solve.sh' },
+  } as unknown as CandidateTask;
+  const testPatch = Buffer.from(addedFilesPatch([{ path: 'test.sh', content: Buffer.from('echo 1\n'), executable: true }], 'tests/'));
+  const gold = Buffer.from(addedFilesPatch([{ path: 'solve.sh', content: Buffer.from('true\n'), executable: false }], 'solution/'));
+  const g = service.unpackedFiles({ task, attemptId: 'gold' }, testPatch, gold);
+  assert.deepEqual(g.files.map((f) => [f.name, f.mode, String(f.data)]), [['tests/test.sh', 0o755, 'echo 1\n'], ['solution/solve.sh', 0o644, 'true\n']]);
+  assert.equal(g.test && g.attempt, true);
+  // Attempts' patches are applied in the workdir as usual.
+  const a = service.unpackedFiles({ task, attemptId: 'a1' }, testPatch, Buffer.from('diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n'));
+  assert.deepEqual([a.files.length, a.test, a.attempt], [1, true, false]);
+  const edited = Buffer.from('diff --git a/tests/test.sh b/tests/test.sh\n--- a/tests/test.sh\n+++ b/tests/test.sh\n@@ -1 +1 @@\n-echo 1\n+echo 0\n');
+  assert.throws(() => service.unpackedFiles({ task, attemptId: 'empty' }, edited, Buffer.alloc(0)), (e: Error) => e instanceof VerifyRequestError && /test patch cannot be unpacked to \/ \(line 2: this file already exists/.test(e.message));
+  const intoDriver = Buffer.from(addedFilesPatch([{ path: 'run.sh', content: Buffer.from('x\n'), executable: true }], '.specweave/'));
+  assert.throws(() => service.unpackedFiles({ task, attemptId: 'empty' }, intoDriver, Buffer.alloc(0)), /adds \/\.specweave\/run\.sh, inside the verifier's own/);
+  const relative = { ...task, verifier: { ...task.verifier, unpackTo: '/tests/../etc' } } as CandidateTask;
+  assert.throws(() => service.unpackedFiles({ task: relative, attemptId: 'empty' }, testPatch, Buffer.alloc(0)), /must be an absolute folder without "\.\."/);
 });
