@@ -1,4 +1,5 @@
-// `specweave import swebench`: SWE-bench-style rows, predictions, trajectories and evaluation output into a dataset.
+// `specweave import swebench`: SWE-bench-style rows (or the SWE-bench team's per-task folders), predictions,
+// trajectories and evaluation output into a dataset; `specweave import harbor`: Harbor task folders and job outputs.
 import { importSwebench } from '../adapters/fs/importSwebench';
 import type { ImportDeps } from '../adapters/fs/importSwebench';
 import { listTrajectoryInstances } from '../adapters/fs/trajectoryReader';
@@ -6,18 +7,22 @@ import type { Unmatched } from '../core/import/pairing';
 import type { ImportSummary } from '../core/import/summary';
 import { UsageError } from './args';
 import { defineCommand } from './command';
+import { runHarborImport } from './importHarbor';
 import { formatProblem, one, out, printJson, table } from './output';
 
 const deps: ImportDeps = { listTrajectoryInstances: (p) => listTrajectoryInstances(p) };
 
 export const importCommand = defineCommand({
   name: 'import',
-  summary: 'import SWE-bench-style rows, predictions, trajectories and evaluation reports into a dataset',
+  summary: 'import SWE-bench-style rows, predictions, trajectories and evaluation reports, or Harbor task folders and jobs, into a dataset',
   usage:
-    'specweave import swebench --instances FILE [--predictions FILE ...] [--trajectories DIR ...] [--reports PATH ...] ' +
-    '[--repos DIR] [--image NAME] [--test-cmd CMD] [--strip-fences] --out DATASET [--replace] [--json]',
+    'specweave import swebench (--instances FILE | --task-dirs DIR) [--predictions FILE ...] [--trajectories DIR ...] [--reports PATH ...] ' +
+    '[--repos DIR] [--image NAME] [--test-cmd CMD] [--strip-fences] --out DATASET [--replace] [--json]\n' +
+    '       specweave import harbor TASK_DIR ... [--jobs JOB_DIR ...] --out DATASET [--replace] [--json]',
   flags: {
     instances: { type: 'list', help: 'instance rows: JSONL or a JSON array (SWE-bench, SWE-Gym, SWE-smith, SWE-rebench)' },
+    'task-dirs': { type: 'list', help: "the SWE-bench team's per-task folders (tasks/<id>/task.yaml, tests.json, gold.patch...): a tasks/ folder or one task" },
+    jobs: { type: 'list', help: 'import harbor: a Harbor job folder (trial folders with result.json), a folder of jobs, or one trial' },
     predictions: { type: 'list', help: 'predictions: JSONL, JSON array, object keyed by instance id, or one .pred object' },
     trajectories: { type: 'list', help: 'a solver run folder (predictions + one trajectory per instance), a folder of them, or one file' },
     reports: { type: 'list', help: 'SWE-bench evaluation output: report.json files, harness log folders, run-level reports' },
@@ -29,16 +34,21 @@ export const importCommand = defineCommand({
     'strip-fences': { type: 'boolean', help: 'store the diff inside a patch wrapped in a Markdown fence (```diff ... ```), not the chat answer' },
     json: { type: 'boolean', help: 'print the import summary as JSON (see docs/import.md)' },
   },
-  positional: { min: 1, max: 1 },
+  positional: { min: 1, max: 10_000 },
   async run(a) {
-    if (a.positional[0] !== 'swebench') throw new UsageError(`unknown importer "${a.positional[0]}" (known: swebench)`);
+    if (a.positional[0] === 'harbor') return runHarborImport(a, deps);
+    if (a.positional[0] !== 'swebench') throw new UsageError(`unknown importer "${a.positional[0]}" (known: swebench, harbor)`);
+    if (a.positional.length > 1) throw new UsageError(`unexpected argument "${a.positional[1]}"`);
+    if ((a.lists.jobs ?? []).length > 0) throw new UsageError('--jobs is an option of import harbor, not of import swebench');
     const instances = a.lists.instances ?? [];
-    if (instances.length === 0) throw new UsageError('--instances FILE is required');
+    const taskDirs = a.lists['task-dirs'] ?? [];
+    if (instances.length === 0 && taskDirs.length === 0) throw new UsageError('--instances FILE (or --task-dirs DIR) is required');
     const outDir = a.strings.out;
     if (!outDir) throw new UsageError('--out DATASET is required');
     const summary = await importSwebench(
       {
         instances,
+        ...(taskDirs.length > 0 ? { taskDirs } : {}),
         predictions: a.lists.predictions ?? [],
         trajectories: a.lists.trajectories ?? [],
         reports: a.lists.reports ?? [],

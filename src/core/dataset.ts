@@ -200,6 +200,10 @@ export function buildTask(listing: TaskListing, manifest: DatasetManifest): { ta
       severity: 'warning',
     });
   }
+  const unpackTo = raw.verifier.unpackTo;
+  if (unpackTo !== undefined && (unpackTo.includes('\0') || unpackTo.split('/').includes('..'))) {
+    problems.push(fieldProblem(file, text, '/verifier/unpackTo', `"${unpackTo}" must be an absolute folder without ".."`));
+  }
   if (raw.verifier.parser === 'junit' && !raw.verifier.junitPath) {
     problems.push(fieldProblem(file, text, '/verifier/junitPath', 'the junit parser needs junitPath'));
   }
@@ -229,6 +233,8 @@ export function buildTask(listing: TaskListing, manifest: DatasetManifest): { ta
   if (env.dockerfile !== undefined) environment.dockerfile = env.dockerfile;
   const verifier: CandidateTask['verifier'] = { command: raw.verifier.command, parser: raw.verifier.parser ?? 'pytest' };
   if (raw.verifier.junitPath !== undefined) verifier.junitPath = raw.verifier.junitPath;
+  if (raw.verifier.unpackTo !== undefined) verifier.unpackTo = raw.verifier.unpackTo;
+  if (raw.verifier.goldCommand !== undefined) verifier.goldCommand = raw.verifier.goldCommand;
   const files: CandidateTask['files'] = { task: file, request: requestFile, testPatch: testPatchFile };
   if (hasGold) files.goldPatch = `${dir}/${GOLD_PATCH_FILE}`;
   const task: CandidateTask = {

@@ -48,11 +48,12 @@ export interface TestCase {
 
 /**
  * How a verifier's output is read: pytest, Django's runner, a JUnit XML report, the exit code, or the text of another
- * runner (go test, cargo test, Maven/Gradle/Ant, Jest/Vitest).
+ * runner (go test, cargo test, Maven/Gradle/Ant, Jest/Vitest), or
+ * Harbor's reward file.
  */
-export type ResultParser = 'pytest' | 'django' | 'junit' | 'exitcode' | 'gotest' | 'cargo' | 'maven' | 'gradle' | 'ant' | 'jest';
+export type ResultParser = 'pytest' | 'django' | 'junit' | 'exitcode' | 'gotest' | 'cargo' | 'maven' | 'gradle' | 'ant' | 'jest' | 'reward';
 
-export const RESULT_PARSERS: readonly ResultParser[] = ['pytest', 'django', 'junit', 'exitcode', 'gotest', 'cargo', 'maven', 'gradle', 'ant', 'jest'];
+export const RESULT_PARSERS: readonly ResultParser[] = ['pytest', 'django', 'junit', 'exitcode', 'gotest', 'cargo', 'maven', 'gradle', 'ant', 'jest', 'reward'];
 
 export interface Verifier {
   /** Shell command run in the workdir after the test patch and the attempt patch are applied. */
@@ -60,6 +61,13 @@ export interface Verifier {
   parser: ResultParser;
   /** For `junit`: path of the XML report inside the container, relative to the workdir. */
   junitPath?: string;
+  /**
+   * Absolute folder the test patch and the gold patch are unpacked to instead of being applied in the workdir
+   * (Harbor: `tests/…` goes to `/tests/…`, `solution/…` to `/solution/…`); both may then only add files.
+   */
+  unpackTo?: string;
+  /** The gold probe runs this in the workdir before `command` (Harbor's oracle: `bash /solution/solve.sh`). */
+  goldCommand?: string;
 }
 
 export interface Limits {

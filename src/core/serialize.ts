@@ -8,7 +8,7 @@ export interface TaskDraft {
   revision?: number;
   repo: { name: string; path: string; baseCommit: string } | { name: string; inImage: true; baseCommit?: string };
   environment?: { image?: string; workdir?: string; timeoutSec?: number; limits?: Partial<Limits>; dockerfile?: string };
-  verifier: { command: string; parser?: ResultParser; junitPath?: string };
+  verifier: { command: string; parser?: ResultParser; junitPath?: string; unpackTo?: string; goldCommand?: string };
   specs: Array<{ id: string; text: string; category: string; dependsOn?: string[] }>;
   tests: Array<{ id: string; name: string; kind: TestKind; specs?: string[] }>;
   notes?: string[];

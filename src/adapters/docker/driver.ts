@@ -36,6 +36,10 @@ export interface DriverOptions {
    * (`StdinOnce`), e.g. after `kill -9`. Only for containers, whose stdin is the client's attach stream.
    */
   watchdog?: boolean;
+  /** Patches already written into place by the archive (the verifier's `unpackTo`): reported `unpacked`, not applied. */
+  unpacked?: { test?: boolean; attempt?: boolean };
+  /** Absolute paths read back after the run (reward files): deleted before the tests, their folders created. */
+  outputFiles?: string[];
 }
 
 /** Reads one C-quoted git path starting at `s[i] === '"'`: escapes are bytes, the bytes UTF-8. */
@@ -215,7 +219,7 @@ export function driverScript(o: DriverOptions): string {
     `  for f do restore "$f" || { echo "${TAG} detail test"; echo "cannot put $f back to its base version"; echo "${TAG} apply test failed"; return 1; }; done`,
     `  if [ $# -gt 0 ]; then echo "${TAG} restore $# file(s) the test patch touches to their base version"; fi`,
     '}',
-    '{ keep_all "$@" && apply attempt && restore_all "$@" && apply test; } 2>&1 || exit 91',
+    `{ keep_all "$@" && ${o.unpacked?.attempt ? `echo "${TAG} apply attempt unpacked"` : 'apply attempt'} && restore_all "$@" && ${o.unpacked?.test ? `echo "${TAG} apply test unpacked"` : 'apply test'}; } 2>&1 || exit 91`,
     'rm -rf "$T"',
   ];
   if (o.junitPath) lines.push(`rm -f -- ${shQuote(o.junitPath)}`);
@@ -228,6 +232,11 @@ export function driverScript(o: DriverOptions): string {
       `PYTEST_ADDOPTS="\${PYTEST_ADDOPTS:+$PYTEST_ADDOPTS }--junitxml=${o.harnessReportPath}"`,
       'export PYTEST_ADDOPTS',
     );
+  }
+  // Files the verifier reads after the run must be the tests' own: none may be planted before they start.
+  for (const f of o.outputFiles ?? []) {
+    const dir = f.replace(/\/[^/]*$/, '') || '/';
+    lines.push(`mkdir -p -- ${shQuote(dir)} 2>/dev/null; rm -f -- ${shQuote(f)}`);
   }
   lines.push(
     'if [ -x /bin/bash ]; then SH=/bin/bash; else SH=/bin/sh; fi',
@@ -249,7 +258,7 @@ export function driverScript(o: DriverOptions): string {
   return lines.join('\n');
 }
 
-const KNOWN = new Set(['git-apply', 'patch-fuzz', 'empty', 'failed']);
+const KNOWN = new Set(['git-apply', 'patch-fuzz', 'empty', 'unpacked', 'failed']);
 
 /** How each patch applied, read from the driver's report (the output before the marker). */
 export function parsePrelude(prelude: string): { test: PatchApplication; attempt: PatchApplication } {

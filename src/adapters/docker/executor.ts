@@ -41,6 +41,8 @@ export interface ExecuteResult {
   diskLimitExceeded: boolean;
   /** What the run wrote to the container's writable layer beyond the upload (`SizeRw` after minus before). */
   diskWrittenBytes: number;
+  /** The description's `outputFiles` as found after the run (undefined: not there), each cut at 1 MiB. */
+  outputFiles?: Record<string, string | undefined>;
   /** Set when the output stream could not be read to its end (the results are then not trustworthy). */
   streamError?: string;
   timings: { createMs: number; uploadMs: number; containerMs: number; removeMs: number; startToRemovedMs: number };
@@ -64,6 +66,7 @@ const CALL_MS = 15_000;
 const MAX_JUNIT_BYTES = 32 * 1024 * 1024;
 /** The written-size watch looks this often at least; slower when measuring is slow (10x the last measurement). */
 const DISK_POLL_MS = 250;
+const MAX_OUTPUT_FILE_BYTES = 1024 * 1024;
 
 /** The container's state and written size (`SizeRw`: its writable layer, computed by the engine). */
 function inspectSized(container: Docker.Container, signal?: AbortSignal): Promise<Docker.ContainerInspectInfo & { SizeRw?: number }> {
@@ -98,11 +101,11 @@ export async function createContainer(engine: Engine, docker: Docker, d: RunDesc
 }
 
 /** A report file's text from the stopped container; undefined when the path holds no regular file. */
-async function readJunit(container: Docker.Container, file: string, signal?: AbortSignal): Promise<string | undefined> {
+async function readJunit(container: Docker.Container, file: string, signal?: AbortSignal, what = 'the JUnit report', maxBytes = MAX_JUNIT_BYTES): Promise<string | undefined> {
   const base = file.slice(file.lastIndexOf('/') + 1);
   try {
     return await withDeadline(
-      'reading the JUnit report',
+      `reading ${what}`,
       CALL_MS,
       async (s) => {
         const stream = (await container.getArchive({ path: file, abortSignal: s })) as NodeJS.ReadableStream;
@@ -119,7 +122,7 @@ async function readJunit(container: Docker.Container, file: string, signal?: Abo
           let n = 0;
           for await (const c of entry) {
             n += (c as Buffer).length;
-            if (n <= MAX_JUNIT_BYTES) chunks.push(c as Buffer);
+            if (n <= maxBytes) chunks.push(c as Buffer);
           }
           text = Buffer.concat(chunks).toString('utf8');
         }
@@ -282,6 +285,12 @@ export async function executeRun(engine: Engine, d: RunDescription, archive: Buf
       if (d.junitPath) junitXml ??= xml;
     }
 
+    let outputFiles: Record<string, string | undefined> | undefined;
+    if (d.outputFiles && !timedOut && stdout.markerSeen) {
+      outputFiles = {};
+      for (const f of d.outputFiles) outputFiles[f] = await readJunit(container, f, signal, f, MAX_OUTPUT_FILE_BYTES);
+    }
+
     const prelude = stdout.prelude().toString('utf8');
     const apply = parsePrelude(prelude);
     const out = stdout.after.result();
@@ -307,6 +316,7 @@ export async function executeRun(engine: Engine, d: RunDescription, archive: Buf
       harnessReport,
       diskLimitExceeded: diskExceeded,
       diskWrittenBytes,
+      ...(outputFiles ? { outputFiles } : {}),
       streamError,
       timings: { createMs, uploadMs, containerMs, removeMs, startToRemovedMs },
       removed,

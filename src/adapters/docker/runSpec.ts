@@ -5,7 +5,8 @@ import type { Limits, Verifier } from '../../core/model';
 import { DEFAULT_LIMITS } from '../../core/model';
 import { unsafeRelativePath } from '../../core/paths';
 import type { FileOwner } from './repoArchive';
-import { HARNESS_REPORT_PATH, INPUT_DIR, driverScript } from './driver';
+import { REWARD_FILES } from '../../core/verify/parseReward';
+import { HARNESS_REPORT_PATH, INPUT_DIR, driverScript, shQuote } from './driver';
 
 export const OWNED_LABEL = 'specweave.owned';
 export const LABELS = {
@@ -35,6 +36,10 @@ export interface RunSpecInput {
   limits: Limits;
   timeoutSec: number;
   verifier: Verifier;
+  /** Patches written into place by the archive instead of applied (the verifier's `unpackTo`). */
+  unpacked?: { test?: boolean; attempt?: boolean };
+  /** Run before the verifier command, in the workdir (the gold probe's `verifier.goldCommand`). */
+  preCommand?: string;
   owner: { pid: number; host: string };
   /** Epoch ms, for the sweep of containers an earlier crash left. */
   createdAt: number;
@@ -92,6 +97,8 @@ export interface RunDescription {
    * storage quota of upload + limit where its storage driver has one.
    */
   diskLimitBytes: number;
+  /** Absolute paths read from the container after the run (the reward files of a `reward` verifier). */
+  outputFiles?: string[];
 }
 
 /** Parsers whose runner is pytest: the harness asks it for a JUnit report of its own. */
@@ -143,7 +150,8 @@ export function describeRun(i: RunSpecInput): RunDescription {
   const { user, fileOwner } = runUser(i.imageUser, i.repoKind);
   const workdir = i.workdir.replace(/\/+$/, '');
   const killAfterSec = 1;
-  const restorePaths = i.testPatchPaths ?? [];
+  // An unpacked test patch is written outside the workdir by the archive: nothing in the workdir to put back.
+  const restorePaths = i.unpacked?.test ? [] : (i.testPatchPaths ?? []);
   for (const p of restorePaths) {
     const bad = unsafeRelativePath(p);
     if (bad) throw new RunSpecError(`test patch path: ${bad}`);
@@ -151,6 +159,19 @@ export function describeRun(i: RunSpecInput): RunDescription {
   const harnessReportPath = PYTEST_PARSERS.has(i.verifier.parser) ? HARNESS_REPORT_PATH : undefined;
   const diskLimitBytes = Math.round((i.limits.diskMb ?? DEFAULT_LIMITS.diskMb ?? 2048) * MIB);
   if (!(diskLimitBytes > 0)) throw new RunSpecError(`limits.diskMb must be positive, got ${i.limits.diskMb}`);
+  const outputFiles = i.verifier.parser === 'reward' ? [...REWARD_FILES] : undefined;
+  // The gold probe's own step (Harbor's oracle agent running solve.sh) runs first, in a subshell, under the same
+  // deadline; its output is part of the log, between two lines that say where it begins and ends.
+  const command = i.preCommand
+    ? [
+        `printf '%s\\n' ${shQuote(`[specweave] the gold probe runs first: ${i.preCommand.split('\n')[0]}`)}`,
+        `( ${i.preCommand}
+)`,
+        `echo "[specweave] that step exited with code $?; the verifier command follows"`,
+        i.verifier.command,
+        '',
+      ].join('\n')
+    : `${i.verifier.command}\n`;
   return {
     name: containerName(i.runId),
     image: i.image,
@@ -192,14 +213,25 @@ export function describeRun(i: RunSpecInput): RunDescription {
     },
     fileOwner,
     uploadRepo: i.repoKind === 'git',
-    driver: driverScript({ workdir, timeoutSec: i.timeoutSec, killAfterSec, junitPath: i.verifier.junitPath, restorePaths, harnessReportPath, watchdog: true }),
-    command: `${i.verifier.command}\n`,
+    driver: driverScript({
+      workdir,
+      timeoutSec: i.timeoutSec,
+      killAfterSec,
+      junitPath: i.verifier.junitPath,
+      restorePaths,
+      harnessReportPath,
+      watchdog: true,
+      unpacked: i.unpacked,
+      outputFiles,
+    }),
+    command,
     timeoutSec: i.timeoutSec,
     // The driver's `timeout` starts after the patches apply; the client's deadline adds half a second for that.
     clientDeadlineMs: Math.round(i.timeoutSec * 1000) + 500,
     junitPath: i.verifier.junitPath,
     harnessReportPath,
     watchdog: true,
+    ...(outputFiles ? { outputFiles } : {}),
   };
 }
 

@@ -26,6 +26,8 @@ import { CancelledError, executeRun } from './executor';
 import type { ImageInfo } from './images';
 import { ImageManager } from './images';
 import { RepoArchiveCache, assembleArchive } from './repoArchive';
+import type { ExtraFile } from './repoArchive';
+import { addedFilesOf } from '../../core/addedFiles';
 import { describeRun } from './runSpec';
 import { sweepOrphans } from './sweep';
 
@@ -212,6 +214,32 @@ export class VerifierService {
     return runInputs({ task: req.task, testPatch, attemptPatch, imageId: '', timeoutSec });
   }
 
+  /**
+   * With `verifier.unpackTo`, the test patch (and, for the gold probe, the gold patch) are not applied in the workdir:
+   * their files are written under that folder by the archive. A patch that does more than add files cannot be run.
+   */
+  unpackedFiles(req: VerifyRequest, testPatch: Buffer, attemptPatch: Buffer): { files: ExtraFile[]; test: boolean; attempt: boolean } {
+    const to = req.task.verifier.unpackTo;
+    if (to === undefined) return { files: [], test: false, attempt: false };
+    const root = to.replace(/^\/+|\/+$/g, '');
+    if (!to.startsWith('/') || to.includes('\0') || root.split('/').includes('..')) throw new VerifyRequestError(`task ${req.task.id}: verifier.unpackTo "${to}" must be an absolute folder without ".."`);
+    const files: ExtraFile[] = [];
+    const unpack = (bytes: Buffer, what: string) => {
+      const r = addedFilesOf(bytes);
+      if (!r.ok) throw new VerifyRequestError(`task ${req.task.id}: its ${what} cannot be unpacked to ${to} (line ${r.line}: ${r.reason})`);
+      for (const f of r.files) {
+        const name = root ? `${root}/${f.path}` : f.path;
+        // The driver and its inputs live there; nothing unpacked may replace them.
+        if (name === INPUT_DIR || name.startsWith(`${INPUT_DIR}/`)) throw new VerifyRequestError(`task ${req.task.id}: its ${what} adds /${name}, inside the verifier's own /${INPUT_DIR} folder`);
+        files.push({ name, data: Buffer.from(f.content), mode: f.executable ? 0o755 : 0o644 });
+      }
+    };
+    unpack(testPatch, 'test patch');
+    const attempt = req.attemptId === GOLD_ATTEMPT;
+    if (attempt) unpack(attemptPatch, 'gold patch');
+    return { files, test: true, attempt };
+  }
+
   private imageRequest(task: CandidateTask): { image: string; dockerfile?: string } {
     const df = task.environment.dockerfile;
     return { image: task.environment.image, dockerfile: df ? resolveDatasetPath(this.opts.datasetRoot, `${task.dir}/${df}`) : undefined };
@@ -231,6 +259,7 @@ export class VerifierService {
     const { testPatch, attemptPatch } = this.readPatches(req);
     // Before the engine is contacted: a run that cannot be stored must not run at all.
     if (this.opts.persist !== false) checkRunsWritable(this.opts.datasetRoot);
+    const unpacked = this.unpackedFiles(req, testPatch, attemptPatch);
     const runId = newRunId(started);
     const timings: VerifierRunRecord['timings'] = { startedAt: started.toISOString(), totalMs: 0 };
     let image: ImageInfo | undefined;
@@ -258,6 +287,8 @@ export class VerifierService {
         limits: task.environment.limits,
         timeoutSec,
         verifier: task.verifier,
+        ...(unpacked.test || unpacked.attempt ? { unpacked: { test: unpacked.test, attempt: unpacked.attempt } } : {}),
+        ...(req.attemptId === GOLD_ATTEMPT && task.verifier.goldCommand ? { preCommand: task.verifier.goldCommand } : {}),
         owner: { pid: process.pid, host: os.hostname() },
         createdAt: Date.now(),
         testPatchPaths: testPatchPaths(testPatch),
@@ -271,8 +302,10 @@ export class VerifierService {
         [
           { name: `${INPUT_DIR}/run.sh`, data: desc.driver, mode: 0o755 },
           { name: `${INPUT_DIR}/command.sh`, data: desc.command },
-          { name: `${INPUT_DIR}/test.patch`, data: testPatch },
-          { name: `${INPUT_DIR}/attempt.patch`, data: attemptPatch },
+          // An unpacked patch is already in place: the driver is given none to apply.
+          { name: `${INPUT_DIR}/test.patch`, data: unpacked.test ? Buffer.alloc(0) : testPatch },
+          { name: `${INPUT_DIR}/attempt.patch`, data: unpacked.attempt ? Buffer.alloc(0) : attemptPatch },
+          ...unpacked.files,
           // Writable by whichever user the tests run as; the driver clears the report path before they start.
           { name: HARNESS_REPORT_PATH.slice(1, HARNESS_REPORT_PATH.lastIndexOf('/')), directory: true, mode: 0o777 },
         ],
@@ -308,6 +341,7 @@ export class VerifierService {
         junitXml: exec.junitXml,
         harnessReport: exec.harnessReport,
         diskLimitExceeded: exec.diskLimitExceeded,
+        ...(exec.outputFiles ? { outputFiles: exec.outputFiles } : {}),
       };
     } catch (e) {
       if (e instanceof CancelledError || signal?.aborted) throw new CancelledError();

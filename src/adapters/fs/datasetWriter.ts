@@ -36,7 +36,12 @@ export interface TaskWrite {
   testPatch: string;
   goldPatch?: string;
   attempts: AttemptWrite[];
+  /** Other files of the task folder (an environment's build context, assets), copied byte for byte. */
+  files?: Array<{ path: string; copyFrom: string }>;
 }
+
+/** The folder names a task's own files may not use: they are the dataset format's. */
+const RESERVED_TASK_ENTRIES = new Set([TASK_FILE, REQUEST_FILE, TEST_PATCH_FILE, GOLD_PATCH_FILE, ATTEMPTS_DIR]);
 
 export type ManifestDraft = Omit<DatasetManifest, 'defaults'> & { defaults?: Partial<DatasetManifest['defaults']> };
 
@@ -60,6 +65,15 @@ export async function writeTask(root: string, t: TaskWrite): Promise<void> {
     fs.writeFileSync(path.join(tmp, REQUEST_FILE), t.request);
     fs.writeFileSync(path.join(tmp, TEST_PATCH_FILE), t.testPatch);
     if (t.goldPatch !== undefined) fs.writeFileSync(path.join(tmp, GOLD_PATCH_FILE), t.goldPatch);
+    for (const f of t.files ?? []) {
+      const why = unsafeRelativePath(f.path) ?? (RESERVED_TASK_ENTRIES.has(f.path.split('/')[0] as string) ? `"${f.path}" is a name of the dataset format` : undefined);
+      if (why) throw new Error(`task ${t.task.id}: cannot write ${f.path}: ${why}`);
+      // Regular files only: a symlink is never followed out of its folder.
+      if (!fs.lstatSync(f.copyFrom).isFile()) throw new Error(`task ${t.task.id}: ${f.copyFrom} is not a regular file`);
+      const dest = path.join(tmp, ...f.path.split('/'));
+      fs.mkdirSync(path.dirname(dest), { recursive: true });
+      fs.copyFileSync(f.copyFrom, dest);
+    }
     for (const a of t.attempts) {
       const dir = path.join(tmp, ATTEMPTS_DIR, a.id);
       fs.mkdirSync(dir, { recursive: true });

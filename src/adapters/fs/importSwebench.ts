@@ -33,13 +33,18 @@ import type { CustomPatch, HarnessLog, ReportDoc, Verdict } from '../../core/imp
 import type { AttemptSummary, ImportSummary, MergedFile, TaskSummary } from '../../core/import/summary';
 import { buildTask, taskIdFor } from '../../core/import/toTask';
 import type { AttemptDraft, TaskDraft } from '../../core/serialize';
+import { applyTaskFolder } from '../../core/import/taskFolder';
 import { loadDataset } from './datasetLoader';
+import { readSwebenchTaskDirs } from './importTaskFolders';
+import type { TaskFolderRow } from './importTaskFolders';
 import { writeManifest, writeTask } from './datasetWriter';
 import { DatasetFileError, resolveForWrite } from './datasetPaths';
 import type { AttemptWrite, TrajectorySource } from './datasetWriter';
 
 export interface ImportOptions {
   instances: string[];
+  /** The SWE-bench team's per-task folders (`tasks/<id>/task.yaml` ...), read as rows (src/adapters/fs/importHarbor.ts). */
+  taskDirs?: string[];
   predictions?: string[];
   trajectories?: string[];
   reports?: string[];
@@ -261,6 +266,8 @@ class Importer {
   private readonly reportModelsByDir: Array<{ dir: string; models: string[] }> = [];
   /** Prediction files under --trajectories, by real path: a --predictions naming one is read there, with its run. */
   readonly predictionsUnderRuns = new Map<string, { display: string; root: string }>();
+  /** Rows rebuilt from per-task folders, with what only the folder has. */
+  readonly folderRows = new Map<string, TaskFolderRow>();
 
   constructor(
     private readonly opts: ImportOptions,
@@ -272,7 +279,26 @@ class Importer {
   }
 
   readInstances(): void {
-    for (const f of this.opts.instances) {
+    const sources: Array<{ file: string; text?: string; folder?: TaskFolderRow }> = this.opts.instances.map((file) => ({ file }));
+    for (const d of this.opts.taskDirs ?? []) {
+      const rows = readSwebenchTaskDirs(d, this.problems);
+      sources.push(...rows.map((r) => ({ file: r.file, text: r.text, folder: r })));
+      if (rows.length > 0) this.instanceFiles.push({ file: d, shape: 'task-folders', rows: rows.length });
+    }
+    for (const { file: f, text: folderText, folder } of sources) {
+      if (folderText !== undefined) {
+        const r = parseInstances(folderText, f);
+        this.problems.push(...r.problems);
+        for (const row of r.rows) {
+          if (this.rows.has(row.instanceId)) {
+            this.warn(f, `${row.instanceId} is also in ${this.rows.get(row.instanceId)?.file}; the first one is imported`);
+            continue;
+          }
+          this.rows.set(row.instanceId, row);
+          if (folder) this.folderRows.set(row.instanceId, folder);
+        }
+        continue;
+      }
       if (isDir(f)) {
         this.problems.push({ severity: 'error', file: f, message: '--instances needs a file (JSONL or a JSON array), not a folder' });
         continue;
@@ -832,7 +858,7 @@ export async function importSwebench(opts: ImportOptions, deps: ImportDeps): Pro
 
   imp.readInstances();
   if (imp.rows.size === 0) {
-    imp.problems.push({ severity: 'error', file: opts.instances.join(', ') || '--instances', message: 'no instance row could be read; nothing was written' });
+    imp.problems.push({ severity: 'error', file: [...opts.instances, ...(opts.taskDirs ?? [])].join(', ') || '--instances', message: 'no instance row could be read; nothing was written' });
     return summary([]);
   }
 
@@ -907,6 +933,14 @@ export async function importSwebench(opts: ImportOptions, deps: ImportDeps): Pro
       imp.problems.push({ severity: 'error', file: row.file, line: row.line, message: `${row.instanceId}: ${built.error}${n > 0 ? ` (its ${n} attempt(s) are not imported)` : ''}` });
       continue;
     }
+    // A per-task folder's own eval script, image, Dockerfile, split and assets.
+    const folder = imp.folderRows.get(row.instanceId);
+    const folderFiles: Array<{ path: string; copyFrom: string }> = [];
+    if (folder) {
+      const applied = applyTaskFolder(built, folder.extras, { imageGiven: opts.image !== undefined });
+      for (const w of applied.warnings) built.warnings.push(w);
+      for (const c of applied.copy) folderFiles.push({ path: c.to, copyFrom: path.join(folder.abs, ...c.from.split('/')) });
+    }
     for (const w of built.warnings) imp.warn(row.file, `${row.instanceId}: ${w}`, row.line);
     // Verdicts on the gold patch (a gold validation run) belong to the task's gold probe, not to an attempt.
     const gold = goldResults.get(row.instanceId) ?? [];
@@ -974,6 +1008,7 @@ export async function importSwebench(opts: ImportOptions, deps: ImportDeps): Pro
           testPatch: built.testPatch,
           ...(built.goldPatch !== undefined ? { goldPatch: built.goldPatch } : {}),
           attempts: writes,
+          ...(folderFiles.length > 0 ? { files: folderFiles } : {}),
         });
       } catch (e) {
         // The task's folder is a symlink (or became one): refused, the other tasks go on.

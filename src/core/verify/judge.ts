@@ -4,6 +4,7 @@ import type { CandidateTask, TestStatus } from '../model';
 import { gradeTests, testMatcher } from './grading';
 import type { TestLog } from './markedLog';
 import { parseJunit } from './parseJunit';
+import { readReward } from './parseReward';
 import { outcomeClass } from './parsePytest';
 import type { LogFormat } from './testOutput';
 import { parseTestText } from './testOutput';
@@ -40,6 +41,11 @@ export interface ExecutionOutcome {
    * wrote it (a test process that exited itself, a plugin that swallowed it). Compared with the log by the judge.
    */
   harnessReport?: { format: 'junit'; xml?: string };
+  /**
+   * Files read from the container after the run, by absolute path (undefined: not there), for verifiers graded by a
+   * file the tests write (`reward`: Harbor's /logs/verifier/reward.txt or reward.json).
+   */
+  outputFiles?: Record<string, string | undefined>;
 }
 
 export type { LogFormat } from './testOutput';
@@ -71,6 +77,7 @@ export function parseTestOutput(format: LogFormat, text: string | TestLog, junit
     return { from: Object.keys(p.tests).length > 0 ? 'pytest' : 'none', tests: p.tests, note: 'no usable JUnit report; read the text output', log: p };
   }
   if (format === 'exitcode') return { from: 'exitcode', tests: {} };
+  if (format === 'reward') return { from: 'reward', tests: {} };
   const p = textLog();
   return { from: Object.keys(p.tests).length > 0 ? format : 'none', tests: p.tests, log: p };
 }
@@ -232,6 +239,8 @@ function judgeOutcome(task: JudgedTask, o: ExecutionOutcome): Judgement {
     };
   }
 
+  if (parsed.from === 'reward') return judgeReward(task, o);
+
   // The report the harness asked pytest to write outside the repository, when it asked for one.
   let harness: Record<string, TestStatus> | undefined;
   if (o.harnessReport) {
@@ -316,5 +325,38 @@ function judgeOutcome(task: JudgedTask, o: ExecutionOutcome): Judgement {
     grade: { ...grade, resolved },
     specs: specVerdicts(task.specs, task.tests, grade.tests, true),
     flags: [...skipFlags(task, grade), ...conflictFlags(task, grade, parsed.log)],
+  };
+}
+
+/**
+ * Harbor's grading: the reward the tests wrote decides (1 or more: resolved), whatever the exit code. A listed test
+ * named like a reward key takes that reward's verdict; every other listed test takes the deciding reward's.
+ */
+function judgeReward(task: JudgedTask, o: ExecutionOutcome): Judgement {
+  const r = readReward(o.outputFiles ?? {});
+  if (!r.ok) return notGraded(task, 'invalid', `${r.reason} (exit code ${o.exitCode})`);
+  const verdict = (v: number): TestStatus => (v >= 1 ? 'PASSED' : 'FAILED');
+  const reported: Record<string, TestStatus> = {};
+  for (const [k, v] of Object.entries(r.rewards)) Object.defineProperty(reported, k, { value: verdict(v), enumerable: true, writable: true, configurable: true });
+  const all: Record<string, TestStatus> = {};
+  for (const t of task.tests) all[t.name] = Object.prototype.hasOwnProperty.call(reported, t.name) ? (reported[t.name] as TestStatus) : verdict(r.reward);
+  const grade = gradeTests(task.tests, all);
+  const resolved = r.reward >= 1;
+  const others = Object.entries(r.rewards).filter(([k]) => k !== 'reward');
+  const parts = [
+    `reward ${r.reward} from ${r.from}${others.length > 0 ? ` (also ${others.slice(0, 5).map(([k, v]) => `${k} ${v}`).join(', ')})` : ''}`,
+    `the tests exited with code ${o.exitCode}`,
+    "every listed test takes the reward's verdict",
+    ...r.notes,
+  ];
+  return {
+    status: resolved ? 'passed' : 'failed',
+    reason: parts.join('; '),
+    resolved,
+    testsFrom: 'reward',
+    reported,
+    grade: { ...grade, resolved },
+    specs: specVerdicts(task.specs, task.tests, grade.tests, true),
+    flags: [],
   };
 }

@@ -15,7 +15,8 @@ export const GOLD_ATTEMPT = 'gold';
 export const EMPTY_ATTEMPT = 'empty';
 
 /** How a patch got applied: `git apply`, the `patch --fuzz=3` fallback (after CRLF normalisation), or not at all. */
-export type ApplyMethod = 'git-apply' | 'patch-fuzz' | 'empty' | 'failed' | 'not-run';
+/** `unpacked`: the patch only adds files and was written to the verifier's `unpackTo` folder (Harbor's tests/, solution/). */
+export type ApplyMethod = 'git-apply' | 'patch-fuzz' | 'empty' | 'unpacked' | 'failed' | 'not-run';
 
 export interface PatchApplication {
   method: ApplyMethod;

@@ -11,7 +11,7 @@ export interface RunSummary {
   status: RunStatus;
   reason: string;
   resolved: boolean;
-  /** How the attempt's patch applied (`git-apply`, `patch-fuzz`, `empty`), `failed`, or null when it never ran. */
+  /** How the attempt's patch applied (`git-apply`, `patch-fuzz`, `empty`, `unpacked`), `failed`, or null when it never ran. */
   applyMethod: ApplyMethod | null;
   testPatchApplyMethod: ApplyMethod | null;
   tests: Record<string, GradedTestStatus>;

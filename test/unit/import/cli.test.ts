@@ -40,8 +40,8 @@ test('usage errors exit 2 and say what is missing', async () => {
   assert.match(noOut.stderr, /usage: specweave import swebench/);
   const noInstances = await inProcess('swebench', '--out', path.join(tmpDir(), 'x'));
   assert.equal(noInstances.code, 2);
-  assert.match(noInstances.stderr, /--instances FILE is required/);
-  assert.match((await inProcess('harbor', '--instances', 'x', '--out', 'y')).stderr, /unknown importer "harbor"/);
+  assert.match(noInstances.stderr, /--instances FILE \(or --task-dirs DIR\) is required/);
+  assert.match((await inProcess('swe-bench', '--instances', 'x', '--out', 'y')).stderr, /unknown importer "swe-bench" \(known: swebench, harbor\)/);
   assert.match((await inProcess('swebench', '--bogus')).stderr, /unknown option --bogus/);
   assert.equal((await inProcess('--help')).code, 0);
 });
