@@ -26,10 +26,23 @@ export default tseslint.config(
   { files: ['*.config.mjs', '*.config.js'], rules: { 'no-restricted-syntax': 'off' } },
   {
     files: ['src/core/**/*.ts'],
+    ignores: ['src/core/view/**'],
     rules: {
       'no-restricted-imports': ['error', {
         paths: [...nodeIo, 'vscode', 'dockerode', 'openai'].map((name) => ({ name, message: 'src/core is pure: no vscode, I/O, Docker or network.' })),
-        patterns: [{ group: ['**/adapters/**', '**/vscode/**', '**/cli/**', '**/webview/**'], message: 'src/core imports nothing from adapters, vscode, cli or webview.' }],
+        patterns: [
+          { group: ['**/adapters/**', '**/app/**', '**/vscode/**', '**/cli/**', '**/webview/**'], message: 'src/core imports nothing from adapters, app, vscode, cli or webview.' },
+          { group: ['./view/*', '../view/*', '**/core/view/**'], message: 'src/core/view is a leaf: it builds view models from core, and core never imports it.' },
+        ],
+      }],
+    },
+  },
+  {
+    files: ['src/core/view/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [...nodeIo, 'vscode', 'dockerode', 'openai'].map((name) => ({ name, message: 'src/core is pure: no vscode, I/O, Docker or network.' })),
+        patterns: [{ group: ['**/adapters/**', '**/app/**', '**/vscode/**', '**/cli/**', '**/webview/**'], message: 'src/core imports nothing from adapters, app, vscode, cli or webview.' }],
       }],
     },
   },
@@ -42,11 +55,24 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/adapters/**/*.ts', 'src/cli/**/*.ts'],
+    files: ['src/app/**/*.ts', 'src/cli/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
         paths: [{ name: 'vscode', message: 'Only src/vscode/ imports vscode.' }],
         patterns: [{ group: ['**/vscode/**', '**/webview/**'], message: 'Only src/vscode/ is the VS Code layer.' }],
+      }],
+    },
+  },
+  // Adapters do one kind of I/O each; the workflows that combine them live in src/app, which adapters never import.
+  {
+    files: ['src/adapters/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'vscode', message: 'Only src/vscode/ imports vscode.' }],
+        patterns: [
+          { group: ['**/vscode/**', '**/webview/**'], message: 'Only src/vscode/ is the VS Code layer.' },
+          { group: ['**/app/**', '**/cli/**'], message: 'Adapters never import the application layer (src/app) or the CLI.' },
+        ],
       }],
     },
   },

@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { CurationStore } from '../src/adapters/fs/curationStore';
+import { CurationStore } from '../src/app/curationStore';
 import { ReviewLog } from '../src/adapters/fs/reviewLog';
 import type { CandidateTask } from '../src/core/model';
 import { encodeEventId, isoTime } from '../src/core/review/eventId';

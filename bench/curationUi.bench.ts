@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { writeCuratedSet, writeCuratedSetAsync } from '../src/adapters/fs/curatedSetWriter';
-import { CurationStore } from '../src/adapters/fs/curationStore';
+import { CurationStore } from '../src/app/curationStore';
 import { ReviewLog } from '../src/adapters/fs/reviewLog';
 import type { CandidateTask, Dataset } from '../src/core/model';
 import type { EventDraft } from '../src/core/review/events';

@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { importSwebench } from '../src/adapters/fs/importSwebench';
+import { importSwebench } from '../src/app/importSwebench';
 import { listTrajectoryInstances } from '../src/adapters/fs/trajectoryReader';
 import { TrajectoryBuilder } from '../src/core/trajectory/normalize';
 

@@ -1,10 +1,10 @@
 // What the curation commands share: opening the store, the curator's name, the --policy flag, printing a refusal
 // or a log error the same way everywhere.
-import { CurationStore, resolveCurator } from '../adapters/fs/curationStore';
+import { CurationStore, resolveCurator } from '../app/curationStore';
 import { ReviewLogError } from '../adapters/fs/reviewLog';
 import type { ConsensusPolicy } from '../core/review/consensus';
 import { CONSENSUS_POLICIES } from '../core/review/consensus';
-import type { ActResult } from '../adapters/fs/curationStore';
+import type { ActResult } from '../app/curationStore';
 import type { FlagSpec, ParsedArgs } from './args';
 import { UsageError } from './args';
 import { err, formatProblem, one, out, printJson } from './output';

@@ -1,7 +1,7 @@
 // `specweave import swebench`: SWE-bench-style rows (or the SWE-bench team's per-task folders), predictions,
 // trajectories and evaluation output into a dataset; `specweave import harbor`: Harbor task folders and job outputs.
-import { importSwebench } from '../adapters/fs/importSwebench';
-import type { ImportDeps } from '../adapters/fs/importSwebench';
+import { importSwebench } from '../app/importSwebench';
+import type { ImportDeps } from '../app/importSwebench';
 import { listTrajectoryInstances } from '../adapters/fs/trajectoryReader';
 import type { Unmatched } from '../core/import/pairing';
 import type { ImportSummary } from '../core/import/summary';

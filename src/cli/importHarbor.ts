@@ -1,9 +1,9 @@
 // `specweave import harbor TASK_DIR ... [--jobs JOB_DIR ...] --out DATASET [--replace] [--json]`: Harbor /
 // Terminal-Bench 2 task folders into tasks (environment, tests as the test patch, solve.sh as the gold probe, the
 // reward as the verifier), and Harbor job outputs into attempts with the trial's reward as their recorded verdict.
-import { importHarbor } from '../adapters/fs/importHarbor';
-import type { HarborImportSummary } from '../adapters/fs/importHarbor';
-import type { ImportDeps } from '../adapters/fs/importSwebench';
+import { importHarbor } from '../app/importHarbor';
+import type { HarborImportSummary } from '../app/importHarbor';
+import type { ImportDeps } from '../app/importSwebench';
 import type { ParsedArgs } from './args';
 import { UsageError } from './args';
 import { formatProblem, one, out, printJson, table } from './output';

@@ -1,5 +1,5 @@
 // The review status of each task, as the CLI shows it in lists: the reduction of the dataset's review log.
-import { CurationStore } from '../adapters/fs/curationStore';
+import { CurationStore } from '../app/curationStore';
 import type { Dataset, Problem, TaskStatus } from '../core/model';
 
 /**

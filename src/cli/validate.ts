@@ -1,5 +1,5 @@
 // `specweave validate DATASET`: every problem with file, line and field; exit 1 if any error.
-import { validateDataset } from '../adapters/fs/validateDataset';
+import { validateDataset } from '../app/validateDataset';
 import { defineCommand } from './command';
 import { formatProblem, out, printJson } from './output';
 

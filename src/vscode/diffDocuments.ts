@@ -11,7 +11,7 @@ import { applyFilePatch, filePath, parsePatch } from '../core/patch';
 import type { FilePatch } from '../core/patch';
 import { GOLD_COLUMN } from '../core/view/taskView';
 import { findFile } from '../core/view/patchFiles';
-import { findTestSource, parseTestName } from '../core/view/testSource';
+import { findTestSource, parseTestName } from '../core/testSource';
 import { DOC_SCHEME } from './commandIds';
 import type { DatasetService } from './datasetService';
 

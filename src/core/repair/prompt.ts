@@ -11,7 +11,7 @@ import { formatEvidence } from '../review/evidence';
 import type { TaskAssessment } from '../review/taskReview';
 import type { TaskVerifierResults } from '../review/verdicts';
 import { EMPTY, GOLD } from '../review/verdicts';
-import { findTestSource, parseTestName } from '../view/testSource';
+import { findTestSource, parseTestName } from '../testSource';
 import type { RequestedTarget } from './suggestion';
 
 export interface PromptInput {

@@ -7,7 +7,7 @@ import { filePath } from '../patch';
 import { PROTOCOL_VERSION } from '../../protocol/messages';
 import type { ColumnView, FileChangeView, SpecView, TaskViewModel, TestView, TrajectoryInfoView } from '../../protocol/messages';
 import { renderRequest } from './markdown';
-import { findTestSource, parseTestName } from './testSource';
+import { findTestSource, parseTestName } from '../testSource';
 import { truncate } from './text';
 
 /** Id of the gold patch's column. */

@@ -6,7 +6,7 @@ import { commandRegistrar } from '../reportingCommand';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { CurationStore, resolveCurator } from '../../adapters/fs/curationStore';
+import { CurationStore, resolveCurator } from '../../app/curationStore';
 import { CURATION_DIR, LOG_FILE } from '../../adapters/fs/reviewLog';
 import { RUNS_DIR } from '../../adapters/fs/runStore';
 import type { ConsensusPolicy } from '../../core/review/consensus';

@@ -3,7 +3,7 @@
 // review log changes; the adjudication panel records final decisions through the store.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { CurationStore } from '../../adapters/fs/curationStore';
+import type { CurationStore } from '../../app/curationStore';
 import type { AdjudicatePayload, Difficulty, EnvDefect, ScoreField } from '../../core/review/events';
 import { buildDisagreementViews, buildStatsView } from '../../core/view/reviewView';
 import { jsonBytes } from '../../core/view/text';

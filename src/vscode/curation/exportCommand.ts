@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ExportError, writeCuratedSetAsync } from '../../adapters/fs/curatedSetWriter';
-import type { CurationStore } from '../../adapters/fs/curationStore';
+import type { CurationStore } from '../../app/curationStore';
 import type { ExportFormat } from '../../core/review/exportSet';
 import { EXPORT_FORMATS, EXPORT_MANIFEST } from '../../core/review/exportSet';
 

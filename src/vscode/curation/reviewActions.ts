@@ -2,7 +2,7 @@
 // the log as it is on disk, appended, fsynced) and answers only once the event is on disk, or says why not. Also the
 // review part of the task view model and the review-mode queue. The controller (curationController.ts) supplies the
 // store, the curator and the editor moves; tests drive this directly.
-import type { CurationStore } from '../../adapters/fs/curationStore';
+import type { CurationStore } from '../../app/curationStore';
 import { ReviewLogError } from '../../adapters/fs/reviewLog';
 import type { TaskStatus } from '../../core/model';
 import type { Difficulty, EnvDefect } from '../../core/review/events';

@@ -11,7 +11,7 @@ import { after, before, test } from 'node:test';
 import type Docker from 'dockerode';
 import type { Engine } from '../../../src/adapters/docker/engine';
 import { VerifierService } from '../../../src/adapters/docker/verifyService';
-import { CurationStore } from '../../../src/adapters/fs/curationStore';
+import { CurationStore } from '../../../src/app/curationStore';
 import type { RepairMatrix } from '../../../src/core/repair/matrix';
 import { taskState } from '../../../src/core/review/reducer';
 import { assertNoOwnedContainers, requireEngine } from '../verify/engineGuard';

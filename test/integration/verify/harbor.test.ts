@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import type { Engine } from '../../../src/adapters/docker/engine';
 import { VerifierService } from '../../../src/adapters/docker/verifyService';
 import { loadDataset } from '../../../src/adapters/fs/datasetLoader';
-import { importHarbor } from '../../../src/adapters/fs/importHarbor';
+import { importHarbor } from '../../../src/app/importHarbor';
 import { readRunLog } from '../../../src/adapters/fs/runStore';
 import { listTrajectoryInstances } from '../../../src/adapters/fs/trajectoryReader';
 import type { CandidateTask } from '../../../src/core/model';

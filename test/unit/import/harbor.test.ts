@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { importCommand } from '../../../src/cli/import';
 import { setOutput } from '../../../src/cli/output';
-import type { HarborImportSummary } from '../../../src/adapters/fs/importHarbor';
+import type { HarborImportSummary } from '../../../src/app/importHarbor';
 import { loadDataset } from '../../../src/adapters/fs/datasetLoader';
 import { addedFilesOf } from '../../../src/core/addedFiles';
 import { dockerfileWorkdir, memoryMb, trialAttemptIds } from '../../../src/core/import/harbor';

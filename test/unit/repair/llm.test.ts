@@ -6,7 +6,7 @@ import { parseArgs } from '../../../src/cli/args';
 import { settingsFrom } from '../../../src/cli/repair';
 import { retryAfterMs } from '../../../src/adapters/llm/client';
 import { costOf } from '../../../src/adapters/llm/pricing';
-import { replyTokens } from '../../../src/adapters/llm/repairAgent';
+import { replyTokens } from '../../../src/app/repairAgent';
 
 describe('LLM adapter pieces', () => {
   it('reads retry-after-ms, retry-after in seconds, and retry-after as an HTTP date', () => {

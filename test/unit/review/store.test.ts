@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { CurationStore, resolveCurator } from '../../../src/adapters/fs/curationStore';
+import { CurationStore, resolveCurator } from '../../../src/app/curationStore';
 import { ExportError, writeCuratedSet } from '../../../src/adapters/fs/curatedSetWriter';
 import { sha256Hex } from '../../../src/core/review/exportSet';
 import { tmpDir } from '../helpers/tmp';

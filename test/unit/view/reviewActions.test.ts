@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { CurationStore } from '../../../src/adapters/fs/curationStore';
+import { CurationStore } from '../../../src/app/curationStore';
 import type { LogFs } from '../../../src/adapters/fs/reviewLog';
 import { ReviewActions } from '../../../src/vscode/curation/reviewActions';
 import type { CuratorName } from '../../../src/vscode/curation/reviewActions';

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { ExportError, writeCuratedSet, writeCuratedSetAsync } from '../../../src/adapters/fs/curatedSetWriter';
-import { CurationStore } from '../../../src/adapters/fs/curationStore';
+import { CurationStore } from '../../../src/app/curationStore';
 import type { ExportPlan } from '../../../src/core/review/exportSet';
 import { tmpDir } from '../helpers/tmp';
 import { reviewDataset, writeT1Runs } from '../review/helpers';

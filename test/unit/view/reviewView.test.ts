@@ -3,7 +3,7 @@
 // the history window; the review-mode queue order; adjudication choices; the statistics window; hunk lines.
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CurationStore } from '../../../src/adapters/fs/curationStore';
+import { CurationStore } from '../../../src/app/curationStore';
 import { adjudicationChoices, buildDisagreementViews, buildReviewView, buildStatsView, fitReviewView, hunkLines, nextQueueTask } from '../../../src/core/view/reviewView';
 import { jsonBytes } from '../../../src/core/view/text';
 import { MAX_HISTORY_VIEW, MAX_NOTE_VIEW } from '../../../src/protocol/messages';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parsePatch } from '../../../src/core/patch';
-import { findTestSource, parseTestName } from '../../../src/core/view/testSource';
+import { findTestSource, parseTestName } from '../../../src/core/testSource';
 
 const patch = `diff --git a/tests/test_parse.py b/tests/test_parse.py
 --- a/tests/test_parse.py

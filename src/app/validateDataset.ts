@@ -1,12 +1,12 @@
 // Deep validation of a dataset: the fast load plus every file's content (patches, request, trajectories).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Dataset, Problem } from '../../core/model';
-import { notAPatch, parsePatch } from '../../core/patch';
-import { SYMLINK_OUT_MESSAGE } from '../../core/paths';
-import { DatasetFileError, openDataset, readDatasetText, repoPath, resolveDatasetPath } from './datasetLoader';
-import { symlinksOut } from './datasetPaths';
-import { summarizeTrajectory } from './trajectoryReader';
+import type { Dataset, Problem } from '../core/model';
+import { notAPatch, parsePatch } from '../core/patch';
+import { SYMLINK_OUT_MESSAGE } from '../core/paths';
+import { DatasetFileError, openDataset, readDatasetText, repoPath, resolveDatasetPath } from '../adapters/fs/datasetLoader';
+import { symlinksOut } from '../adapters/fs/datasetPaths';
+import { summarizeTrajectory } from '../adapters/fs/trajectoryReader';
 
 export interface ValidationReport {
   dataset: Dataset;

@@ -1,7 +1,7 @@
 // A test's source as the test patch adds it, found from the name the runner reports (pytest node ids, Django and
 // unittest names), with the patch line to jump to.
-import type { FilePatch, ParsedPatch } from '../patch';
-import { filePath } from '../patch';
+import type { FilePatch, ParsedPatch } from './patch';
+import { filePath } from './patch';
 
 export interface TestRef {
   /** File path for pytest ids. */

@@ -1,24 +1,24 @@
 // Asking the model for a repair suggestion: read the task, build the prompt within the budget, ask in JSON mode, check
 // the reply (one retry with the problems found), and store the outcome under the dataset before anyone sees it. The
 // request, refusals and failures alike, is recorded in the review log as a `repair.request` event.
-import type { CurationStore } from '../fs/curationStore';
-import type { RepairContext } from '../fs/repairContext';
-import { baseFile, loadRepairContext } from '../fs/repairContext';
-import type { RoundRecord, SuggestionRecord } from '../fs/repairStore';
-import { newSuggestionId, saveSuggestion, sha256 } from '../fs/repairStore';
-import type { ChatMessage, ChatResult, LlmSettings, TryRecord, Usage } from './client';
-import { LlmClient } from './client';
-import type { KeyHint } from './errors';
-import { LlmError } from './errors';
-import { costOf } from './pricing';
-import { Redactor } from './redact';
-import type { BuiltPrompt } from '../../core/repair/prompt';
-import { buildPrompt, promptDocument } from '../../core/repair/prompt';
-import { proposedFiles, splitPatch } from '../../core/repair/revision';
-import type { CheckedSuggestion, RequestedTarget } from '../../core/repair/suggestion';
-import { SUGGESTION_SCHEMA, SUGGESTION_SCHEMA_NAME } from '../../core/repair/suggestion';
-import { checkReply, parseReply, pathsNamed, retryMessage } from '../../core/repair/validate';
-import { unifiedDiff } from '../../core/textDiff';
+import type { CurationStore } from './curationStore';
+import type { RepairContext } from './repairContext';
+import { baseFile, loadRepairContext } from './repairContext';
+import type { RoundRecord, SuggestionRecord } from '../adapters/fs/repairStore';
+import { newSuggestionId, saveSuggestion, sha256 } from '../adapters/fs/repairStore';
+import type { ChatMessage, ChatResult, LlmSettings, TryRecord, Usage } from '../adapters/llm/client';
+import { LlmClient } from '../adapters/llm/client';
+import type { KeyHint } from '../adapters/llm/errors';
+import { LlmError } from '../adapters/llm/errors';
+import { costOf } from '../adapters/llm/pricing';
+import { Redactor } from '../adapters/llm/redact';
+import type { BuiltPrompt } from '../core/repair/prompt';
+import { buildPrompt, promptDocument } from '../core/repair/prompt';
+import { proposedFiles, splitPatch } from '../core/repair/revision';
+import type { CheckedSuggestion, RequestedTarget } from '../core/repair/suggestion';
+import { SUGGESTION_SCHEMA, SUGGESTION_SCHEMA_NAME } from '../core/repair/suggestion';
+import { checkReply, parseReply, pathsNamed, retryMessage } from '../core/repair/validate';
+import { unifiedDiff } from '../core/textDiff';
 
 /** Tokens kept for the reply out of the budget: a quarter, at least 1,024, at most 16,384. */
 export function replyTokens(maxTokens: number): number {

@@ -4,9 +4,9 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { AddedFile } from '../../core/addedFiles';
-import { MANIFEST_FILE, TASKS_DIR } from '../../core/dataset';
-import type { Problem } from '../../core/model';
+import type { AddedFile } from '../core/addedFiles';
+import { MANIFEST_FILE, TASKS_DIR } from '../core/dataset';
+import type { Problem } from '../core/model';
 import {
   HARBOR_NO_SPECS_NOTE,
   harborTask,
@@ -15,12 +15,12 @@ import {
   trajectoryPreference,
   trialAttemptIds,
   trialVerdict,
-} from '../../core/import/harbor';
-import type { EnvironmentFile, HarborTaskDraft, HarborTrial } from '../../core/import/harbor';
-import { MAX_FILE_BYTES, SKIP, UnreadableFileError, isDir, isFile, listFiles, readText, readTextIf } from './importTaskFolders';
-import { loadDataset } from './datasetLoader';
-import { writeManifest, writeTask } from './datasetWriter';
-import type { AttemptWrite } from './datasetWriter';
+} from '../core/import/harbor';
+import type { EnvironmentFile, HarborTaskDraft, HarborTrial } from '../core/import/harbor';
+import { MAX_FILE_BYTES, SKIP, UnreadableFileError, isDir, isFile, listFiles, readText, readTextIf } from '../adapters/fs/importTaskFolders';
+import { loadDataset } from '../adapters/fs/datasetLoader';
+import { writeManifest, writeTask } from '../adapters/fs/datasetWriter';
+import type { AttemptWrite } from '../adapters/fs/datasetWriter';
 import type { ImportDeps, TrajectoryListing } from './importSwebench';
 
 /** sha256 of a file, read in chunks (build contexts can be large). */

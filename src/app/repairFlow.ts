@@ -3,25 +3,25 @@
 // needs_repair and repaired); if the log does not take it, the files go back. Reject: one `repair.reject` event.
 // Revalidate: run the gold patch, the empty patch and every attempt on the new revision through the verifier's
 // queue and compute the before/after matrix, stored beside the suggestion.
-import { buildTask, REQUEST_FILE, TASK_FILE, TEST_PATCH_FILE } from '../../core/dataset';
-import type { CandidateTask } from '../../core/model';
-import type { RepairMatrix } from '../../core/repair/matrix';
-import { repairMatrix } from '../../core/repair/matrix';
-import { buildRevision } from '../../core/repair/revision';
-import type { EventDraft, ReviewEvent } from '../../core/review/events';
-import { verifierResultsFromRuns } from '../../core/review/fromRuns';
-import { checkTransition } from '../../core/review/lifecycle';
-import { taskState } from '../../core/review/reducer';
-import type { VerifierRunRecord } from '../../core/verify/runResult';
-import { EMPTY_ATTEMPT, GOLD_ATTEMPT } from '../../core/verify/runResult';
+import { buildTask, REQUEST_FILE, TASK_FILE, TEST_PATCH_FILE } from '../core/dataset';
+import type { CandidateTask } from '../core/model';
+import type { RepairMatrix } from '../core/repair/matrix';
+import { repairMatrix } from '../core/repair/matrix';
+import { buildRevision } from '../core/repair/revision';
+import type { EventDraft, ReviewEvent } from '../core/review/events';
+import { verifierResultsFromRuns } from '../core/review/fromRuns';
+import { checkTransition } from '../core/review/lifecycle';
+import { taskState } from '../core/review/reducer';
+import type { VerifierRunRecord } from '../core/verify/runResult';
+import { EMPTY_ATTEMPT, GOLD_ATTEMPT } from '../core/verify/runResult';
 import { CurationStore } from './curationStore';
-import { readDatasetTextIfExists } from './datasetLoader';
+import { readDatasetTextIfExists } from '../adapters/fs/datasetLoader';
 import { baseFilesFor, loadRepairContext } from './repairContext';
-import type { RevalidationRecord, SuggestionRecord } from './repairStore';
-import { loadSuggestion, readProposed, saveRevalidation, sha256 } from './repairStore';
-import { listTaskRuns } from './runStore';
-import type { RevisionFs } from './taskRevision';
-import { readRevision, recoverRevision, revisionFolder, rollbackRevision, writeRevision } from './taskRevision';
+import type { RevalidationRecord, SuggestionRecord } from '../adapters/fs/repairStore';
+import { loadSuggestion, readProposed, saveRevalidation, sha256 } from '../adapters/fs/repairStore';
+import { listTaskRuns } from '../adapters/fs/runStore';
+import type { RevisionFs } from '../adapters/fs/taskRevision';
+import { readRevision, recoverRevision, revisionFolder, rollbackRevision, writeRevision } from '../adapters/fs/taskRevision';
 
 export type RepairRefusalCode = 'unknown_task' | 'unknown_suggestion' | 'not_ready' | 'decided' | 'task_changed' | 'task_decided' | 'invalid_revision' | 'write_failed' | 'log_failed';
 

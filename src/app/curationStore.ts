@@ -2,31 +2,31 @@
 // decisions. The CLI and the extension both use it; the decisions themselves are made in src/core/review.
 import { execFileSync } from 'node:child_process';
 import * as os from 'node:os';
-import type { CandidateTask, Dataset, Problem } from '../../core/model';
-import type { ConsensusPolicy } from '../../core/review/consensus';
-import type { CuratorSource } from '../../core/review/curator';
-import { chooseCurator } from '../../core/review/curator';
-import type { ReviewEvent } from '../../core/review/events';
-import type { ExportFormat, ExportPlan, TaskTexts } from '../../core/review/exportSet';
-import { approvedTasks, planExport } from '../../core/review/exportSet';
-import type { CurrentPatches } from '../../core/review/fromRuns';
-import { verifierResultsFromRuns } from '../../core/review/fromRuns';
-import type { Refusal, ReviewIntent } from '../../core/review/intents';
-import { prepareEvent } from '../../core/review/intents';
-import type { ReviewState } from '../../core/review/reducer';
-import { addEvents, reduceLog } from '../../core/review/reducer';
-import type { CurationStats } from '../../core/review/stats';
-import { curationStats } from '../../core/review/stats';
-import type { ReviewQueue, TaskDisagreement, TaskReview } from '../../core/review/taskReview';
-import { listDisagreements, reviewQueue, reviewTask } from '../../core/review/taskReview';
-import type { TaskVerifierResults, VerifierVerdicts } from '../../core/review/verdicts';
-import { GOLD } from '../../core/review/verdicts';
-import type { LoadOptions } from './datasetLoader';
-import { loadDataset, openDataset, readDatasetText, readDatasetTextIfExists } from './datasetLoader';
-import { readBytesIfExists } from './datasetPaths';
-import type { LogRead, ReviewLogOptions } from './reviewLog';
-import { ReviewLog } from './reviewLog';
-import { listTaskRuns, RunStoreError } from './runStore';
+import type { CandidateTask, Dataset, Problem } from '../core/model';
+import type { ConsensusPolicy } from '../core/review/consensus';
+import type { CuratorSource } from '../core/review/curator';
+import { chooseCurator } from '../core/review/curator';
+import type { ReviewEvent } from '../core/review/events';
+import type { ExportFormat, ExportPlan, TaskTexts } from '../core/review/exportSet';
+import { approvedTasks, planExport } from '../core/review/exportSet';
+import type { CurrentPatches } from '../core/review/fromRuns';
+import { verifierResultsFromRuns } from '../core/review/fromRuns';
+import type { Refusal, ReviewIntent } from '../core/review/intents';
+import { prepareEvent } from '../core/review/intents';
+import type { ReviewState } from '../core/review/reducer';
+import { addEvents, reduceLog } from '../core/review/reducer';
+import type { CurationStats } from '../core/review/stats';
+import { curationStats } from '../core/review/stats';
+import type { ReviewQueue, TaskDisagreement, TaskReview } from '../core/review/taskReview';
+import { listDisagreements, reviewQueue, reviewTask } from '../core/review/taskReview';
+import type { TaskVerifierResults, VerifierVerdicts } from '../core/review/verdicts';
+import { GOLD } from '../core/review/verdicts';
+import type { LoadOptions } from '../adapters/fs/datasetLoader';
+import { loadDataset, openDataset, readDatasetText, readDatasetTextIfExists } from '../adapters/fs/datasetLoader';
+import { readBytesIfExists } from '../adapters/fs/datasetPaths';
+import type { LogRead, ReviewLogOptions } from '../adapters/fs/reviewLog';
+import { ReviewLog } from '../adapters/fs/reviewLog';
+import { listTaskRuns, RunStoreError } from '../adapters/fs/runStore';
 
 export interface CurationStoreOptions {
   /** How disagreements settle (default `adjudicate`). */

@@ -3,43 +3,43 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { MANIFEST_FILE, TASKS_DIR } from '../../core/dataset';
-import type { Problem, RecordedResult, TrajectorySummary } from '../../core/model';
-import { parseJson } from '../../core/json';
-import type { InstanceRow } from '../../core/import/instances';
-import { parseInstances, repoParts, sameInstance } from '../../core/import/instances';
+import { MANIFEST_FILE, TASKS_DIR } from '../core/dataset';
+import type { Problem, RecordedResult, TrajectorySummary } from '../core/model';
+import { parseJson } from '../core/json';
+import type { InstanceRow } from '../core/import/instances';
+import { parseInstances, repoParts, sameInstance } from '../core/import/instances';
 import {
   assignAttemptIds,
   attachReports,
   attemptsOfRun,
   mergeSameSolver,
   placeAttempts,
-} from '../../core/import/pairing';
-import type { Hint, MergedPrediction, PlannedAttempt, ReportEntry, Skipped, SolverRun, TrajectoryItem, Unmatched } from '../../core/import/pairing';
-import { findFence } from '../../core/import/fences';
-import { AIDER_REASON, ignoredReason, isAiderHistory } from '../../core/import/ignored';
-import { readRunMetadata, RUN_METADATA_FILES } from '../../core/import/runMetadata';
-import type { RunMetadata } from '../../core/import/runMetadata';
-import { patchChecker, stripFence } from '../../core/import/patchFlags';
-import { parsePredictions } from '../../core/import/predictions';
-import type { Prediction } from '../../core/import/predictions';
+} from '../core/import/pairing';
+import type { Hint, MergedPrediction, PlannedAttempt, ReportEntry, Skipped, SolverRun, TrajectoryItem, Unmatched } from '../core/import/pairing';
+import { findFence } from '../core/import/fences';
+import { AIDER_REASON, ignoredReason, isAiderHistory } from '../core/import/ignored';
+import { readRunMetadata, RUN_METADATA_FILES } from '../core/import/runMetadata';
+import type { RunMetadata } from '../core/import/runMetadata';
+import { patchChecker, stripFence } from '../core/import/patchFlags';
+import { parsePredictions } from '../core/import/predictions';
+import type { Prediction } from '../core/import/predictions';
 import {
   classifyReport,
   readHarnessLog,
   readOpenHandsLog,
   readOpenHandsSummary,
-} from '../../core/import/reports';
-import type { CustomPatch, HarnessLog, ReportDoc, Verdict } from '../../core/import/reports';
-import type { AttemptSummary, ImportSummary, MergedFile, TaskSummary } from '../../core/import/summary';
-import { buildTask, taskIdFor } from '../../core/import/toTask';
-import type { AttemptDraft, TaskDraft } from '../../core/serialize';
-import { applyTaskFolder } from '../../core/import/taskFolder';
-import { loadDataset } from './datasetLoader';
-import { readSwebenchTaskDirs } from './importTaskFolders';
-import type { TaskFolderRow } from './importTaskFolders';
-import { writeManifest, writeTask } from './datasetWriter';
-import { DatasetFileError, resolveForWrite } from './datasetPaths';
-import type { AttemptWrite, TrajectorySource } from './datasetWriter';
+} from '../core/import/reports';
+import type { CustomPatch, HarnessLog, ReportDoc, Verdict } from '../core/import/reports';
+import type { AttemptSummary, ImportSummary, MergedFile, TaskSummary } from '../core/import/summary';
+import { buildTask, taskIdFor } from '../core/import/toTask';
+import type { AttemptDraft, TaskDraft } from '../core/serialize';
+import { applyTaskFolder } from '../core/import/taskFolder';
+import { loadDataset } from '../adapters/fs/datasetLoader';
+import { readSwebenchTaskDirs } from '../adapters/fs/importTaskFolders';
+import type { TaskFolderRow } from '../adapters/fs/importTaskFolders';
+import { writeManifest, writeTask } from '../adapters/fs/datasetWriter';
+import { DatasetFileError, resolveForWrite } from '../adapters/fs/datasetPaths';
+import type { AttemptWrite, TrajectorySource } from '../adapters/fs/datasetWriter';
 
 export interface ImportOptions {
   instances: string[];

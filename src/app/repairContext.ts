@@ -2,20 +2,20 @@
 // test files from the task's clone (`git show <baseCommit>:<path>`), the test files as the test patch leaves them,
 // the curation state, the verifier results with the output of the runs they rest on, and the trajectories.
 import * as fs from 'node:fs';
-import type { CandidateTask, TrajectoryStep } from '../../core/model';
-import { parseRecordJson } from '../../core/json';
-import { parsePatch } from '../../core/patch';
-import type { CurrentTaskTexts } from '../../core/repair/revision';
-import { splitPatch, testFilesAfterPatch } from '../../core/repair/revision';
-import type { TaskAssessment } from '../../core/review/taskReview';
-import { assessTask } from '../../core/review/taskReview';
-import type { TaskVerifierResults } from '../../core/review/verdicts';
-import { taskState } from '../../core/review/reducer';
+import type { CandidateTask, TrajectoryStep } from '../core/model';
+import { parseRecordJson } from '../core/json';
+import { parsePatch } from '../core/patch';
+import type { CurrentTaskTexts } from '../core/repair/revision';
+import { splitPatch, testFilesAfterPatch } from '../core/repair/revision';
+import type { TaskAssessment } from '../core/review/taskReview';
+import { assessTask } from '../core/review/taskReview';
+import type { TaskVerifierResults } from '../core/review/verdicts';
+import { taskState } from '../core/review/reducer';
 import type { CurationStore } from './curationStore';
-import { readDatasetText, readDatasetTextIfExists, repoPath, resolveDatasetPath } from './datasetLoader';
-import { gitShow } from './git';
-import { listRuns, readRunLog } from './runStore';
-import { readTrajectory } from './trajectoryReader';
+import { readDatasetText, readDatasetTextIfExists, repoPath, resolveDatasetPath } from '../adapters/fs/datasetLoader';
+import { gitShow } from '../adapters/fs/git';
+import { listRuns, readRunLog } from '../adapters/fs/runStore';
+import { readTrajectory } from '../adapters/fs/trajectoryReader';
 
 export class RepairContextError extends Error {}
 
