@@ -92,6 +92,7 @@ test('a quoted path is read as git writes it: octal escapes are UTF-8 bytes', ()
   const p = parsePatch('diff --git "a/caf\\303\\251.py" "b/caf\\303\\251.py"\n--- "a/caf\\303\\251.py"\n+++ "b/caf\\303\\251.py"\n@@ -1 +1 @@\n-a\n+b\n');
   assert.deepEqual(p.problems, []);
   assert.equal(filePath(p.files[0]!), 'café.py');
+  assert.deepEqual([p.files[0]!.patchLine, p.files[0]!.hunks[0]!.patchLine], [1, 4], 'patch lines for evidence links');
   const tab = parsePatch('diff --git "a/x\\ty.py" "b/x\\ty.py"\nnew file mode 100644\n--- /dev/null\n+++ "b/x\\ty.py"\n@@ -0,0 +1 @@\n+a\n');
   assert.deepEqual(tab.files.map((f) => [f.status, f.oldPath, f.newPath]), [['added', undefined, 'x\ty.py']]);
 });
