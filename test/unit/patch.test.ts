@@ -134,6 +134,14 @@ test('hostile patches stay bounded: a header claiming a billion lines, NUL bytes
   const p = parsePatch(`diff --git a/${long} b/${long}\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-${long}\n+${long}y\n`);
   assert.equal(p.files.length, 1);
   assert.deepEqual(applyFilePatch(`${long}\n`, p.files[0]!), { ok: true, text: `${long}y\n`, fuzz: false });
+  // Headers jsdiff reads: 50,000 " b/" to split a `diff --git` line on, 30,000 octal runs, an unterminated quote.
+  const splits = parsePatch(`diff --git a/x${' b/'.repeat(50_000)} b/y\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n`);
+  assert.equal(filePath(splits.files[0]!), 'f');
+  const octal = parsePatch(`diff --git "a/${'a\\303'.repeat(30_000)}" "b/x"\nold mode 100644\nnew mode 100755\n`);
+  assert.equal(octal.files[0]?.newPath, 'x');
+  assert.equal(octal.files[0]?.oldPath?.length, 60_000);
+  const open = parsePatch(`diff --git "a/${'\\"'.repeat(50_000)} b/x\nold mode 100644\nnew mode 100755\n`);
+  assert.deepEqual(open.files.map((f) => [f.oldPath, f.newPath, f.status]), [[undefined, undefined, 'modified']]);
 });
 
 test('a hunk adding 20,000 lines whose header points at the wrong line is found by its context', () => {
