@@ -50,3 +50,27 @@ test('new and deleted files use /dev/null headers', () => {
   assert.match(unifiedDiff(undefined, 'tests/t.py', '', 'x\n'), /--- \/dev\/null\n\+\+\+ b\/tests\/t.py\n@@ -0,0 \+1,1 @@/);
   assert.match(unifiedDiff('t.py', undefined, 'x\n', ''), /deleted file mode/);
 });
+
+test('paths git must quote (a tab, non-ASCII) survive a diff and its parse', () => {
+  for (const name of ['dir/x\ty.py', 'tests/café_test.py', 'with space/a "quoted" name.py']) {
+    const diff = unifiedDiff(name, name, 'a\n', 'b\n');
+    const p = parsePatch(diff);
+    assert.deepEqual(p.files.map((f) => [f.oldPath, f.newPath]), [[name, name]], diff);
+    assert.deepEqual(applyFilePatch('a\n', p.files[0]!), { ok: true, text: 'b\n', fuzz: false });
+  }
+});
+
+test('two unrelated 20,000-line files: one whole-file hunk, bounded in memory, that applies back', () => {
+  // The hand-written diff kept its whole frontier once per edit: 40,000 edits x 80,000 entries, about 13 GB.
+  const n = 20_000;
+  const before = Array.from({ length: n }, (_, i) => `old ${i}`).join('\n') + '\n';
+  const after = Array.from({ length: n }, (_, i) => `new ${i}`).join('\n');
+  const diff = unifiedDiff('big.txt', 'big.txt', before, after);
+  assert.deepEqual(diff.match(/^@@.*$/gm), [`@@ -1,${n} +1,${n} @@`]);
+  const r = applyFilePatch(before, parsePatch(diff).files[0]!);
+  assert.equal(r.ok && r.text, after);
+  assert.equal(r.ok && r.fuzz, false);
+  // Small edits in the same file still get a minimal diff.
+  const edited = before.replace('old 5000\n', 'changed\n');
+  assert.deepEqual(unifiedDiff('big.txt', 'big.txt', before, edited).match(/^@@.*$/gm), ['@@ -4998,7 +4998,7 @@']);
+});

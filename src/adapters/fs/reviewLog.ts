@@ -550,6 +550,10 @@ export class ReviewLog {
 
   // ---- the lock --------------------------------------------------------------------------------------------
 
+  /**
+   * Waits for the lock on timers, never with a blocking sleep (`Atomics.wait`, as before c4d02b0): the extension host
+   * and the CLI share this path, and the host's event loop keeps turning while another process holds the lock.
+   */
   private async lock(): Promise<string> {
     const deadline = Date.now() + this.lockTimeoutMs;
     let wait = 1;

@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -234,6 +236,45 @@ describe('ReviewLog', () => {
       await assert.rejects(log.append([draft('S2')]), (e: unknown) => e instanceof ReviewLogError && e.code === 'locked' && new RegExp(`process ${process.pid}`).test(e.message));
       fs.unlinkSync(log.lockFile);
       assert.equal((await log.append([draft('S2')])).length, 1);
+    });
+
+    it('keeps the event loop turning while it waits for a lock another process holds', async () => {
+      const { log } = freshLog();
+      await log.append([draft('S1')]);
+      // Another process takes the lock the way a writer does (O_EXCL, its pid and host) and holds it until told.
+      const holder = spawn(
+        process.execPath,
+        [
+          '-e',
+          `const fs = require('node:fs'), os = require('node:os'); const f = process.argv[1];
+           const fd = fs.openSync(f, 'wx'); fs.writeSync(fd, JSON.stringify({ pid: process.pid, host: os.hostname(), token: 'other', time: Date.now() })); fs.closeSync(fd);
+           process.stdout.write('locked\\n');
+           process.stdin.once('data', () => { fs.unlinkSync(f); process.exit(0); });`,
+          log.lockFile,
+        ],
+        { stdio: ['pipe', 'pipe', 'inherit'] },
+      );
+      const exited = once(holder, 'exit');
+      try {
+        await once(holder.stdout, 'data');
+        const events: string[] = [];
+        const appended = log.append([draft('S2')]).then(
+          () => events.push('appended'),
+          (e: unknown) => events.push(`failed: ${String(e)}`),
+        );
+        // A timer of the host's: it can only fire while the append waits if the wait does not block the loop. It
+        // then lets the holder go, so the append can finish; a blocking wait would time out with the lock held.
+        setTimeout(() => {
+          events.push(`timer fired, lock ${fs.existsSync(log.lockFile) ? 'still held' : 'free'}`);
+          holder.stdin.write('release\n');
+        }, 1);
+        await appended;
+        assert.deepEqual(events, ['timer fired, lock still held', 'appended']);
+        assert.deepEqual(new ReviewLog(log.file).load().events.map((e) => (e.payload as { spec: string }).spec), ['S1', 'S2']);
+      } finally {
+        holder.kill();
+        await exited;
+      }
     });
 
     it('checks an intent against what other writers appended, under the lock', async () => {
