@@ -6,7 +6,7 @@ import type { Problem } from '../model';
 import { parseJson } from '../json';
 import { isObject } from './records';
 import { metadataModels } from './reports';
-import { parseYaml } from './yamlLite';
+import { parseYaml } from './simpleYaml';
 
 export const RUN_METADATA_FILES = new Set(['metadata.yaml', 'metadata.yml', 'metadata.json', 'args.yaml', 'run_batch.config.yaml']);
 

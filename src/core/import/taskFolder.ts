@@ -48,7 +48,7 @@ const own = (o: Record<string, YamlValue>, k: string): YamlValue | undefined => 
 export function rebuildRow(f: SwebenchTaskFolder): RebuiltRow {
   const yamlFile = `${f.dir}/task.yaml`;
   const y = parseYaml(f.taskYaml, yamlFile);
-  if (!y.ok) return { ok: false, problems: [{ severity: 'error', file: yamlFile, line: y.error.line, message: `${y.error.reason}; the task is skipped` }] };
+  if (!y.ok) return { ok: false, problems: [{ ...y.problem, message: `${y.problem.message}; the task is skipped` }] };
   const v = y.value;
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return { ok: false, problems: [{ severity: 'error', file: yamlFile, message: "expected a mapping of the row's columns; the task is skipped" }] };
   const warnings: string[] = [];
