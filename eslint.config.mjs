@@ -29,6 +29,14 @@ export default tseslint.config(
     plugins: { local: localPlugin },
     rules: { 'local/no-cycle': 'error' },
   },
+  // A promise nobody awaits loses its rejection: await it, or `void` it with a comment saying who handles its errors.
+  // Type-aware (the project service reads tsconfig.json). src/vscode/** and webview/** join after their rewrites.
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/vscode/**'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: { '@typescript-eslint/no-floating-promises': 'error' },
+  },
   { files: ['**/*.js', '**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
   // Tool configuration files must default-export their configuration.
   { files: ['*.config.mjs', '*.config.js'], rules: { 'no-restricted-syntax': 'off' } },

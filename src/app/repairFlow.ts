@@ -22,6 +22,7 @@ import { loadSuggestion, readProposed, saveRevalidation, sha256 } from '../adapt
 import { listTaskRuns } from '../adapters/fs/runStore';
 import type { RevisionFs } from '../adapters/fs/taskRevision';
 import { readRevision, recoverRevision, revisionFolder, rollbackRevision, writeRevision } from '../adapters/fs/taskRevision';
+import { errorText } from '../core/errorText';
 
 export type RepairRefusalCode = 'unknown_task' | 'unknown_suggestion' | 'not_ready' | 'decided' | 'task_changed' | 'task_decided' | 'invalid_revision' | 'write_failed' | 'log_failed';
 
@@ -307,7 +308,7 @@ export function serviceRunner(service: {
             const o = await service.queue.result(j.id);
             if (o.state === 'done') return { attempt: j.attempt, record: o.value };
             if (o.state === 'cancelled') return { attempt: j.attempt, error: 'cancelled' };
-            return { attempt: j.attempt, error: o.error instanceof Error ? o.error.message : String(o.error) };
+            return { attempt: j.attempt, error: errorText(o.error) };
           }),
         );
       } finally {

@@ -13,6 +13,7 @@ import { runSummary } from '../core/verify/summary';
 import { UsageError } from './args';
 import { defineCommand } from './command';
 import { err, formatProblem, jsonText, one, out } from './output';
+import { errorText } from '../core/errorText';
 
 function positiveNumber(flag: string, v: string | undefined, integer: boolean): number | undefined {
   if (v === undefined) return undefined;
@@ -205,7 +206,7 @@ export const verifyCommand = defineCommand({
               if (o.error instanceof EngineUnavailableError) engineError = o.error;
               else {
                 requestErrors++;
-                err(`error: ${one(task.id)} ${one(req.attemptId)}: ${one(o.error instanceof Error ? o.error.message : String(o.error))}\n`);
+                err(`error: ${one(task.id)} ${one(req.attemptId)}: ${one(errorText(o.error))}\n`);
               }
             }
           }
