@@ -15,7 +15,7 @@ import type { JobOutcome, QueueProgress } from '../../core/verify/queue';
 import { RunQueue, defaultConcurrency } from '../../core/verify/queue';
 import type { RunInputs, VerifierRunRecord } from '../../core/verify/runResult';
 import { TestOutputStream } from '../../core/verify/testOutput';
-import { EMPTY_ATTEMPT, GOLD_ATTEMPT } from '../../core/verify/runResult';
+import { EMPTY_PROBE, GOLD_PROBE } from '../../core/model';
 import { repoPath, resolveDatasetPath } from '../fs/datasetLoader';
 import { RUNS_DIR, findReusable, newRunId, saveRun } from '../fs/runStore';
 import { HARNESS_REPORT_PATH, INPUT_DIR, testPatchPaths } from './driver';
@@ -174,8 +174,8 @@ export class VerifierService {
       if (/file is missing/.test(errorText(e))) testPatch = Buffer.alloc(0);
       else throw new VerifyRequestError(`task ${task.id}: cannot read its test patch: ${errorText(e)}`);
     }
-    if (req.attemptId === EMPTY_ATTEMPT) return { testPatch, attemptPatch: Buffer.alloc(0) };
-    if (req.attemptId === GOLD_ATTEMPT) {
+    if (req.attemptId === EMPTY_PROBE) return { testPatch, attemptPatch: Buffer.alloc(0) };
+    if (req.attemptId === GOLD_PROBE) {
       if (!task.files.goldPatch) throw new VerifyRequestError(`task ${task.id} has no gold patch`);
       try {
         return { testPatch, attemptPatch: this.readBytes(task.files.goldPatch) };
@@ -232,7 +232,7 @@ export class VerifierService {
       }
     };
     unpack(testPatch, 'test patch');
-    const attempt = req.attemptId === GOLD_ATTEMPT;
+    const attempt = req.attemptId === GOLD_PROBE;
     if (attempt) unpack(attemptPatch, 'gold patch');
     return { files, test: true, attempt };
   }
@@ -285,7 +285,7 @@ export class VerifierService {
         timeoutSec,
         verifier: task.verifier,
         ...(unpacked.test || unpacked.attempt ? { unpacked: { test: unpacked.test, attempt: unpacked.attempt } } : {}),
-        ...(req.attemptId === GOLD_ATTEMPT && task.verifier.goldCommand ? { preCommand: task.verifier.goldCommand } : {}),
+        ...(req.attemptId === GOLD_PROBE && task.verifier.goldCommand ? { preCommand: task.verifier.goldCommand } : {}),
         owner: { pid: process.pid, host: os.hostname() },
         createdAt: Date.now(),
         testPatchPaths: testPatchPaths(testPatch),
