@@ -2,6 +2,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import { localPlugin } from './eslint-rules/noCycle.mjs';
 
 const nodeIo = ['fs', 'node:fs', 'fs/promises', 'node:fs/promises', 'child_process', 'node:child_process', 'net',
   'node:net', 'http', 'node:http', 'https', 'node:https', 'worker_threads', 'node:worker_threads'];
@@ -20,6 +21,21 @@ export default tseslint.config(
         { selector: 'ExportDefaultDeclaration', message: 'No default exports (house style).' },
         { selector: "MemberExpression[object.name='Math'][property.name='random']", message: 'Use node:crypto or a counter for ids and nonces.' }],
     },
+  },
+  // Zero import cycles (eslint-rules/noCycle.mjs). src/vscode/** and webview/** join once their rewrites land.
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/vscode/**'],
+    plugins: { local: localPlugin },
+    rules: { 'local/no-cycle': 'error' },
+  },
+  // A promise nobody awaits loses its rejection: await it, or `void` it with a comment saying who handles its errors.
+  // Type-aware (the project service reads tsconfig.json). src/vscode/** and webview/** join after their rewrites.
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/vscode/**'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: { '@typescript-eslint/no-floating-promises': 'error' },
   },
   { files: ['**/*.js', '**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
   // Tool configuration files must default-export their configuration.

@@ -20,7 +20,7 @@ import { curationStats } from '../core/review/stats';
 import type { ReviewQueue, TaskDisagreement, TaskReview } from '../core/review/taskReview';
 import { listDisagreements, reviewQueue, reviewTask } from '../core/review/taskReview';
 import type { TaskVerifierResults, VerifierVerdicts } from '../core/review/verdicts';
-import { GOLD } from '../core/review/verdicts';
+import { GOLD_PROBE } from '../core/model';
 import type { LoadOptions } from '../adapters/fs/datasetLoader';
 import { loadDataset, openDataset, readDatasetText, readDatasetTextIfExists } from '../adapters/fs/datasetLoader';
 import { readBytesIfExists } from '../adapters/fs/datasetPaths';
@@ -176,7 +176,7 @@ export class CurationStore {
     const testPatch = read(task.files.testPatch) ?? Buffer.alloc(0);
     const attempts = new Map<string, Buffer>();
     const gold = read(task.files.goldPatch);
-    if (gold) attempts.set(GOLD, gold);
+    if (gold) attempts.set(GOLD_PROBE, gold);
     for (const a of task.attempts) {
       const p = read(a.patchFile);
       if (p) attempts.set(a.id, p);

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import type { AddedFile } from '../core/addedFiles';
 import { MANIFEST_FILE, TASKS_DIR } from '../core/dataset';
 import type { Problem } from '../core/model';
+import { GOLD_PROBE } from '../core/model';
 import {
   HARBOR_NO_SPECS_NOTE,
   harborTask,
@@ -398,7 +399,7 @@ export async function importHarbor(opts: HarborImportOptions, deps: ImportDeps):
     const attempts = all.filter((x) => !probeOf(x.trial));
     for (const p of all.filter((x) => probeOf(x.trial))) {
       const v = trialVerdict(p.trial, task.tests.map((t) => t.name));
-      const which = probeOf(p.trial) === 'gold' ? "the oracle agent (it runs solution/solve.sh: Harbor's gold probe)" : 'the nop agent (it does nothing: the empty probe)';
+      const which = probeOf(p.trial) === GOLD_PROBE ? "the oracle agent (it runs solution/solve.sh: Harbor's gold probe)" : 'the nop agent (it does nothing: the empty probe)';
       imp.skipped.push({ kind: 'trial', file: p.trial.resultFile, reason: `${which}; not a solver attempt: ${v.status}${v.detail ? `, ${v.detail}` : ''}` });
       notes.push(`Harbor trial ${p.trial.trialName} ran ${which}: ${v.status}${v.detail ? ` (${v.detail})` : ''}.`);
     }

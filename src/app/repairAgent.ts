@@ -19,6 +19,7 @@ import type { CheckedSuggestion, RequestedTarget } from '../core/repair/suggesti
 import { SUGGESTION_SCHEMA, SUGGESTION_SCHEMA_NAME } from '../core/repair/suggestion';
 import { checkReply, parseReply, pathsNamed, retryMessage } from '../core/repair/validate';
 import { unifiedDiff } from '../core/textDiff';
+import { errorText } from '../core/errorText';
 
 /** Tokens kept for the reply out of the budget: a quarter, at least 1,024, at most 16,384. */
 export function replyTokens(maxTokens: number): number {
@@ -192,7 +193,7 @@ export async function requestSuggestion(o: RequestOptions): Promise<RequestOutco
       if (r[0]) out.eventId = r[0].id;
       o.store.refresh();
     } catch (e) {
-      out.logError = redactor.redact(e instanceof Error ? e.message : String(e));
+      out.logError = redactor.redact(errorText(e));
       log(`the review log did not take the request: ${out.logError}`);
     }
     return out;

@@ -13,7 +13,7 @@ import { verifierResultsFromRuns } from '../core/review/fromRuns';
 import { checkTransition } from '../core/review/lifecycle';
 import { taskState } from '../core/review/reducer';
 import type { VerifierRunRecord } from '../core/verify/runResult';
-import { EMPTY_ATTEMPT, GOLD_ATTEMPT } from '../core/verify/runResult';
+import { EMPTY_PROBE, GOLD_PROBE } from '../core/model';
 import { CurationStore } from './curationStore';
 import { readDatasetTextIfExists } from '../adapters/fs/datasetLoader';
 import { baseFilesFor, loadRepairContext } from './repairContext';
@@ -22,6 +22,7 @@ import { loadSuggestion, readProposed, saveRevalidation, sha256 } from '../adapt
 import { listTaskRuns } from '../adapters/fs/runStore';
 import type { RevisionFs } from '../adapters/fs/taskRevision';
 import { readRevision, recoverRevision, revisionFolder, rollbackRevision, writeRevision } from '../adapters/fs/taskRevision';
+import { errorText } from '../core/errorText';
 
 export type RepairRefusalCode = 'unknown_task' | 'unknown_suggestion' | 'not_ready' | 'decided' | 'task_changed' | 'task_decided' | 'invalid_revision' | 'write_failed' | 'log_failed';
 
@@ -260,7 +261,7 @@ export async function revalidate(o: RevalidateOptions): Promise<RevalidateResult
   if (!task) throw new RepairFlowError('unknown_task', `the dataset has no task "${o.taskId}"`);
   if (task.revision < 2) throw new RepairFlowError('not_ready', `task ${o.taskId} is at revision 1: nothing to compare with`);
   const from = task.revision - 1;
-  const ids = [...(task.files.goldPatch ? [GOLD_ATTEMPT] : []), EMPTY_ATTEMPT, ...task.attempts.map((a) => a.id)];
+  const ids = [...(task.files.goldPatch ? [GOLD_PROBE] : []), EMPTY_PROBE, ...task.attempts.map((a) => a.id)];
   const outcomes = await o.runner.run(task, ids, o.signal);
   store.invalidateRuns(o.taskId);
   const matrix = matrixBetween(store, o.taskId, from, task.revision);
@@ -307,7 +308,7 @@ export function serviceRunner(service: {
             const o = await service.queue.result(j.id);
             if (o.state === 'done') return { attempt: j.attempt, record: o.value };
             if (o.state === 'cancelled') return { attempt: j.attempt, error: 'cancelled' };
-            return { attempt: j.attempt, error: o.error instanceof Error ? o.error.message : String(o.error) };
+            return { attempt: j.attempt, error: errorText(o.error) };
           }),
         );
       } finally {

@@ -8,11 +8,12 @@ import type { CandidateTask } from '../core/model';
 import type { OracleFlag } from '../core/verify/oracle';
 import { taskReport } from '../core/verify/oracle';
 import type { VerifierRunRecord } from '../core/verify/runResult';
-import { EMPTY_ATTEMPT, GOLD_ATTEMPT } from '../core/verify/runResult';
+import { EMPTY_PROBE, GOLD_PROBE } from '../core/model';
 import { runSummary } from '../core/verify/summary';
 import { UsageError } from './args';
 import { defineCommand } from './command';
 import { err, formatProblem, jsonText, one, out } from './output';
+import { errorText } from '../core/errorText';
 
 function positiveNumber(flag: string, v: string | undefined, integer: boolean): number | undefined {
   if (v === undefined) return undefined;
@@ -43,9 +44,9 @@ export function selectRuns(task: CandidateTask, s: Selection): { attemptIds: str
   else ids.push(...s.attempts.filter((id) => task.attempts.some((a) => a.id === id)));
   const probes = s.all || none || s.attempts.length > 0;
   const wantGold = probes || s.gold;
-  if (wantGold && task.files.goldPatch) ids.push(GOLD_ATTEMPT);
+  if (wantGold && task.files.goldPatch) ids.push(GOLD_PROBE);
   else if (s.gold) notes.push(`task ${task.id} has no gold patch; no gold run`);
-  if (probes || s.empty) ids.push(EMPTY_ATTEMPT);
+  if (probes || s.empty) ids.push(EMPTY_PROBE);
   return { attemptIds: [...new Set(ids)], notes };
 }
 
@@ -55,7 +56,7 @@ export function selectRuns(task: CandidateTask, s: Selection): { attemptIds: str
  */
 export function runFlags(r: VerifierRunRecord, report: { task: OracleFlag[]; attempts: Record<string, OracleFlag[]> }): OracleFlag[] {
   const own = report.task.filter((f) => f.attemptId === r.attemptId);
-  if (r.attemptId === GOLD_ATTEMPT || r.attemptId === EMPTY_ATTEMPT) return [...report.task.filter((f) => f.attemptId === undefined), ...own];
+  if (r.attemptId === GOLD_PROBE || r.attemptId === EMPTY_PROBE) return [...report.task.filter((f) => f.attemptId === undefined), ...own];
   return [...(report.attempts[r.attemptId] ?? []), ...own];
 }
 
@@ -78,7 +79,7 @@ export function formatRun(r: VerifierRunRecord, report: { task: OracleFlag[]; at
     `apply=${r.apply.attempt.method}`,
     r.reused ? 'reused' : seconds(r.timings.totalMs),
   ];
-  const probe = r.attemptId === GOLD_ATTEMPT || r.attemptId === EMPTY_ATTEMPT;
+  const probe = r.attemptId === GOLD_PROBE || r.attemptId === EMPTY_PROBE;
   // A probe's task-level flags are printed once for the task, after its runs.
   const flags = probe ? report.task.filter((f) => f.attemptId === r.attemptId) : runFlags(r, report);
   return `${parts.join('  ')}\n    ${one(r.reason)}\n${flags.map((f) => `    ! ${f.kind}: ${one(f.message)}\n`).join('')}`;
@@ -205,7 +206,7 @@ export const verifyCommand = defineCommand({
               if (o.error instanceof EngineUnavailableError) engineError = o.error;
               else {
                 requestErrors++;
-                err(`error: ${one(task.id)} ${one(req.attemptId)}: ${one(o.error instanceof Error ? o.error.message : String(o.error))}\n`);
+                err(`error: ${one(task.id)} ${one(req.attemptId)}: ${one(errorText(o.error))}\n`);
               }
             }
           }

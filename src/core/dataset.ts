@@ -1,6 +1,6 @@
 // Builds the task model from the texts and folder listings of a SpecWeave dataset (I/O is the caller's job).
 import { fieldFromPointer, lineOfPointer, parseJson } from './json';
-import { DEFAULT_LIMITS, DEFAULT_TIMEOUT_SEC, DEFAULT_WORKDIR } from './model';
+import { DEFAULT_LIMITS, DEFAULT_TIMEOUT_SEC, DEFAULT_WORKDIR, isProbeId } from './model';
 import type {
   Attempt,
   CandidateTask,
@@ -294,7 +294,7 @@ function buildAttempt(taskDir: string, listing: AttemptListing, problems: Proble
     problems.push({ severity: 'error', file: dir, message: `attempt folder name "${listing.id}" is not a valid id (letters, digits, . _ -)` });
     return undefined;
   }
-  if (listing.id === 'gold' || listing.id === 'empty') {
+  if (isProbeId(listing.id)) {
     problems.push({ severity: 'error', file: dir, message: `attempt id "${listing.id}" is reserved for the oracle probes; rename the folder` });
     return undefined;
   }

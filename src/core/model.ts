@@ -12,6 +12,19 @@ export interface Problem {
   message: string;
 }
 
+/**
+ * The oracle probes: the attempt ids of the verifier runs of the task's gold patch and of the empty patch (no change).
+ * Every other attempt id is a solver's, and no imported attempt may take one of these.
+ */
+export const GOLD_PROBE = 'gold';
+export const EMPTY_PROBE = 'empty';
+export const PROBE_IDS = [GOLD_PROBE, EMPTY_PROBE] as const;
+export type ProbeId = (typeof PROBE_IDS)[number];
+
+export function isProbeId(id: string): id is ProbeId {
+  return id === GOLD_PROBE || id === EMPTY_PROBE;
+}
+
 /** Spec categories of the CodeSpecWeave taxonomy; datasets may use their own kebab-case names too. */
 export const KNOWN_SPEC_CATEGORIES = [
   'data-transformation',

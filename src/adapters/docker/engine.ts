@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Docker from 'dockerode';
 import { DeadlineError, withDeadline } from './deadline';
+import { errorText } from '../../core/errorText';
 
 export const DEFAULT_SOCKET = '/var/run/docker.sock';
 
@@ -157,7 +158,7 @@ export function explainEngineError(t: EngineTarget, e: unknown): EngineUnavailab
   if (code === 'ENOTFOUND' || code === 'EHOSTUNREACH' || code === 'ETIMEDOUT' || code === 'ECONNRESET') {
     return new EngineUnavailableError('engine_down', t, `Cannot reach the container engine at ${at} (${code}). ${WHAT_TO_DO}`);
   }
-  const msg = e instanceof Error ? e.message : String(e);
+  const msg = errorText(e);
   return new EngineUnavailableError('error', t, `The container engine at ${at} failed to answer: ${msg}. ${WHAT_TO_DO}`);
 }
 

@@ -7,6 +7,7 @@ import type Docker from 'dockerode';
 import * as tar from 'tar-stream';
 import { withDeadline } from './deadline';
 import type { Engine } from './engine';
+import { errorText } from '../../core/errorText';
 
 export interface ImageInfo {
   /** The image id (`sha256:...`), recorded in every result. */
@@ -41,10 +42,6 @@ export interface ImageOptions {
 function statusCode(e: unknown): number | undefined {
   const c = (e as { statusCode?: unknown } | undefined)?.statusCode;
   return typeof c === 'number' ? c : undefined;
-}
-
-function message(e: unknown): string {
-  return e instanceof Error ? e.message.trim() : String(e);
 }
 
 /** Packs a build context folder (regular files and folders only; symlinks are skipped, never followed). */
@@ -189,7 +186,7 @@ export class ImageManager {
         signal,
       );
     } catch (e) {
-      failure = message(e);
+      failure = errorText(e).trim();
     }
     if (!failure) {
       const pulled = await this.inspect(image, signal);

@@ -15,7 +15,7 @@ import type { JobOutcome, QueueProgress } from '../../core/verify/queue';
 import { RunQueue, defaultConcurrency } from '../../core/verify/queue';
 import type { RunInputs, VerifierRunRecord } from '../../core/verify/runResult';
 import { TestOutputStream } from '../../core/verify/testOutput';
-import { EMPTY_ATTEMPT, GOLD_ATTEMPT } from '../../core/verify/runResult';
+import { EMPTY_PROBE, GOLD_PROBE } from '../../core/model';
 import { repoPath, resolveDatasetPath } from '../fs/datasetLoader';
 import { RUNS_DIR, findReusable, newRunId, saveRun } from '../fs/runStore';
 import { HARNESS_REPORT_PATH, INPUT_DIR, testPatchPaths } from './driver';
@@ -30,6 +30,7 @@ import type { ExtraFile } from './repoArchive';
 import { addedFilesOf } from '../../core/addedFiles';
 import { describeRun } from './runSpec';
 import { sweepOrphans } from './sweep';
+import { errorText } from '../../core/errorText';
 
 export interface VerifyRequest {
   task: CandidateTask;
@@ -94,24 +95,20 @@ export function checkRunsWritable(datasetRoot: string): void {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') target = datasetRoot;
-    else throw new RunsFolderError(`the runs folder ${dir} cannot be written (${WRITE_ERRORS[code ?? ''] ?? errorMessage(e)}): nothing was run`);
+    else throw new RunsFolderError(`the runs folder ${dir} cannot be written (${WRITE_ERRORS[code ?? ''] ?? errorText(e)}): nothing was run`);
   }
   try {
     fs.accessSync(target, fs.constants.W_OK);
     if (target === datasetRoot && !fs.statSync(target).isDirectory()) throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? '';
-    throw new RunsFolderError(`the runs folder ${dir} cannot be written (${WRITE_ERRORS[code] ?? errorMessage(e)}): nothing was run`);
+    throw new RunsFolderError(`the runs folder ${dir} cannot be written (${WRITE_ERRORS[code] ?? errorText(e)}): nothing was run`);
   }
 }
 
 /** The default concurrency for runs with this memory limit on this machine. */
 export function machineConcurrency(memoryMb = DEFAULT_LIMITS.memoryMb): number {
   return defaultConcurrency(os.cpus().length, os.totalmem() / (1024 * 1024), memoryMb);
-}
-
-function errorMessage(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }
 
 function textOf(kept: { head: Buffer; tail: Buffer; cutBytes: number }): string {
@@ -174,16 +171,16 @@ export class VerifierService {
     try {
       testPatch = this.readBytes(task.files.testPatch);
     } catch (e) {
-      if (/file is missing/.test(errorMessage(e))) testPatch = Buffer.alloc(0);
-      else throw new VerifyRequestError(`task ${task.id}: cannot read its test patch: ${errorMessage(e)}`);
+      if (/file is missing/.test(errorText(e))) testPatch = Buffer.alloc(0);
+      else throw new VerifyRequestError(`task ${task.id}: cannot read its test patch: ${errorText(e)}`);
     }
-    if (req.attemptId === EMPTY_ATTEMPT) return { testPatch, attemptPatch: Buffer.alloc(0) };
-    if (req.attemptId === GOLD_ATTEMPT) {
+    if (req.attemptId === EMPTY_PROBE) return { testPatch, attemptPatch: Buffer.alloc(0) };
+    if (req.attemptId === GOLD_PROBE) {
       if (!task.files.goldPatch) throw new VerifyRequestError(`task ${task.id} has no gold patch`);
       try {
         return { testPatch, attemptPatch: this.readBytes(task.files.goldPatch) };
       } catch (e) {
-        throw new VerifyRequestError(`task ${task.id}: cannot read its gold patch: ${errorMessage(e)}`);
+        throw new VerifyRequestError(`task ${task.id}: cannot read its gold patch: ${errorText(e)}`);
       }
     }
     const attempt = task.attempts.find((a) => a.id === req.attemptId);
@@ -192,7 +189,7 @@ export class VerifierService {
     try {
       return { testPatch, attemptPatch: this.readBytes(attempt.patchFile) };
     } catch (e) {
-      throw new VerifyRequestError(`attempt ${task.id}/${attempt.id}: cannot read its patch: ${errorMessage(e)}`);
+      throw new VerifyRequestError(`attempt ${task.id}/${attempt.id}: cannot read its patch: ${errorText(e)}`);
     }
   }
 
@@ -235,7 +232,7 @@ export class VerifierService {
       }
     };
     unpack(testPatch, 'test patch');
-    const attempt = req.attemptId === GOLD_ATTEMPT;
+    const attempt = req.attemptId === GOLD_PROBE;
     if (attempt) unpack(attemptPatch, 'gold patch');
     return { files, test: true, attempt };
   }
@@ -288,7 +285,7 @@ export class VerifierService {
         timeoutSec,
         verifier: task.verifier,
         ...(unpacked.test || unpacked.attempt ? { unpacked: { test: unpacked.test, attempt: unpacked.attempt } } : {}),
-        ...(req.attemptId === GOLD_ATTEMPT && task.verifier.goldCommand ? { preCommand: task.verifier.goldCommand } : {}),
+        ...(req.attemptId === GOLD_PROBE && task.verifier.goldCommand ? { preCommand: task.verifier.goldCommand } : {}),
         owner: { pid: process.pid, host: os.hostname() },
         createdAt: Date.now(),
         testPatchPaths: testPatchPaths(testPatch),
@@ -348,7 +345,7 @@ export class VerifierService {
       // No engine: every run would say the same; the caller reports it once, nothing is stored.
       if (e instanceof EngineUnavailableError) throw e;
       outcome = {
-        infraError: errorMessage(e),
+        infraError: errorText(e),
         apply: { test: { method: 'not-run' }, attempt: { method: 'not-run' } },
         exitCode: null,
         timedOut: false,
@@ -417,7 +414,7 @@ export class VerifierService {
       }
       if (outcome.state === 'failed') {
         if (outcome.error instanceof EngineUnavailableError) throw outcome.error;
-        skipped.push({ req, error: errorMessage(outcome.error) });
+        skipped.push({ req, error: errorText(outcome.error) });
         continue;
       }
       let tv = byTask.get(req.task.id);

@@ -10,6 +10,7 @@ import { REQUEST_FILE, TASK_FILE, TASKS_DIR, TEST_PATCH_FILE } from '../../core/
 import type { RevisionFiles } from '../../core/repair/revision';
 import { parseRecordJson } from '../../core/json';
 import { DatasetFileError, readText, resolveForWrite } from './datasetPaths';
+import { errorText } from '../../core/errorText';
 
 export const REVISIONS_DIR = 'revisions';
 const FILES = [REQUEST_FILE, TEST_PATCH_FILE, TASK_FILE] as const;
@@ -125,7 +126,7 @@ export function writeRevision(root: string, taskId: string, to: number, files: R
       swapped++;
     }
   } catch (e) {
-    const why = e instanceof Error ? e.message : String(e);
+    const why = errorText(e);
     let restored = true;
     if (swapped > 0) {
       // Put the old files back from the copy we flushed.

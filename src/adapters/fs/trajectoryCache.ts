@@ -3,6 +3,7 @@
 import type { Problem, TrajectorySummary } from '../../core/model';
 import { prepareStep, StepIndex } from '../../core/view/steps';
 import type { ReadTrajectoryOptions, TrajectoryResult } from './trajectoryReader';
+import { errorText } from '../../core/errorText';
 
 export type TrajectoryReadFn = (absPath: string, opts: ReadTrajectoryOptions) => Promise<TrajectoryResult>;
 
@@ -79,7 +80,7 @@ export class TrajectoryCache {
       }
     } catch (e) {
       if (this.abort.signal.aborted) return { error: 'the panel was closed' };
-      entry = { error: `${where.label}: ${e instanceof Error ? e.message : String(e)}` };
+      entry = { error: `${where.label}: ${errorText(e)}` };
     }
     if (this.abort.signal.aborted) return entry;
     this.done.set(column, entry);

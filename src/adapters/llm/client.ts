@@ -456,7 +456,7 @@ export class LlmClient {
         // An error the server put in the stream is an API error; a broken connection is a cut stream.
         if (e instanceof LlmError || (e instanceof APIError && !(e instanceof APIConnectionError))) throw e;
         // The connection broke after the reply had begun.
-        throw new LlmError('stream_cut', `The reply from ${this.settings.baseUrl} was cut off after ${estimateTokens(text)} tokens (${errorText(e)}); ask again.`);
+        throw new LlmError('stream_cut', `The reply from ${this.settings.baseUrl} was cut off after ${estimateTokens(text)} tokens (${requestErrorText(e)}); ask again.`);
       }
       // The SDK ends the iteration quietly when the request was aborted.
       this.checkAbort(state, o, text.length);
@@ -538,7 +538,7 @@ export class LlmClient {
       const hint = status === 404 ? ` Is the model name "${this.settings.model}" right (specweave.repair.model, or --model / SPECWEAVE_MODEL for the CLI)?` : '';
       return { outcome: 'failed', status, error: new LlmError('request', `${base} rejected the request (${status}${serverSays ? `: ${serverSays}` : ''}).${hint}`, status) };
     }
-    return { outcome: 'failed', error: new LlmError('request', this.redact(`Request to ${base} failed: ${errorText(e)}`)) };
+    return { outcome: 'failed', error: new LlmError('request', this.redact(`Request to ${base} failed: ${requestErrorText(e)}`)) };
   }
 }
 
@@ -548,7 +548,7 @@ function serverMessage(e: APIError): string {
   return e.message.replace(/^\d{3}\s*/, '');
 }
 
-function errorText(e: unknown): string {
+function requestErrorText(e: unknown): string {
   if (e instanceof Error) {
     const codes = causeCodes(e);
     return codes.length > 0 ? `${e.message} (${codes.join(', ')})` : e.message;

@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto';
 import { addedFilesPatch } from '../addedFiles';
 import type { AddedFile } from '../addedFiles';
-import type { Problem, RecordedResult } from '../model';
+import type { Problem, ProbeId, RecordedResult } from '../model';
+import { EMPTY_PROBE, GOLD_PROBE, isProbeId } from '../model';
 import type { TaskDraft } from '../serialize';
 import { REWARD_JSON, REWARD_TXT, readReward } from '../verify/parseReward';
 import { parseInstances } from './instances';
@@ -455,8 +456,8 @@ export function trialVerdict(trial: HarborTrial, taskTests: string[]): RecordedR
 }
 
 /** Harbor's own probes: the oracle runs the task's solution, `nop` does nothing. They are not solver attempts. */
-export function probeOf(trial: HarborTrial): 'gold' | 'empty' | undefined {
-  return trial.agent === 'oracle' ? 'gold' : trial.agent === 'nop' ? 'empty' : undefined;
+export function probeOf(trial: HarborTrial): ProbeId | undefined {
+  return trial.agent === 'oracle' ? GOLD_PROBE : trial.agent === 'nop' ? EMPTY_PROBE : undefined;
 }
 
 /** Attempt ids for the trials of one task: the agent and model as a slug, `-2`, `-3`... in trial-name order. */
@@ -468,7 +469,7 @@ export function trialAttemptIds(trials: HarborTrial[]): Map<HarborTrial, string>
     const modelShort = t.model.slice(t.model.lastIndexOf('/') + 1);
     let base = slug(`${t.agent}-${modelShort}`).slice(0, 180) || 'attempt';
     if (!/^[a-z0-9]/.test(base)) base = `a-${base}`;
-    if (base === 'gold' || base === 'empty') base = `${base}-agent`;
+    if (isProbeId(base)) base = `${base}-agent`;
     let id = base;
     for (let n = 2; used.has(id); n++) id = `${base}-${n}`;
     used.add(id);

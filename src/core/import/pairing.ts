@@ -2,6 +2,7 @@
 // which report belongs to which attempt, what matched nothing and why, and attempt ids that stay the same from one
 // import to the next.
 import type { RecordedResult, TrajectoryFormat, TrajectorySummary } from '../model';
+import { isProbeId } from '../model';
 import type { InstanceRow } from './instances';
 import type { Prediction } from './predictions';
 import type { Verdict } from './reports';
@@ -509,7 +510,6 @@ function modelFromHints(hints: Hint[]): string | undefined {
 
 // ---- ids -------------------------------------------------------------------------------------------------------
 
-const RESERVED = new Set(['gold', 'empty']);
 
 /**
  * Attempt ids per instance: the slug of the run's name, `-2`, `-3`... on collision, assigned in a fixed order
@@ -524,7 +524,7 @@ export function assignAttemptIds(attempts: PlannedAttempt[]): void {
     for (const a of list) {
       let base = slug(a.run).slice(0, 180) || 'attempt';
       if (!/^[a-z0-9]/.test(base)) base = `a-${base}`;
-      if (RESERVED.has(base)) base = `${base}-prediction`;
+      if (isProbeId(base)) base = `${base}-prediction`;
       let id = base;
       for (let n = 2; used.has(id); n++) id = `${base}-${n}`;
       used.add(id);

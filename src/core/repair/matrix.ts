@@ -10,7 +10,7 @@ import type { TaskReviewState } from '../review/reducer';
 import { reduceTask } from '../review/reducer';
 import { assessTask } from '../review/taskReview';
 import type { TaskVerifierResults } from '../review/verdicts';
-import { EMPTY, GOLD } from '../review/verdicts';
+import { EMPTY_PROBE, GOLD_PROBE } from '../model';
 
 export type CellChange = 'fp_fixed' | 'fn_fixed' | 'fp_new' | 'fn_new' | 'verdict_changed' | 'same';
 
@@ -31,7 +31,7 @@ export interface MatrixCell {
 }
 
 export interface ProbeRow {
-  attempt: typeof GOLD | typeof EMPTY;
+  attempt: typeof GOLD_PROBE | typeof EMPTY_PROBE;
   before: { status?: string; specs: Record<string, SpecVerdict> };
   after: { status?: string; specs: Record<string, SpecVerdict> };
 }
@@ -110,7 +110,7 @@ export function repairMatrix(inp: MatrixInput): RepairMatrix {
       .filter((c) => (gone ? c.before.outcome === o && c.after.outcome !== o : c.after.outcome === o && c.before.outcome !== o))
       .map((c) => ({ attempt: c.attempt, spec: c.spec }));
   const count = (which: 'before' | 'after', o: LabelOutcome) => cells.filter((c) => c[which].outcome === o).length;
-  const probe = (id: typeof GOLD | typeof EMPTY): ProbeRow => {
+  const probe = (id: typeof GOLD_PROBE | typeof EMPTY_PROBE): ProbeRow => {
     const pb = b.verifier.attempts[id];
     const pa = a.verifier.attempts[id];
     return {
@@ -131,7 +131,7 @@ export function repairMatrix(inp: MatrixInput): RepairMatrix {
     attempts,
     specs,
     cells,
-    probes: [probe(GOLD), probe(EMPTY)],
+    probes: [probe(GOLD_PROBE), probe(EMPTY_PROBE)],
     attemptStatus,
     fixed: { falsePositives: refs(true, 'false_positive'), falseNegatives: refs(true, 'false_negative') },
     introduced: { falsePositives: refs(false, 'false_positive'), falseNegatives: refs(false, 'false_negative') },

@@ -10,7 +10,7 @@ import type { EvidenceLink } from '../review/evidence';
 import { formatEvidence } from '../review/evidence';
 import type { TaskAssessment } from '../review/taskReview';
 import type { TaskVerifierResults } from '../review/verdicts';
-import { EMPTY, GOLD } from '../review/verdicts';
+import { EMPTY_PROBE, GOLD_PROBE } from '../model';
 import { findTestSource, parseTestName } from '../testSource';
 import type { RequestedTarget } from './suggestion';
 
@@ -145,14 +145,14 @@ function chooseFocus(inp: PromptInput) {
       }
     }
     if (attempts.size > 0) steering.push('curator labels');
-    for (const s of assessment.suggestions) {
+    for (const s of assessment.flags) {
       if (s.decision?.decision === 'dismissed') continue;
       if (s.attempt) attempts.add(s.attempt);
       if (s.spec) specs.add(s.spec);
       const tid = s.test ? byName.get(s.test) : undefined;
       if (tid) tests.add(tid);
     }
-    if (assessment.suggestions.some((s) => s.decision?.decision !== 'dismissed')) steering.push('verifier flags');
+    if (assessment.flags.some((f) => f.decision?.decision !== 'dismissed')) steering.push('verifier flags');
     for (const sc of assessment.scores.scores) for (const e of sc.score.evidence ?? []) evidence.push(e);
   }
   for (const e of evidence) {
@@ -172,7 +172,7 @@ function chooseFocus(inp: PromptInput) {
     steering.push('verifier results only (no labels or flags)');
   }
   for (const t of task.tests) if (t.specs.some((s) => specs.has(s))) tests.add(t.id);
-  for (const a of [...attempts, GOLD]) for (const t of failing(a)) tests.add(t);
+  for (const a of [...attempts, GOLD_PROBE]) for (const t of failing(a)) tests.add(t);
   return { attempts: [...attempts], specs: [...specs], tests: [...tests], evidence, failing, steering };
 }
 
@@ -213,7 +213,7 @@ export function buildPrompt(inp: PromptInput): BuiltPrompt {
         review.push(item(`- label ${c.attempt} × ${c.spec}: ${l.verdict} by ${l.curator} (verifier ${c.verifier})${l.note ? ` — "${l.note}"` : ''}${l.evidence.length ? ` [evidence ${l.evidence.map(formatEvidence).join(', ')}]` : ''}`));
       }
     }
-    for (const s of a.suggestions) {
+    for (const s of a.flags) {
       const state = s.decision ? s.decision.decision : 'open';
       if (state === 'dismissed') continue;
       review.push(item(`- verifier flag (${state}) ${s.kind}: ${s.message}${s.decision?.note ? ` — curator: "${s.decision.note}"` : ''}`));
@@ -241,7 +241,7 @@ export function buildPrompt(inp: PromptInput): BuiltPrompt {
       .map(([s, x]: [string, SpecVerdict]) => `${s}=${x}`);
     return `- ${label}: ${v.status}${v.stale ? ' (stale)' : ''}, run ${v.runId}; failing: ${failing.join(', ') || 'none'}${specs.length ? `; specs not passing: ${specs.join(', ')}` : ''}`;
   };
-  vItems.push(item(verdictLine(GOLD, 'gold patch')), item(verdictLine(EMPTY, 'empty patch')));
+  vItems.push(item(verdictLine(GOLD_PROBE, 'gold patch')), item(verdictLine(EMPTY_PROBE, 'empty patch')));
   const ordered = [...focus.attempts, ...task.attempts.map((x) => x.id).filter((x) => !focus.attempts.includes(x))];
   for (const id of ordered) vItems.push(item(verdictLine(id, `attempt ${id}`)));
   sections.push({ id: 'verifier', title: 'Verifier results', priority: 940, order: 4, items: vItems });
@@ -266,11 +266,11 @@ export function buildPrompt(inp: PromptInput): BuiltPrompt {
   // -- failure output of the runs
   const logItems: Item[] = [];
   const funcNames = focus.tests.map((id) => testById.get(id)).filter((t) => t !== undefined).map((t) => parseTestName(t.name).func);
-  for (const id of [...focus.attempts, GOLD]) {
+  for (const id of [...focus.attempts, GOLD_PROBE]) {
     const log = inp.runLogs?.get(id);
     if (!log || focus.failing(id).length === 0) continue;
     const excerpt = logExcerpt(log.text, funcNames);
-    if (excerpt) logItems.push(item(`${id === GOLD ? 'gold patch' : `attempt ${id}`}, run ${log.runId} (stdout, line numbers as stored):\n${fence(excerpt)}`));
+    if (excerpt) logItems.push(item(`${id === GOLD_PROBE ? 'gold patch' : `attempt ${id}`}, run ${log.runId} (stdout, line numbers as stored):\n${fence(excerpt)}`));
   }
   sections.push({ id: 'logs', title: 'Verifier output around the failures', priority: 800, order: 7, items: logItems, empty: 'no failing run with stored output' });
 

@@ -103,7 +103,7 @@ export function provenanceOf(a: TaskAssessment): Record<string, unknown> {
     curators: [...curators].sort(),
     scores: a.scores.final,
     outcomes,
-    suggestions: a.suggestions.filter((s) => s.decision).map((s) => ({ id: s.id, kind: s.kind, decision: s.decision?.decision, by: s.decision?.curator })),
+    suggestions: a.flags.filter((s) => s.decision).map((s) => ({ id: s.id, kind: s.kind, decision: s.decision?.decision, by: s.decision?.curator })),
     reviewEvents: st.events.length,
     ...(a.task.source !== undefined ? { source: a.task.source } : {}),
   };

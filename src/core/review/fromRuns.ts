@@ -1,12 +1,13 @@
 // The verifier side of the review from persisted verifier runs (see docs/verifier.md): per attempt the newest run
-// that reached a result, whether it is stale, and the oracle-probe flags as suggestions.
+// that reached a result, whether it is stale, and the oracle-probe flags.
 import type { CandidateTask } from '../model';
 import type { RunView } from '../verify/oracle';
 import { attemptFlags, flakyFlags, taskFlags } from '../verify/oracle';
 import { runInputs, staleReasons } from '../verify/inputs';
 import type { VerifierRunRecord } from '../verify/runResult';
 import type { AttemptVerifierResult, TaskVerifierResults, VerifierFlag } from './verdicts';
-import { EMPTY, flagId, GOLD } from './verdicts';
+import { flagId } from './verdicts';
+import { EMPTY_PROBE, GOLD_PROBE } from '../model';
 
 /** The current patch texts, to tell when a run's inputs changed; without them only the task revision is compared. */
 export interface CurrentPatches {
@@ -25,7 +26,7 @@ function staleness(task: CandidateTask, run: VerifierRunRecord, current: Current
   const reasons: string[] = [];
   if (run.taskRevision !== task.revision) reasons.push(`made on revision ${run.taskRevision}, the task is at revision ${task.revision}`);
   if (!current) return reasons;
-  const patch = run.attemptId === EMPTY ? '' : current.attempts.get(run.attemptId);
+  const patch = run.attemptId === EMPTY_PROBE ? '' : current.attempts.get(run.attemptId);
   if (patch === undefined) return reasons;
   const now = runInputs({ task, testPatch: current.testPatch, attemptPatch: patch, imageId: '', timeoutSec: run.timeoutSec });
   for (const r of staleReasons(run.inputs, now)) if (!reasons.includes(`${r} changed`)) reasons.push(`${r} changed`);
@@ -40,7 +41,7 @@ export function verifierResultsFromRuns(
 ): TaskVerifierResults {
   const attempts: Record<string, AttemptVerifierResult> = {};
   const picked = new Map<string, VerifierRunRecord>();
-  const known = new Set([GOLD, EMPTY, ...task.attempts.map((a) => a.id)]);
+  const known = new Set([GOLD_PROBE, EMPTY_PROBE, ...task.attempts.map((a) => a.id)]);
   for (const [attemptId, list] of runs) {
     if (!known.has(attemptId)) continue;
     const run = pickRun(list);
@@ -65,8 +66,8 @@ export function verifierResultsFromRuns(
     const r = picked.get(id);
     return r && r.taskRevision === task.revision ? r : undefined;
   };
-  const gold = current_(GOLD);
-  const empty = current_(EMPTY);
+  const gold = current_(GOLD_PROBE);
+  const empty = current_(EMPTY_PROBE);
   const raw = taskFlags(task, { ...(gold ? { gold } : {}), ...(empty ? { empty } : {}) });
   const flags = [...raw];
   for (const a of task.attempts) {

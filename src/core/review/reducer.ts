@@ -50,8 +50,9 @@ export interface StatusChange extends EventRef {
   note?: string;
 }
 
-export interface SuggestionDecision extends EventRef {
-  suggestion: string;
+/** A curator's decision on an oracle-probe flag (a `suggestion` event in the log, its stored name). */
+export interface FlagDecision extends EventRef {
+  flagId: string;
   decision: 'confirmed' | 'dismissed';
   note?: string;
   flag?: { kind: string; message: string; test?: string; spec?: string; attempt?: string };
@@ -93,8 +94,8 @@ export interface TaskReviewState {
   submitted: Map<string, EventRef>;
   /** Latest adjudication per target, keyed by `cellKey` for labels and `score:FIELD` for scores. */
   adjudications: Map<string, AdjudicationRecord>;
-  /** Latest decision per suggestion id. */
-  suggestions: Map<string, SuggestionDecision>;
+  /** Latest decision per flag id. */
+  flagDecisions: Map<string, FlagDecision>;
   /** Set while the task is approved / rejected. */
   approval?: ApprovalRecord;
   rejection?: RejectionRecord;
@@ -139,7 +140,7 @@ export function emptyTaskState(task: string): TaskReviewState {
     scores: new Map(),
     submitted: new Map(),
     adjudications: new Map(),
-    suggestions: new Map(),
+    flagDecisions: new Map(),
     revisions: [],
     repairs: new Map(),
     events: [],
@@ -317,9 +318,9 @@ export function reduceTask(task: string, events: ReviewEvent[]): TaskReviewState
         if (move(e, 'rejected', e.payload.reason)) st.rejection = { ...ref(e), reason: e.payload.reason };
         break;
       case 'suggestion':
-        st.suggestions.set(e.payload.suggestion, {
+        st.flagDecisions.set(e.payload.suggestion, {
           ...ref(e),
-          suggestion: e.payload.suggestion,
+          flagId: e.payload.suggestion,
           decision: e.payload.decision,
           ...(e.payload.note !== undefined ? { note: e.payload.note } : {}),
           ...(e.payload.flag !== undefined ? { flag: e.payload.flag } : {}),

@@ -4,7 +4,8 @@ import type { CandidateTask, CuratorVerdict, LabelOutcome } from '../model';
 import type { FinalSource } from './consensus';
 import type { Waiver } from './events';
 import type { TaskVerifierResults, VerifierFlag } from './verdicts';
-import { FN_FLAG_KINDS, FP_FLAG_KINDS, GOLD, TAMPER_FLAG_KINDS, testsBySpec } from './verdicts';
+import { FN_FLAG_KINDS, FP_FLAG_KINDS, TAMPER_FLAG_KINDS, testsBySpec } from './verdicts';
+import { GOLD_PROBE } from '../model';
 
 /** What the rules look at: the task, the final verdict and outcome per (attempt, spec), the verifier's results. */
 export interface RuleContext {
@@ -54,7 +55,7 @@ export const APPROVAL_RULES: readonly ApprovalRule[] = [
     title: 'the gold patch passes',
     check({ task, verifier }) {
       if (!task.files.goldPatch) return { ok: false, message: `task ${task.id} has no gold patch`, items: [] };
-      const gold = verifier.attempts[GOLD];
+      const gold = verifier.attempts[GOLD_PROBE];
       if (!gold) return { ok: false, message: `the gold patch has not been verified (specweave verify DATASET ${task.id} --gold)`, items: [] };
       if (gold.stale) return { ok: false, message: `the gold patch's run ${gold.runId} is stale (${(gold.staleReasons ?? ['the task changed']).join(', ')}): verify it again`, items: [gold.runId] };
       if (gold.resolved !== true) return { ok: false, message: `the gold patch does not pass (run ${gold.runId}: ${gold.status})`, items: [gold.runId] };

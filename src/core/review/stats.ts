@@ -148,7 +148,7 @@ export function curationStats(input: StatsInput): CurationStats {
       }
     });
     for (const f of verifier.flags) {
-      const d = st.suggestions.get(f.id);
+      const d = st.flagDecisions.get(f.id);
       if (!d) suggestions.open++;
       else if (d.decision === 'confirmed') {
         suggestions.confirmed++;

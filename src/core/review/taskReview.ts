@@ -1,6 +1,6 @@
 // The review of one task as a UI renders it: every (attempt, spec) cell with the verifier's verdict, the curators'
 // labels (others' hidden in blind mode until the viewer has submitted), the final verdict and outcome, the scores,
-// the oracle-probe suggestions, the approval rules and what blocks approval, disagreements, and the history.
+// the oracle-probe flags (each confirmed or dismissed by a curator), the approval rules and what blocks approval, disagreements, and the history.
 import type { CandidateTask, CuratorVerdict, LabelOutcome, SpecVerdict, TaskStatus } from '../model';
 import type { ConsensusPolicy, FinalSource, ScoreConsensus, VerdictConsensus, Visibility } from './consensus';
 import { othersHidden, scoreConsensus, settleVerdict, visibleTo } from './consensus';
@@ -16,7 +16,7 @@ import type {
   ReplayIssue,
   ReviewState,
   ScoreRecord,
-  SuggestionDecision,
+  FlagDecision,
   TaskReviewState,
 } from './reducer';
 import { cellKey, emptyTaskState } from './reducer';
@@ -57,8 +57,8 @@ export interface CellAssessment {
   adjudication?: AdjudicationRecord;
 }
 
-export interface SuggestionReview extends VerifierFlag {
-  decision?: SuggestionDecision;
+export interface FlagReview extends VerifierFlag {
+  decision?: FlagDecision;
   /** Neither confirmed nor dismissed yet. */
   open: boolean;
 }
@@ -71,7 +71,7 @@ export interface TaskAssessment {
   policy: ConsensusPolicy;
   cells: CellAssessment[];
   scores: ScoreConsensus;
-  suggestions: SuggestionReview[];
+  flags: FlagReview[];
   rules: RuleResult[];
   /** Failing rules without a waiver; approval is refused while any remains. */
   blockers: RuleResult[];
@@ -209,15 +209,15 @@ export function assessTask(input: TaskReviewInput): TaskAssessment {
     st.adjudications.size === 0 ? st.adjudications : new Map([...st.adjudications].filter(([, a]) => visible(a.curator))),
     policy,
   );
-  const suggestions: SuggestionReview[] = verifier.flags.map((f) => {
-    const d = st.suggestions.get(f.id);
+  const flags: FlagReview[] = verifier.flags.map((f) => {
+    const d = st.flagDecisions.get(f.id);
     return { ...f, ...(d ? { decision: d } : {}), open: d === undefined };
   });
-  const confirmedFlags = suggestions.filter((s) => s.decision?.decision === 'confirmed');
+  const confirmedFlags = flags.filter((s) => s.decision?.decision === 'confirmed');
   const waivers = input.waivers ?? st.approval?.waivers ?? [];
-  const openFlags = suggestions.filter((s) => s.open);
+  const openFlags = flags.filter((s) => s.open);
   const rules = input.rules === false ? [] : evaluateRules({ task, cells, verifier, confirmedFlags, openFlags }, waivers);
-  return { task, state: st, verifier, policy, cells, scores, suggestions, rules, blockers: blockingRules(rules), orphanLabels };
+  return { task, state: st, verifier, policy, cells, scores, flags, rules, blockers: blockingRules(rules), orphanLabels };
 }
 
 // ---- the full view -----------------------------------------------------------------------------------------
@@ -286,7 +286,7 @@ export interface TaskReview {
   /** Attempt-major, specs in task order. */
   cells: CellReview[];
   scores: ScoreConsensus & { mine?: ScoreRecord };
-  suggestions: SuggestionReview[];
+  flags: FlagReview[];
   rules: RuleResult[];
   blockers: RuleResult[];
   approval?: ApprovalRecord;
@@ -301,7 +301,7 @@ export interface TaskReview {
     falseNegatives: number;
     undecided: number;
     openDisagreements: number;
-    openSuggestions: number;
+    openFlags: number;
     staleLabels: number;
   };
   orphanLabels: LabelRecord[];
@@ -414,7 +414,7 @@ export function reviewTask(input: TaskReviewInput): TaskReview {
     specs,
     cells,
     scores: { ...a.scores, ...(mineScore ? { mine: mineScore } : {}) },
-    suggestions: a.suggestions,
+    flags: a.flags,
     rules: a.rules,
     blockers: a.blockers,
     ...(st.approval ? { approval: st.approval } : {}),
@@ -428,7 +428,7 @@ export function reviewTask(input: TaskReviewInput): TaskReview {
       falseNegatives: count((c) => c.outcome === 'false_negative'),
       undecided: count((c) => c.outcome === 'undecided'),
       openDisagreements: disagreements.filter((d) => d.open).length,
-      openSuggestions: a.suggestions.filter((s) => s.open).length,
+      openFlags: a.flags.filter((s) => s.open).length,
       staleLabels: a.cells.reduce((n, c) => n + c.staleLabels.length, 0),
     },
     orphanLabels: a.orphanLabels,

@@ -2,9 +2,6 @@
 // run, from imported results), and the outcome of setting a curator's verdict against it.
 import type { Attempt, CandidateTask, CuratorVerdict, LabelOutcome, RecordedResult, SpecVerdict } from '../model';
 
-export const GOLD = 'gold';
-export const EMPTY = 'empty';
-
 /** What the verifier said about one attempt (or the gold / empty probe) of a task. */
 export interface AttemptVerifierResult {
   /** `run`: a persisted verifier run; `recorded`: an imported result (e.g. a SWE-bench report.json). */
@@ -27,7 +24,7 @@ export interface AttemptVerifierResult {
   startedAt?: string;
 }
 
-/** An oracle-probe flag: a suggestion the curator confirms or dismisses, never a label. */
+/** An oracle-probe flag: a finding the curator confirms or dismisses, never a label. */
 export interface VerifierFlag {
   /** Stable across re-runs of the same finding, so a dismissal sticks: `kind:attempt:test-or-spec`. */
   id: string;

@@ -6,6 +6,7 @@
 // TextDecoder only).
 
 import { jsonErrorAt } from './jsonValidate';
+import { errorText } from '../errorText';
 
 export type PathSeg = string | number;
 
@@ -720,7 +721,7 @@ export class JsonScanner {
         const at = jsonErrorAt(text);
         let line = this.rawLine;
         let offset = this.rawStart;
-        let message = e instanceof Error ? e.message : String(e);
+        let message = errorText(e);
         if (at !== undefined) {
           for (let k = 0; k < at.index; k++) if (text.charCodeAt(k) === NL) line++;
           offset += at.index;

@@ -1,6 +1,7 @@
 // Oracle probes: what the gold patch and the empty patch reveal about a task's tests, what that implies for each
 // attempt's verdict, and which tests change outcome between repeated runs.
 import type { CandidateTask } from '../model';
+import { EMPTY_PROBE, GOLD_PROBE, isProbeId } from '../model';
 import { isFailure, isSuccess } from './grading';
 import type { GradedTestStatus, RunFlag, RunFlagKind, RunStatus } from './runResult';
 import { isGradedStatus } from './runResult';
@@ -164,15 +165,15 @@ export interface TaskReport {
 }
 
 /** All flags of a task from all its runs (probes, attempts, repeats); the first repeat of each attempt is its verdict. */
-export function taskReport(task: OracleTask, runs: (RunView & { repeat?: number })[], probeIds = { gold: 'gold', empty: 'empty' }): TaskReport {
+export function taskReport(task: OracleTask, runs: (RunView & { repeat?: number })[]): TaskReport {
   const byAttempt = new Map<string, (RunView & { repeat?: number })[]>();
   for (const r of runs) byAttempt.set(r.attemptId, [...(byAttempt.get(r.attemptId) ?? []), r]);
   const first = (id: string) => [...(byAttempt.get(id) ?? [])].sort((a, b) => (a.repeat ?? 1) - (b.repeat ?? 1))[0];
-  const flags = taskFlags(task, { gold: first(probeIds.gold), empty: first(probeIds.empty) });
+  const flags = taskFlags(task, { gold: first(GOLD_PROBE), empty: first(EMPTY_PROBE) });
   for (const [id, rs] of byAttempt) flags.push(...flakyFlags(id, rs));
   const attempts: Record<string, OracleFlag[]> = {};
   for (const id of byAttempt.keys()) {
-    if (id === probeIds.gold || id === probeIds.empty) continue;
+    if (isProbeId(id)) continue;
     attempts[id] = attemptFlags(task, first(id) as RunView, flags);
   }
   return { task: flags, attempts };

@@ -3,7 +3,7 @@
 // line where a test's result appears.
 import type { CandidateTask } from '../model';
 import type { AttemptVerifierResult, TaskVerifierResults } from '../review/verdicts';
-import { EMPTY, GOLD } from '../review/verdicts';
+import { EMPTY_PROBE, GOLD_PROBE } from '../model';
 import type { VerifierRunRecord } from '../verify/runResult';
 import type { ResultsView } from '../../protocol/messages';
 
@@ -12,8 +12,8 @@ const GRADED = new Set(['passed', 'failed']);
 /** Columns of the results: the gold patch (when the task has one or it was run), the empty patch, every attempt. */
 export function resultColumns(task: CandidateTask, results: TaskVerifierResults): string[] {
   const cols: string[] = [];
-  if (task.files.goldPatch || results.attempts[GOLD]) cols.push(GOLD);
-  cols.push(EMPTY);
+  if (task.files.goldPatch || results.attempts[GOLD_PROBE]) cols.push(GOLD_PROBE);
+  cols.push(EMPTY_PROBE);
   for (const a of task.attempts) cols.push(a.id);
   return cols;
 }
@@ -164,10 +164,10 @@ function seconds(ms: number | undefined): string {
 export function runLogDocument(r: VerifierRunRecord, stdout: string, stderr: string): RunLogDocument {
   const head = [
     `# SpecWeave verifier run ${r.runId}`,
-    `# task ${r.taskId} (revision ${r.taskRevision}), ${r.attemptId === GOLD ? 'gold patch' : r.attemptId === EMPTY ? 'empty patch' : `attempt ${r.attemptId}`}${r.repeat > 1 ? `, repeat ${r.repeat}` : ''}`,
+    `# task ${r.taskId} (revision ${r.taskRevision}), ${r.attemptId === GOLD_PROBE ? 'gold patch' : r.attemptId === EMPTY_PROBE ? 'empty patch' : `attempt ${r.attemptId}`}${r.repeat > 1 ? `, repeat ${r.repeat}` : ''}`,
     `# status ${r.status}${r.resolved ? ' (resolved)' : ''}: ${r.reason.replace(/\s*\n\s*/g, ' ')}`,
     `# image ${r.image}${r.imageId ? ` (${r.imageId.slice(0, 19)})` : ''}, started ${r.timings.startedAt}, took ${seconds(r.timings.totalMs)}, exit code ${r.exitCode ?? 'none'}`,
-    `# patches: tests ${r.apply.test.method}, ${r.attemptId === EMPTY ? 'none' : `attempt ${r.apply.attempt.method}`}`,
+    `# patches: tests ${r.apply.test.method}, ${r.attemptId === EMPTY_PROBE ? 'none' : `attempt ${r.apply.attempt.method}`}`,
     `# stdout ${r.stdout.totalBytes} bytes${r.stdout.cutBytes ? ` (${r.stdout.cutBytes} cut in the middle)` : ''}, stderr ${r.stderr.totalBytes} bytes${r.stderr.cutBytes ? ` (${r.stderr.cutBytes} cut)` : ''}`,
   ];
   const lines: string[] = [...head];

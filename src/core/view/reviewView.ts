@@ -79,7 +79,9 @@ export function buildReviewView(r: TaskReview, policy: string, extras: ReviewVie
     disagreement: c.disagreement,
     outcome: c.outcome,
   }));
-  const suggestions: SuggestionView[] = r.suggestions.map((s) => {
+  // The protocol still says `suggestions` for oracle-probe flags (the webview's word, renamed with it).
+  const { openFlags, ...countsRest } = r.counts;
+  const suggestions: SuggestionView[] = r.flags.map((s) => {
     const suspect = suspectOf(s.kind);
     return {
       id: s.id,
@@ -162,7 +164,7 @@ export function buildReviewView(r: TaskReview, policy: string, extras: ReviewVie
         }
       : {}),
     ...(r.rejection ? { rejection: { curator: r.rejection.curator, time: r.rejection.time, reason: r.rejection.reason } } : {}),
-    counts: { ...r.counts },
+    counts: { ...countsRest, openSuggestions: openFlags },
     ...(r.lastUndoable ? { lastUndoable: { event: r.lastUndoable.event, kind: r.lastUndoable.kind, summary: r.lastUndoable.summary } } : {}),
     history,
     historyTotal: r.history.length,

@@ -2,6 +2,7 @@
 // work cut into short time slices so the extension host stays responsive and a search can be cancelled at once.
 import type { SearchHit, StepKindView } from '../../protocol/messages';
 import type { PreparedStep } from './steps';
+import { errorText } from '../errorText';
 
 export interface SearchQuery {
   pattern: string;
@@ -19,7 +20,7 @@ export function compileSearch(q: SearchQuery): CompiledSearch {
   try {
     return { ok: true, re: new RegExp(source, q.caseSensitive ? 'g' : 'gi') };
   } catch (e) {
-    const why = e instanceof Error ? e.message.replace(/^Invalid regular expression: /, '') : String(e);
+    const why = errorText(e).replace(/^Invalid regular expression: /, '');
     return { ok: false, error: `Invalid regular expression: ${why}` };
   }
 }

@@ -1,6 +1,7 @@
 // The task view model: everything the task panel shows at first paint, built from a candidate task and the texts of
 // its files. Trajectories are not read here: they are loaded on demand and summarised later.
 import type { Attempt, CandidateTask, RecordedResult } from '../model';
+import { GOLD_PROBE } from '../model';
 import { notAPatch, parsePatch } from '../patch';
 import type { ParsedPatch } from '../patch';
 import { filePath } from '../patch';
@@ -10,8 +11,8 @@ import { renderRequest } from './markdown';
 import { findTestSource, parseTestName } from '../testSource';
 import { truncate } from './text';
 
-/** Id of the gold patch's column. */
-export const GOLD_COLUMN = 'gold';
+/** @deprecated src/vscode's name until its rewrite lands: the gold patch's column is GOLD_PROBE (core/model). */
+export const GOLD_COLUMN = GOLD_PROBE;
 /** Characters of test source kept for all tests together; beyond it tests show without source. */
 export const MAX_TEST_SOURCE_TOTAL = 200_000;
 const MAX_TEST_SOURCE = 20_000;
@@ -128,7 +129,7 @@ export function buildTaskViewModel(inp: TaskViewInputs): TaskViewModel {
 
   const columns: ColumnView[] = [];
   if (inp.gold) {
-    const gold: ColumnView = { id: GOLD_COLUMN, label: 'Gold patch', files: [], hasTrajectory: false };
+    const gold: ColumnView = { id: GOLD_PROBE, label: 'Gold patch', files: [], hasTrajectory: false };
     fillFiles(gold, inp.gold, task.files.goldPatch ?? task.dir);
     columns.push(gold);
   }

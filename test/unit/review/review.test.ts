@@ -329,7 +329,7 @@ describe('suggestions', () => {
     const v = t1Verifier({ flags: [flag] });
     const s = reduceLog(agreeing());
     const open = reviewTask({ task: t1, state: s, verifier: v });
-    assert.equal(open.suggestions[0]?.open, true);
+    assert.equal(open.flags[0]?.open, true);
     assert.equal(open.counts.falsePositives, 0);
     assert.ok(act(s, { kind: 'approve' }, { verifier: v }).ok);
     const confirm = act(s, { kind: 'suggestion', suggestion: flag.id, decision: 'confirmed' }, { verifier: v });

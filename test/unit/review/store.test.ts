@@ -73,13 +73,13 @@ describe('CurationStore', () => {
     assert.match(store.review('t1')?.rules.find((r) => r.id === 'gold-passes')?.message ?? '', /stale \(attempt patch changed\)/);
   });
 
-  it('turns oracle-probe results into suggestions', () => {
+  it('turns oracle-probe results into flags', () => {
     const root = reviewDataset();
     writeT1Runs(root);
     // The empty patch passing T1 means T1 cannot detect the fix.
     writeRun(root, 't1', 'empty', { 'tests/test_hello.py::test_greet_type': 'PASSED', 'tests/test_hello.py::test_greet_text': 'FAILED', 'tests/test_hello.py::test_existing': 'PASSED' }, { runId: '20261201T2000000000-ffffff' });
     const store = CurationStore.open(root);
-    const s = store.review('t1')?.suggestions ?? [];
+    const s = store.review('t1')?.flags ?? [];
     assert.ok(s.some((x) => x.kind === 'empty_passes_fail_to_pass' && x.test === 'tests/test_hello.py::test_greet_type' && x.open));
     assert.ok(s.some((x) => x.kind === 'attempt_suspect_false_positive' && x.attempt === 'a1'));
   });
