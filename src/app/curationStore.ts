@@ -6,7 +6,7 @@ import type { CandidateTask, Dataset, Problem } from '../core/model';
 import type { ConsensusPolicy } from '../core/review/consensus';
 import type { CuratorSource } from '../core/review/curator';
 import { chooseCurator } from '../core/review/curator';
-import type { ReviewEvent } from '../core/review/events';
+import type { EventDraft, ReviewEvent } from '../core/review/events';
 import type { ExportFormat, ExportPlan, TaskTexts } from '../core/review/exportSet';
 import { approvedTasks, planExport } from '../core/review/exportSet';
 import type { CurrentPatches } from '../core/review/fromRuns';
@@ -279,6 +279,21 @@ export class CurationStore {
     if (!r.ok) return { ok: false, refusal: refusal ?? r.abort };
     this.reviewState = addEvents(this.reviewState, r.events, { inPlace: true });
     return { ok: true, event: r.events[0] as ReviewEvent };
+  }
+
+  /**
+   * Appends what `prepare` drafts against the log as it is on disk (under the lock), and takes in both what other
+   * writers appended meanwhile and the events written, so the store's state is current when it resolves. Every
+   * writer through this store's log should come here (a bare `log.transact` leaves the state behind the log).
+   */
+  async record<A>(prepare: (state: ReviewState) => EventDraft[] | { abort: A }): Promise<{ ok: true; events: ReviewEvent[] } | { ok: false; abort: A }> {
+    const r = await this.log.transact<A>((fresh) => {
+      this.absorb(fresh);
+      return prepare(this.reviewState);
+    });
+    if (!r.ok) return r;
+    this.reviewState = addEvents(this.reviewState, r.events, { inPlace: true });
+    return { ok: true, events: r.events };
   }
 
   /** Undoes an event by id (its task is the event's). */
