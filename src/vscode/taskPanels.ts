@@ -270,18 +270,17 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
         void this.d.memento.update(UI_STATE_KEY, all);
       },
       log: (line) => this.d.log.warn(line),
+      // The channel's `ready` handshake: the page can take another task's `init` without reloading.
+      watchdog: {
+        loaded: () => {
+          entry.pageReady = true;
+          entry.watchdog.loaded();
+        },
+      },
     });
     entry.session = session;
     sessionStore.add({ dispose: () => session.dispose() });
     sessionStore.add(panel.webview.onDidReceiveMessage((m: unknown) => void session.receive(m)));
-    sessionStore.add(
-      panel.webview.onDidReceiveMessage((m: unknown) => {
-        if (typeof m === 'object' && m !== null && (m as { type?: unknown }).type === 'ready') {
-          entry.pageReady = true;
-          entry.watchdog.loaded();
-        }
-      }),
-    );
     if (reuse && entry.pageReady) void session.receive({ type: 'ready', protocol: PROTOCOL_VERSION });
     else if (!entry.htmlSet) {
       entry.htmlSet = true;
