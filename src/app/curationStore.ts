@@ -6,7 +6,7 @@ import type { CandidateTask, Dataset, Problem } from '../core/model';
 import type { ConsensusPolicy } from '../core/review/consensus';
 import type { CuratorSource } from '../core/review/curator';
 import { chooseCurator } from '../core/review/curator';
-import type { ReviewEvent } from '../core/review/events';
+import type { EventDraft, ReviewEvent } from '../core/review/events';
 import type { ExportFormat, ExportPlan, TaskTexts } from '../core/review/exportSet';
 import { approvedTasks, planExport } from '../core/review/exportSet';
 import type { CurrentPatches } from '../core/review/fromRuns';
@@ -27,6 +27,41 @@ import { readBytesIfExists } from '../adapters/fs/datasetPaths';
 import type { LogRead, ReviewLogOptions } from '../adapters/fs/reviewLog';
 import { ReviewLog } from '../adapters/fs/reviewLog';
 import { listTaskRuns, RunStoreError } from '../adapters/fs/runStore';
+import type { VerifierRunRecord } from '../core/verify/runResult';
+
+/** Reads a task's runs and current patches from disk each time (the CLI's source; the extension caches). */
+export function diskRunSource(root: string): RunSource {
+  return {
+    runs(taskId) {
+      try {
+        return listTaskRuns(root, taskId);
+      } catch (e) {
+        // A task id that cannot name a runs/ folder has no runs; anything else is a real failure.
+        if (e instanceof RunStoreError) return new Map();
+        throw e;
+      }
+    },
+    currentPatches(task) {
+      const read = (rel: string | undefined) => {
+        if (!rel) return undefined;
+        try {
+          return readBytesIfExists(root, rel);
+        } catch {
+          return undefined;
+        }
+      };
+      const testPatch = read(task.files.testPatch) ?? Buffer.alloc(0);
+      const attempts = new Map<string, Buffer>();
+      const gold = read(task.files.goldPatch);
+      if (gold) attempts.set(GOLD_PROBE, gold);
+      for (const a of task.attempts) {
+        const p = read(a.patchFile);
+        if (p) attempts.set(a.id, p);
+      }
+      return { testPatch, attempts };
+    },
+  };
+}
 
 export interface CurationStoreOptions {
   /** How disagreements settle (default `adjudicate`). */
@@ -37,6 +72,18 @@ export interface CurationStoreOptions {
   checkStaleRuns?: boolean;
   log?: Omit<ReviewLogOptions, 'label'>;
   dataset?: LoadOptions;
+  /**
+   * Where the store gets a task's stored runs and current patch bytes. Default: read from disk on each (uncached)
+   * lookup. The extension passes its one run index, so runs are listed and patches read once per change.
+   */
+  runIndex?: RunSource;
+}
+
+/** A task's verifier runs and the bytes of its current patches (to mark stale runs). */
+export interface RunSource {
+  /** The stored runs per attempt id; empty when none (or the id cannot name a runs/ folder). */
+  runs(taskId: string): Map<string, VerifierRunRecord[]>;
+  currentPatches(task: CandidateTask): CurrentPatches;
 }
 
 export type ActResult = { ok: true; event: ReviewEvent } | { ok: false; refusal: Refusal };
@@ -50,6 +97,7 @@ export class CurationStore {
   private logProblems: Problem[] = [];
   private readonly verifierCache = new Map<string, TaskVerifierResults>();
   private tasksById: Map<string, CandidateTask>;
+  private readonly runSource: RunSource;
 
   private constructor(
     dataset: Dataset,
@@ -59,6 +107,7 @@ export class CurationStore {
     this.datasetValue = dataset;
     this.tasksById = new Map(dataset.tasks.map((t) => [t.id, t]));
     this.policyValue = opts.policy ?? 'adjudicate';
+    this.runSource = opts.runIndex ?? diskRunSource(this.root);
     this.log = ReviewLog.forDataset(this.root, opts.log);
     const read = this.log.load();
     this.logProblems = read.problems;
@@ -89,6 +138,30 @@ export class CurationStore {
     this.datasetValue = loadDataset(this.root, this.opts.dataset);
     this.tasksById = new Map(this.datasetValue.tasks.map((t) => [t.id, t]));
     this.verifierCache.clear();
+  }
+
+  /**
+   * Takes in what changed in some task folders, from tasks already loaded by the caller (no disk read): `lookup`
+   * gives each id's task now, undefined when it is gone. Their cached verifier results are forgotten.
+   */
+  updateTasks(ids: Iterable<string>, lookup: (id: string) => CandidateTask | undefined): void {
+    let reorder = false;
+    const replaced = new Map<string, CandidateTask>();
+    for (const id of ids) {
+      const t = lookup(id);
+      this.verifierCache.delete(id);
+      if (t) {
+        if (!this.tasksById.has(id)) reorder = true;
+        else replaced.set(id, t);
+        this.tasksById.set(id, t);
+      } else if (this.tasksById.delete(id)) reorder = true;
+    }
+    const tasks = reorder
+      ? [...this.tasksById.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      : replaced.size === 0
+        ? this.datasetValue.tasks
+        : this.datasetValue.tasks.map((t) => replaced.get(t.id) ?? t);
+    this.datasetValue = { ...this.datasetValue, tasks };
   }
 
   get policy(): ConsensusPolicy {
@@ -143,16 +216,8 @@ export class CurationStore {
     if (!task) return undefined;
     const cached = this.verifierCache.get(taskId);
     if (cached) return cached;
-    let runs: ReturnType<typeof listTaskRuns> = new Map();
-    if (this.opts.runs !== false) {
-      try {
-        runs = listTaskRuns(this.root, taskId);
-      } catch (e) {
-        // A task id that cannot name a runs/ folder has no runs; anything else is a real failure.
-        if (!(e instanceof RunStoreError)) throw e;
-      }
-    }
-    const current = runs.size > 0 && this.opts.checkStaleRuns !== false ? this.currentPatches(task) : undefined;
+    const runs = this.opts.runs !== false ? this.runSource.runs(taskId) : new Map<string, VerifierRunRecord[]>();
+    const current = runs.size > 0 && this.opts.checkStaleRuns !== false ? this.runSource.currentPatches(task) : undefined;
     const r = verifierResultsFromRuns(task, runs, current);
     this.verifierCache.set(taskId, r);
     return r;
@@ -162,26 +227,6 @@ export class CurationStore {
     const out: VerifierVerdicts = {};
     for (const t of this.dataset.tasks) out[t.id] = this.verifier(t.id) as TaskVerifierResults;
     return out;
-  }
-
-  private currentPatches(task: CandidateTask): CurrentPatches | undefined {
-    const read = (rel: string | undefined) => {
-      if (!rel) return undefined;
-      try {
-        return readBytesIfExists(this.root, rel);
-      } catch {
-        return undefined;
-      }
-    };
-    const testPatch = read(task.files.testPatch) ?? Buffer.alloc(0);
-    const attempts = new Map<string, Buffer>();
-    const gold = read(task.files.goldPatch);
-    if (gold) attempts.set(GOLD_PROBE, gold);
-    for (const a of task.attempts) {
-      const p = read(a.patchFile);
-      if (p) attempts.set(a.id, p);
-    }
-    return { testPatch, attempts };
   }
 
   /** The review of a task as a UI renders it; blind mode hides other curators until `viewer` has submitted. */
@@ -234,6 +279,21 @@ export class CurationStore {
     if (!r.ok) return { ok: false, refusal: refusal ?? r.abort };
     this.reviewState = addEvents(this.reviewState, r.events, { inPlace: true });
     return { ok: true, event: r.events[0] as ReviewEvent };
+  }
+
+  /**
+   * Appends what `prepare` drafts against the log as it is on disk (under the lock), and takes in both what other
+   * writers appended meanwhile and the events written, so the store's state is current when it resolves. Every
+   * writer through this store's log should come here (a bare `log.transact` leaves the state behind the log).
+   */
+  async record<A>(prepare: (state: ReviewState) => EventDraft[] | { abort: A }): Promise<{ ok: true; events: ReviewEvent[] } | { ok: false; abort: A }> {
+    const r = await this.log.transact<A>((fresh) => {
+      this.absorb(fresh);
+      return prepare(this.reviewState);
+    });
+    if (!r.ok) return r;
+    this.reviewState = addEvents(this.reviewState, r.events, { inPlace: true });
+    return { ok: true, events: r.events };
   }
 
   /** Undoes an event by id (its task is the event's). */

@@ -126,9 +126,8 @@ export async function acceptSuggestion(o: AcceptOptions): Promise<AcceptResult> 
   }
   let events: ReviewEvent[] = [];
   try {
-    const r = await store.log.transact<string>((fresh) => {
-      void fresh;
-      const now = taskState(store.state, o.taskId);
+    const r = await store.record<string>((state) => {
+      const now = taskState(state, o.taskId);
       const drafts: EventDraft[] = [];
       let status = now.status;
       if (status === 'approved' || status === 'rejected') return { abort: `task ${o.taskId} became ${status} meanwhile` };
@@ -176,7 +175,8 @@ export async function rejectSuggestion(o: RejectOptions): Promise<ReviewEvent> {
   alreadyDecided(store, o.taskId, o.suggestionId);
   const reason = o.reason.trim() || 'rejected';
   const task = store.task(o.taskId) as CandidateTask;
-  const [e] = await store.log.append([{ kind: 'repair.reject', task: o.taskId, revision: task.revision, curator: o.curator, payload: { suggestion: rec.id, reason } }]);
+  const r = await store.record<never>(() => [{ kind: 'repair.reject', task: o.taskId, revision: task.revision, curator: o.curator, payload: { suggestion: rec.id, reason } }]);
+  const e = r.ok ? r.events[0] : undefined;
   if (!e) throw new RepairFlowError('log_failed', 'the review log did not take the rejection');
   return e;
 }
@@ -281,8 +281,8 @@ export async function revalidate(o: RevalidateOptions): Promise<RevalidateResult
   const complete = outcomes.every((x) => x.record && x.record.status !== 'infra_error');
   let revalidated = false;
   if (complete) {
-    const r = await store.log.transact<string>(() => {
-      const st = taskState(store.state, o.taskId);
+    const r = await store.record<string>((state) => {
+      const st = taskState(state, o.taskId);
       if (!checkTransition(st.status, 'revalidated').ok) return { abort: `task is ${st.status}` };
       return [{ kind: 'status', task: o.taskId, revision: task.revision, curator: o.curator, payload: { from: st.status, to: 'revalidated', note: `gold, empty and ${task.attempts.length} attempt(s) run on revision ${task.revision}` } }];
     });

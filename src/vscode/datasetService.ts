@@ -3,14 +3,23 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { loadDataset } from '../adapters/fs/datasetLoader';
 import { MANIFEST_FILE, TASKS_DIR } from '../core/dataset';
 import type { CandidateTask, DatasetManifest, Problem } from '../core/model';
+import { CURATION_DIR, LOG_FILE } from '../adapters/fs/reviewLog';
+import { RUNS_DIR } from '../adapters/fs/runStore';
+import type { DatasetLoader } from './taskMap';
+import { TaskMap, folderOf } from './taskMap';
+
+export { folderOf };
 
 export type DatasetChange =
   | { kind: 'opened' | 'closed' | 'loaded' | 'progress' }
   /** Only these tasks changed (ids before and after the change). */
-  | { kind: 'tasks'; taskIds: string[] };
+  | { kind: 'tasks'; taskIds: string[] }
+  /** Stored verifier runs of these tasks changed on disk (runs/<task>/…). */
+  | { kind: 'runs'; taskIds: string[] }
+  /** The review log changed on disk (curation/events.jsonl): another writer may have appended. */
+  | { kind: 'log' };
 
 /** Tasks in the first chunk: small, so rows appear at once. */
 const FIRST_CHUNK = 200;
@@ -27,6 +36,8 @@ const FIRST_PAUSE_MS = 150;
 const PROGRESS_MS = 3000;
 /** Quiet time after the last file event before the changed task folders are reloaded. */
 const WATCH_DEBOUNCE_MS = 250;
+/** Quiet time after the last event under runs/ before the task views show the new runs. */
+const RUNS_DEBOUNCE_MS = 100;
 
 const LAST_ROOT_KEY = 'specweave.dataset.lastRoot';
 
@@ -34,10 +45,9 @@ export class DatasetService implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<DatasetChange>();
   readonly onDidChange = this.emitter.event;
   private rootPath: string | undefined;
-  private manifestValue: DatasetManifest | undefined;
-  private byId = new Map<string, CandidateTask>();
-  private sorted: CandidateTask[] | undefined;
-  private problemList: Problem[] = [];
+  private readonly map: TaskMap;
+  private runsDirty = new Set<string>();
+  private runsDebounce: NodeJS.Timeout | undefined;
   private generation = 0;
   private loadingNow = false;
   private expected = 0;
@@ -53,13 +63,16 @@ export class DatasetService implements vscode.Disposable {
   constructor(
     private readonly memento: vscode.Memento,
     private readonly log: vscode.LogOutputChannel,
-  ) {}
+    loader?: DatasetLoader,
+  ) {
+    this.map = new TaskMap(loader);
+  }
 
   get root(): string | undefined {
     return this.rootPath;
   }
   get manifest(): DatasetManifest | undefined {
-    return this.manifestValue;
+    return this.map.manifest;
   }
   get loading(): boolean {
     return this.loadingNow;
@@ -69,20 +82,32 @@ export class DatasetService implements vscode.Disposable {
     return this.expected;
   }
   get problems(): readonly Problem[] {
-    return this.problemList;
+    return this.map.problems;
   }
   get taskCount(): number {
-    return this.byId.size;
+    return this.map.size;
   }
 
   /** Tasks sorted by id. */
   get tasks(): readonly CandidateTask[] {
-    this.sorted ??= [...this.byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    return this.sorted;
+    return this.map.tasks;
   }
 
   task(id: string): CandidateTask | undefined {
-    return this.byId.get(id);
+    return this.map.task(id);
+  }
+
+  /**
+   * Reads these tasks' folders again now (e.g. after repair wrote a new revision), without waiting for the watcher,
+   * and fires one `tasks` change. Only those folders are read.
+   */
+  refreshTasks(taskIds: readonly string[]): void {
+    const root = this.rootPath;
+    if (!root) return;
+    const folders = [...new Set(taskIds.map((id) => { const t = this.map.task(id); return t ? folderOf(t) : id; }))];
+    for (const f of folders) this.dirty.delete(f);
+    const changed = this.loadFolders(root, folders, false);
+    this.emitter.fire({ kind: 'tasks', taskIds: changed });
   }
 
   whenLoaded(): Promise<void> {
@@ -157,7 +182,7 @@ export class DatasetService implements vscode.Disposable {
         this.loadingNow = false;
         this.timings.loadedMs = performance.now() - t0;
         this.log.info(
-          `loaded ${this.byId.size} tasks from ${abs}: first rows in ${this.timings.firstRowsMs.toFixed(0)} ms, all in ${this.timings.loadedMs.toFixed(0)} ms (${this.problemList.length} problems)`,
+          `loaded ${this.map.size} tasks from ${abs}: first rows in ${this.timings.firstRowsMs.toFixed(0)} ms, all in ${this.timings.loadedMs.toFixed(0)} ms (${this.map.problems.length} problems)`,
         );
         this.emitter.fire({ kind: 'loaded' });
       } catch (e) {
@@ -194,45 +219,17 @@ export class DatasetService implements vscode.Disposable {
     clearTimeout(this.debounce);
     this.dirty.clear();
     this.manifestDirty = false;
+    clearTimeout(this.runsDebounce);
+    this.runsDirty.clear();
     this.rootPath = undefined;
-    this.manifestValue = undefined;
-    this.byId = new Map();
-    this.sorted = undefined;
-    this.problemList = [];
+    this.map.clear();
     this.loadingNow = false;
     this.expected = 0;
   }
 
   /** Loads the given task folders, replacing what was known of them; returns the ids that changed. */
   private loadFolders(root: string, folders: readonly string[], withManifest: boolean): string[] {
-    const ds = loadDataset(root, { only: [...folders] });
-    const set = new Set(folders);
-    const changed = new Set<string>();
-    for (const [id, t] of this.byId) {
-      if (set.has(folderOf(t))) {
-        this.byId.delete(id);
-        changed.add(id);
-      }
-    }
-    for (const t of ds.tasks) {
-      this.byId.set(t.id, t);
-      changed.add(t.id);
-    }
-    const folderOfProblem = (p: Problem): string | undefined => {
-      const parts = p.file.split('/');
-      return parts[0] === TASKS_DIR ? parts[1] : undefined;
-    };
-    const inFolders = (p: Problem): boolean => set.has(folderOfProblem(p) ?? '');
-    // Whole-dataset problems (manifest, guidelines) come with every load: take them from the first chunk only.
-    const datasetLevel = (p: Problem): boolean => folderOfProblem(p) === undefined;
-    this.problemList = [
-      ...this.problemList.filter((p) => !inFolders(p) && !(withManifest && datasetLevel(p))),
-      ...(withManifest ? ds.problems.filter(datasetLevel) : []),
-      ...ds.problems.filter(inFolders),
-    ];
-    if (withManifest) this.manifestValue = ds.manifest;
-    this.sorted = undefined;
-    return [...changed];
+    return this.map.loadFolders(root, folders, withManifest);
   }
 
   private watch(root: string): void {
@@ -241,7 +238,15 @@ export class DatasetService implements vscode.Disposable {
       const rel = path.relative(root, uri.fsPath).split(path.sep);
       if (rel.length === 1 && rel[0] === MANIFEST_FILE) this.manifestDirty = true;
       else if (rel[0] === TASKS_DIR && rel[1] && !rel[1].startsWith('.')) this.dirty.add(rel[1]);
-      else return;
+      else if (rel[0] === RUNS_DIR && rel[1] && rel.length > 2 && uri.fsPath.endsWith('.json')) {
+        this.runsDirty.add(rel[1]);
+        clearTimeout(this.runsDebounce);
+        this.runsDebounce = setTimeout(() => this.flushRuns(), RUNS_DEBOUNCE_MS);
+        return;
+      } else if (rel.length === 2 && rel[0] === CURATION_DIR && rel[1] === LOG_FILE) {
+        this.emitter.fire({ kind: 'log' });
+        return;
+      } else return;
       clearTimeout(this.debounce);
       this.debounce = setTimeout(() => this.flushChanges(), WATCH_DEBOUNCE_MS);
     };
@@ -249,6 +254,12 @@ export class DatasetService implements vscode.Disposable {
     w.onDidChange(onEvent);
     w.onDidDelete(onEvent);
     this.watcher = w;
+  }
+
+  private flushRuns(): void {
+    const ids = [...this.runsDirty];
+    this.runsDirty.clear();
+    if (ids.length > 0 && this.rootPath) this.emitter.fire({ kind: 'runs', taskIds: ids });
   }
 
   private flushChanges(): void {
@@ -277,11 +288,6 @@ export class DatasetService implements vscode.Disposable {
       this.log.error(`reloading ${folders.join(', ')} failed: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
-}
-
-/** The folder name of a task under tasks/. */
-export function folderOf(t: CandidateTask): string {
-  return t.dir.split('/')[1] ?? t.id;
 }
 
 function listTaskFolders(root: string): string[] {

@@ -15,11 +15,17 @@ import { TaskPanels } from './taskPanels';
 import { requireTrust } from './trust';
 import { RepairController } from './repair/repairController';
 import { VerifierController } from './verifier/verifierController';
-import { CurationController } from './curation/curationController';
+import { CurationController, readCurationSettings } from './curation/curationController';
+import { ActiveTask } from './activeTask';
+import { OpenDataset } from './openDataset';
 
 /** What activation returns: the services, for the in-host tests and for later features to build on. */
 export interface SpecWeaveApi {
   dataset: DatasetService;
+  /** The one owner of the open dataset's state: tasks, the curation store, runs, the curator, one change event. */
+  owner: OpenDataset;
+  /** The task the user is on. */
+  activeTask: ActiveTask;
   tree: CandidatesTree;
   panels: TaskPanels;
   diffs: DiffDocuments;
@@ -37,25 +43,39 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
   context.subscriptions.push(store);
 
   const log = store.add(vscode.window.createOutputChannel('SpecWeave', { log: true }));
+  // The open dataset and its one owner come first; every feature below receives them.
   const dataset = store.add(new DatasetService(context.workspaceState, log));
-  // Statuses come from the review log, once the curation store (built below) has read it.
-  const statuses = store.add(new CurationStatus(() => curation.store?.state));
+  const owner = store.add(
+    new OpenDataset({
+      tasks: dataset,
+      settings: () => {
+        const c = readCurationSettings();
+        return { curatorName: c.curatorName, policy: c.policy };
+      },
+      log,
+      notify: (level, message) => void (level === 'error' ? vscode.window.showErrorMessage(message) : vscode.window.showWarningMessage(message)),
+    }),
+  );
+  const activeTask = store.add(new ActiveTask());
+  // Statuses come from the owner's review log.
+  const statuses = store.add(new CurationStatus(() => owner.store?.state));
   const tree = store.add(new CandidatesTree(dataset, statuses, context.workspaceState, () => readSettings().persistFilters));
   const treeView = store.add(vscode.window.createTreeView<CandidateNode>(CANDIDATES_VIEW, { treeDataProvider: tree, showCollapseAll: true, canSelectMany: true }));
   tree.attach(treeView);
   const diffs = store.add(new DiffDocuments(dataset, () => readSettings().gitPath, log));
   store.add(vscode.workspace.registerTextDocumentContentProvider(DOC_SCHEME, diffs));
-  const curation: CurationController = store.add(new CurationController({ extensionUri: context.extensionUri, dataset, panels: () => panels, diffs, statuses, log }));
+  const curation = store.add(new CurationController({ extensionUri: context.extensionUri, owner, activeTask, diffs, statuses, log }));
 
   const contributed = new Set(
     ((context.extension.packageJSON as { contributes?: { commands?: Array<{ command: string }> } }).contributes?.commands ?? []).map((c) => c.command),
   );
-  const verifier = store.add(new VerifierController({ dataset, treeView: () => treeView, panels: () => panels, log }));
+  const verifier = store.add(new VerifierController({ owner, treeView, activeTask, log }));
   // Revalidation runs go through the verifier's one queue (its concurrency limit, status bar item and log).
-  const repair = store.add(new RepairController({ secrets: context.secrets, dataset, panels: () => panels, log, logUri: context.logUri, verifier, reviewState: () => curation.store?.state }));
-  const panels: TaskPanels = store.add(
+  const repair = store.add(new RepairController({ secrets: context.secrets, owner, activeTask, log, logUri: context.logUri, verifier }));
+  const panels = store.add(
     new TaskPanels({
-      extendModel: (taskId, model) => curation.extendModel(taskId, repair.extendModel(taskId, verifier.extendModel(taskId, model))),
+      sections: [verifier.section, repair.section, curation.section],
+      activeTask,
       review: (taskId) => curation.requests(taskId),
       openRunLog: (taskId, column, testId) => verifier.openRunLog(taskId, column, testId),
       extensionUri: context.extensionUri,
@@ -102,7 +122,7 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
     })().catch((e: unknown) => log.error(`opening the dataset failed: ${e instanceof Error ? e.message : String(e)}`));
   });
   log.info(`SpecWeave activated (workspace ${vscode.workspace.isTrusted ? 'trusted' : 'in Restricted Mode'}); commands: ${Object.values(CMD).length}`);
-  return { dataset, tree, panels, diffs, requireTrust, repair, verifier, curation };
+  return { dataset, owner, activeTask, tree, panels, diffs, requireTrust, repair, verifier, curation };
 }
 
 export function deactivate(): void {}

@@ -12,6 +12,7 @@ import type { TaskViewInputs, TextOrError } from '../core/view/taskView';
 import { PROTOCOL_VERSION } from '../protocol/messages';
 import type { TaskViewModel, TrajectoryInfoView, ViewCommand, WebviewState } from '../protocol/messages';
 import { CTX, TASK_PANEL_TYPE } from './commandIds';
+import type { ActiveTask } from './activeTask';
 import type { CandidatesTree } from './candidatesTree';
 import type { DatasetService } from './datasetService';
 import type { DiffDocuments } from './diffDocuments';
@@ -19,6 +20,8 @@ import { DisposableStore } from './disposables';
 import type { PageWatchdog } from './pageWatchdog';
 import { panelWatchdog } from './panelWatchdog';
 import type { ReviewStatusSource } from './reviewStatus';
+import type { TaskViewSection } from './taskSections';
+import { SectionMerger } from './taskSections';
 import { TaskSession } from './taskSession';
 import type { EditorActions, ReviewRequests } from './taskSession';
 import { UNTRUSTED_REASON } from './trust';
@@ -57,8 +60,10 @@ export interface TaskPanelDeps {
   runCommand(command: string, args: string[]): Promise<{ ran: boolean; message?: string }>;
   /** Answers a task view's review requests (the curation feature). */
   review?: (taskId: string) => ReviewRequests;
-  /** Adds what later features show in the task view (the repair's before/after matrix). */
-  extendModel?: (taskId: string, model: TaskViewModel) => TaskViewModel;
+  /** The sections features contribute to the task view (verifier results, repair, review), merged in this order. */
+  sections?: readonly TaskViewSection[];
+  /** The task the user is on: the panels set it and carry out its `show` requests. */
+  activeTask?: ActiveTask;
   /** Opens the log of a verifier run from a results cell (the verifier feature). */
   openRunLog?: (taskId: string, column: string, testId?: string) => Promise<{ opened: boolean; line?: number; message?: string }>;
 }
@@ -68,9 +73,22 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
   private readonly assets: WebviewAssets;
   private activeEntry: PanelEntry | undefined;
   private readonly store = new DisposableStore();
+  private readonly sections: SectionMerger;
 
   constructor(private readonly d: TaskPanelDeps) {
     this.assets = new WebviewAssets(path.join(d.extensionUri.fsPath, 'dist'));
+    this.sections = new SectionMerger(d.sections ?? [], (line) => d.log.warn(line));
+    for (const s of d.sections ?? []) {
+      if (!s.onDidChange) continue;
+      this.store.add(
+        s.onDidChange((ids) => {
+          for (const e of this.entries.values()) if (!ids || ids.includes(e.taskId)) e.session.pushUpdate();
+        }),
+      );
+    }
+    if (d.activeTask) {
+      this.store.add(d.activeTask.onShow(({ taskId, mode }) => (mode === 'retarget' ? this.retarget(taskId) : this.open(taskId))));
+    }
     this.store.add(
       d.dataset.onDidChange((c) => {
         for (const e of [...this.entries.values()]) {
@@ -190,6 +208,7 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
 
   private setActive(e: PanelEntry | undefined): void {
     this.activeEntry = e;
+    this.d.activeTask?.set(e?.taskId);
     void vscode.commands.executeCommand('setContext', CTX.taskPanelActive, e !== undefined);
   }
 
@@ -203,6 +222,7 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
     const sessionStore = new DisposableStore();
     entry.sessionStore = sessionStore;
     entry.taskId = taskId;
+    if (this.activeEntry === entry) this.d.activeTask?.set(taskId);
     const task = this.d.dataset.task(taskId);
     entry.missing = task === undefined;
     panel.title = taskId;
@@ -250,18 +270,17 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
         void this.d.memento.update(UI_STATE_KEY, all);
       },
       log: (line) => this.d.log.warn(line),
+      // The channel's `ready` handshake: the page can take another task's `init` without reloading.
+      watchdog: {
+        loaded: () => {
+          entry.pageReady = true;
+          entry.watchdog.loaded();
+        },
+      },
     });
     entry.session = session;
     sessionStore.add({ dispose: () => session.dispose() });
     sessionStore.add(panel.webview.onDidReceiveMessage((m: unknown) => void session.receive(m)));
-    sessionStore.add(
-      panel.webview.onDidReceiveMessage((m: unknown) => {
-        if (typeof m === 'object' && m !== null && (m as { type?: unknown }).type === 'ready') {
-          entry.pageReady = true;
-          entry.watchdog.loaded();
-        }
-      }),
-    );
     if (reuse && entry.pageReady) void session.receive({ type: 'ready', protocol: PROTOCOL_VERSION });
     else if (!entry.htmlSet) {
       entry.htmlSet = true;
@@ -331,7 +350,7 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
     const pos = this.d.tree.position(taskId);
     if (pos) inputs.position = pos;
     const model = buildTaskViewModel(inputs);
-    return this.d.extendModel ? this.d.extendModel(taskId, model) : model;
+    return this.sections.merge(taskId, model);
   }
 }
 

@@ -5,11 +5,11 @@ import { validateWebviewMessage } from '../protocol/validate';
 import type { HostToWebview, RequestMap, RequestMethod, TaskViewModel, TrajectoryInfoView, ViewCommand, WebviewState, WebviewToHost } from '../protocol/messages';
 import { compileSearch, runSearch } from '../core/view/search';
 import { trajectoryInfo } from '../core/view/taskView';
-import { jsonBytes } from '../core/view/text';
+import { MAX_MESSAGE_BYTES, WebviewChannel } from './webviewChannel';
 import type { CacheEntry, TrajectoryCache } from '../adapters/fs/trajectoryCache';
 
-/** No message to the webview may be larger than this many bytes of JSON. */
-export const MAX_MESSAGE_BYTES = 1_000_000;
+/** No message to the webview may be larger than this many bytes of JSON (the one channel's cap). */
+export { MAX_MESSAGE_BYTES };
 
 /** What the panel does in the editor on the webview's behalf. */
 export interface EditorActions {
@@ -44,6 +44,8 @@ export interface TaskSessionOptions {
   log?(line: string): void;
   /** Delay before pushing an updated model after trajectories load (coalesces several loads into one update). */
   updateDelayMs?: number;
+  /** The panel's page-load watchdog: the channel tells it when the page says `ready`. */
+  watchdog?: { loaded(): void };
 }
 
 type Handler<M extends RequestMethod> = (params: RequestMap[M]['params']) => Promise<RequestMap[M]['result']>;
@@ -55,13 +57,32 @@ export class TaskSession {
   private updateTimer: NodeJS.Timeout | undefined;
   private readonly summaries = new Map<string, TrajectoryInfoView | { error: string }>();
   private disposed = false;
-  /** Largest message posted so far, in bytes (for benchmarks and tests). */
-  largestMessage = 0;
+  private readonly channel: WebviewChannel<WebviewToHost, HostToWebview>;
   /** Time from the `ready` message to the `init` message being posted, in milliseconds. */
   initMs = 0;
 
   constructor(private readonly o: TaskSessionOptions) {
     this.state = o.initialState;
+    this.channel = new WebviewChannel<WebviewToHost, HostToWebview>({
+      label: () => `task ${o.taskId}`,
+      validate: validateWebviewMessage,
+      post: (m) => o.post(m),
+      request: (m) => (this.handlers[m.method] as Handler<RequestMethod>)(m.params as never),
+      ready: (m) => this.onReady(m),
+      other: (m) => {
+        if (m.state.taskId === this.o.taskId) {
+          this.setState(m.state);
+          this.warm(m.state.activeColumn);
+        }
+      },
+      ...(o.watchdog ? { watchdog: o.watchdog } : {}),
+      log: (line) => o.log?.(line),
+    });
+  }
+
+  /** Largest message posted so far, in bytes (for benchmarks and tests). */
+  get largestMessage(): number {
+    return this.channel.largestMessage;
   }
 
   get taskId(): string {
@@ -94,57 +115,25 @@ export class TaskSession {
   /** Handles one raw message from the webview. Never throws. */
   async receive(raw: unknown): Promise<void> {
     if (this.disposed) return;
-    const v = validateWebviewMessage(raw);
-    if (!v.ok) {
-      this.o.log?.(`task ${this.o.taskId}: rejected a message from the webview: ${v.error}`);
-      const id = typeof raw === 'object' && raw !== null ? (raw as { id?: unknown }).id : undefined;
-      if (typeof id === 'number' && Number.isInteger(id) && id > 0) this.send({ type: 'reply', id, ok: false, error: v.error });
-      return;
-    }
-    try {
-      await this.dispatch(v.message);
-    } catch (e) {
-      // Requests answer their own errors; this is a `ready` whose model could not be built, or a state update.
-      this.o.log?.(`task ${this.o.taskId}: could not answer the webview's ${v.message.type}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-    }
+    await this.channel.receive(raw);
   }
 
   dispose(): void {
     this.disposed = true;
+    this.channel.close();
     clearTimeout(this.updateTimer);
     this.search?.abort.abort();
     this.o.cache.dispose();
   }
 
-  private async dispatch(m: WebviewToHost): Promise<void> {
-    switch (m.type) {
-      case 'ready': {
-        const t0 = performance.now();
-        if (m.state && m.state.taskId === this.o.taskId) this.setState(m.state);
-        this.ready = true;
-        const model = this.o.buildModel(this.summaries);
-        this.send({ type: 'init', model, ...(this.state ? { state: this.state } : {}) });
-        this.initMs = performance.now() - t0;
-        this.warm(this.state?.activeColumn ?? this.o.trajectoryColumns[0]);
-        return;
-      }
-      case 'uiState':
-        if (m.state.taskId === this.o.taskId) {
-          this.setState(m.state);
-          this.warm(m.state.activeColumn);
-        }
-        return;
-      case 'request': {
-        const handler = this.handlers[m.method] as Handler<RequestMethod>;
-        try {
-          const result = await handler(m.params as never);
-          this.reply(m.id, result);
-        } catch (e) {
-          this.send({ type: 'reply', id: m.id, ok: false, error: e instanceof Error ? e.message : String(e) });
-        }
-        return;
-      }
-    }
+  private onReady(m: Extract<WebviewToHost, { type: 'ready' }>): void {
+    const t0 = performance.now();
+    if (m.state && m.state.taskId === this.o.taskId) this.setState(m.state);
+    this.ready = true;
+    const model = this.o.buildModel(this.summaries);
+    this.send({ type: 'init', model, ...(this.state ? { state: this.state } : {}) });
+    this.initMs = performance.now() - t0;
+    this.warm(this.state?.activeColumn ?? this.o.trajectoryColumns[0]);
   }
 
   /**
@@ -162,29 +151,9 @@ export class TaskSession {
     this.o.onState?.(s);
   }
 
-  private reply(id: number, result: unknown): void {
-    const msg: HostToWebview = { type: 'reply', id, ok: true, result };
-    const bytes = jsonBytes(msg);
-    if (bytes > MAX_MESSAGE_BYTES) {
-      this.send({ type: 'reply', id, ok: false, error: `the answer is too large to send (${bytes} bytes)` });
-      return;
-    }
-    this.post(msg, bytes);
-  }
-
   private send(msg: HostToWebview): void {
-    const bytes = jsonBytes(msg);
-    if (bytes > MAX_MESSAGE_BYTES) {
-      this.o.log?.(`task ${this.o.taskId}: dropped a ${msg.type} message of ${bytes} bytes (limit ${MAX_MESSAGE_BYTES})`);
-      return;
-    }
-    this.post(msg, bytes);
-  }
-
-  private post(msg: HostToWebview, bytes: number): void {
     if (this.disposed) return;
-    this.largestMessage = Math.max(this.largestMessage, bytes);
-    this.o.post(msg);
+    this.channel.send(msg);
   }
 
   private async steps(column: string) {

@@ -3,22 +3,20 @@
 // requests; review mode; the statistics and adjudication panels; the export command; the curator name, blind mode and
 // consensus policy settings. Labelling runs no code, so all of it works in Restricted Mode.
 import { commandRegistrar } from '../reportingCommand';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { CurationStore, resolveCurator } from '../../app/curationStore';
-import { CURATION_DIR, LOG_FILE } from '../../adapters/fs/reviewLog';
-import { RUNS_DIR } from '../../adapters/fs/runStore';
+import type { CurationStore } from '../../app/curationStore';
 import type { ConsensusPolicy } from '../../core/review/consensus';
 import { CONSENSUS_POLICIES } from '../../core/review/consensus';
 import { curatorNameProblem } from '../../core/review/curator';
 import type { AdjudicatePayload } from '../../core/review/events';
-import type { ReviewActResult, TaskViewModel } from '../../protocol/messages';
-import type { DatasetService } from '../datasetService';
+import type { ReviewActResult } from '../../protocol/messages';
+import type { ActiveTask } from '../activeTask';
 import type { DiffDocuments } from '../diffDocuments';
 import type { DisposableStore } from '../disposables';
+import { Emitter } from '../emitter';
+import type { OpenDataset } from '../openDataset';
 import type { CurationStatus } from '../reviewStatus';
-import type { TaskPanels } from '../taskPanels';
+import type { TaskViewSection } from '../taskSections';
 import type { ReviewRequests } from '../taskSession';
 import { ADJUDICATION_PANEL_TYPE, CurationPanels, STATS_PANEL_TYPE } from './curationPanels';
 import { openEvidence } from './evidence';
@@ -60,64 +58,72 @@ export function readCurationSettings(): CurationSettings {
 
 export interface CurationDeps {
   extensionUri: vscode.Uri;
-  dataset: DatasetService;
-  panels: () => TaskPanels | undefined;
+  /** The open dataset's owner: the store, the curator, the change event. */
+  owner: OpenDataset;
+  activeTask: ActiveTask;
   diffs: DiffDocuments;
   statuses: CurationStatus;
   log: vscode.LogOutputChannel;
 }
 
-/** How often the log file is checked for appends the file watcher may miss (a dataset outside the workspace). */
-const POLL_MS = 2000;
-
 export class CurationController implements vscode.Disposable {
   readonly actions: ReviewActions;
   readonly curationPanels: CurationPanels;
-  private storeValue: CurationStore | undefined;
-  private curatorValue: CuratorName = { ok: false, message: 'no dataset is open' };
-  private settings = readCurationSettings();
-  private watchers: vscode.Disposable[] = [];
-  private poll: NodeJS.Timeout | undefined;
-  private logStamp = '';
-  private reloadTimer: NodeJS.Timeout | undefined;
-  /** Store open failures, for the problems view and tests. */
-  lastError: string | undefined;
+  /** The review part of the task view (labels, scores, life cycle), from the owner's store. */
+  readonly section: TaskViewSection;
+  private readonly sectionChanges = new Emitter<readonly string[] | undefined>();
+  private blind = readCurationSettings().blind;
 
   constructor(private readonly d: CurationDeps) {
+    const owner = d.owner;
     this.actions = new ReviewActions({
-      store: () => this.storeValue,
-      curator: () => this.curatorValue,
-      blind: () => this.settings.blind,
+      store: () => owner.store,
+      curator: () => owner.curator,
+      blind: () => this.blind,
       changed: (ids) => this.changed(ids),
-      showTask: (taskId) => this.d.panels()?.retarget(taskId),
-      openEvidence: (taskId, link) => openEvidence({ root: this.d.dataset.root, task: this.d.dataset.task(taskId), diffs: this.d.diffs }, link),
+      showTask: (taskId) => d.activeTask.show(taskId, 'retarget'),
+      openEvidence: (taskId, link) => openEvidence({ root: owner.root, task: owner.tasks.task(taskId), diffs: this.d.diffs }, link),
       stopped: () => void vscode.commands.executeCommand('setContext', REVIEW_MODE_CTX, false),
     });
     this.curationPanels = new CurationPanels({
       extensionUri: d.extensionUri,
-      store: () => this.storeValue,
-      curator: () => this.curatorValue,
+      store: () => owner.store,
+      curator: () => owner.curator,
       log: d.log,
-      openTask: (taskId) => this.d.panels()?.open(taskId),
+      openTask: (taskId) => d.activeTask.show(taskId, 'open'),
       adjudicate: (taskId, payload) => this.adjudicate(taskId, payload),
     });
+    this.section = {
+      name: 'review',
+      onDidChange: this.sectionChanges.event,
+      contribute: (taskId) => {
+        if (!owner.store || !owner.tasks.task(taskId)) return undefined;
+        const review = this.actions.view(taskId);
+        return review ? { review } : undefined;
+      },
+    };
   }
 
   /** The store of the open dataset, once it has loaded. */
   get store(): CurationStore | undefined {
-    return this.storeValue;
+    return this.d.owner.store;
   }
 
   get curator(): CuratorName {
-    return this.curatorValue;
+    return this.d.owner.curator;
+  }
+
+  /** Store open failures, for the problems view and tests. */
+  get lastError(): string | undefined {
+    return this.d.owner.lastError;
   }
 
   register(store: DisposableStore): void {
     store.add(
-      this.d.dataset.onDidChange((c) => {
-        if (c.kind === 'closed' || c.kind === 'opened') this.closeStore();
-        else if (c.kind === 'loaded') this.openStore();
-        else if (c.kind === 'tasks') this.scheduleDatasetReload(c.taskIds);
+      this.d.owner.onDidChange((c) => {
+        if (c.tasks === 'all' && !this.d.owner.store) this.actions.stopReviewMode();
+        if (c.tasks === 'all' || c.log || c.settings || c.runs === 'all') this.changed(undefined);
+        else if (c.tasks || c.runs) this.changed([...new Set([...(c.tasks ?? []), ...(c.runs ?? [])])]);
       }),
     );
     store.add(
@@ -136,7 +142,7 @@ export class CurationController implements vscode.Disposable {
       return true;
     });
     reg(CURATION_CMD.undo, async (arg) => {
-      const taskId = typeof arg === 'string' ? arg : this.d.panels()?.active?.taskId;
+      const taskId = typeof arg === 'string' ? arg : this.d.activeTask.taskId;
       if (!taskId) {
         void vscode.window.showInformationMessage('Open a task first: undo acts on the task in the task view.');
         return undefined;
@@ -157,24 +163,11 @@ export class CurationController implements vscode.Disposable {
     reg(CURATION_CMD.exportSet, (arg) => this.exportSet(arg));
     reg(CURATION_CMD.setCurator, (arg) => this.setCurator(arg));
     void vscode.commands.executeCommand('setContext', REVIEW_MODE_CTX, false);
-    if (this.d.dataset.root && !this.d.dataset.loading) this.openStore();
   }
 
   dispose(): void {
-    this.closeStore();
     this.curationPanels.dispose();
-  }
-
-  /** Adds the review part to a task's view model (the task panels call it for every model they build). */
-  extendModel(taskId: string, model: TaskViewModel): TaskViewModel {
-    if (!this.storeValue || !this.d.dataset.task(taskId)) return model;
-    try {
-      const review = this.actions.view(taskId);
-      return review ? { ...model, status: review.status, review } : model;
-    } catch (e) {
-      this.d.log.error(`review of ${taskId}: ${e instanceof Error ? e.message : String(e)}`);
-      return { ...model, notices: [...model.notices, `The review of this task could not be shown: ${e instanceof Error ? e.message : String(e)}`] };
-    }
+    this.sectionChanges.dispose();
   }
 
   /** The handlers of a task view's review requests. */
@@ -184,40 +177,37 @@ export class CurationController implements vscode.Disposable {
 
   /** Starts review mode on the first task of the queue; returns its id (undefined when nothing is left). */
   async startReviewMode(): Promise<string | undefined> {
-    if (!this.storeValue) {
-      await this.d.dataset.whenLoaded();
-      if (!this.storeValue) this.openStore();
-    }
-    if (!this.storeValue) {
+    if (!this.d.owner.store) await this.d.owner.tasks.whenLoaded();
+    const store = this.d.owner.store;
+    if (!store) {
       void vscode.window.showInformationMessage('Open a dataset first: review mode goes through its tasks.');
       return undefined;
     }
-    if (!this.curatorValue.ok) {
-      const pick = await vscode.window.showWarningMessage(`Review mode needs your curator name: ${this.curatorValue.message}`, 'Set Curator Name…');
+    const c = this.d.owner.curator;
+    if (!c.ok) {
+      const pick = await vscode.window.showWarningMessage(`Review mode needs your curator name: ${c.message}`, 'Set Curator Name…');
       if (pick) await vscode.commands.executeCommand(CURATION_CMD.setCurator);
-      if (!this.curatorValue.ok) return undefined;
+      if (!this.d.owner.curator.ok) return undefined;
     }
     this.actions.startReviewMode();
     void vscode.commands.executeCommand('setContext', REVIEW_MODE_CTX, true);
-    const active = this.d.panels()?.active?.taskId;
-    const first = this.actions.firstQueued() ;
-    const target = active !== undefined && this.storeValue.queue(this.curatorName()).items.some((i) => i.taskId === active) ? active : first;
+    const active = this.d.activeTask.taskId;
+    const first = this.actions.firstQueued();
+    const target = active !== undefined && store.queue(this.curatorName()).items.some((i) => i.taskId === active) ? active : first;
     if (target === undefined) {
       this.actions.stopReviewMode();
       void vscode.window.showInformationMessage('Nothing left to review: you have submitted every task, or it is decided.');
       return undefined;
     }
-    const panels = this.d.panels();
-    if (panels) {
-      if (panels.active && panels.active.taskId !== target) panels.retarget(target);
-      else panels.open(target);
-    }
+    if (active !== undefined && active !== target) this.d.activeTask.show(target, 'retarget');
+    else this.d.activeTask.show(target, 'open');
     this.changed(undefined);
     return target;
   }
 
   private curatorName(): string {
-    return this.curatorValue.ok ? this.curatorValue.name : '';
+    const c = this.d.owner.curator;
+    return c.ok ? c.name : '';
   }
 
   private async adjudicate(taskId: string, payload: AdjudicatePayload): Promise<ReviewActResult> {
@@ -231,7 +221,7 @@ export class CurationController implements vscode.Disposable {
       if (typeof a.out === 'string') args.out = a.out;
       if (a.format === 'specweave' || a.format === 'swebench') args.format = a.format;
     }
-    return exportCuratedSet(this.storeValue, args, this.d.log);
+    return exportCuratedSet(this.d.owner.store, args, this.d.log);
   }
 
   /** Asks for (or takes) a curator name, refuses one with control characters, and saves it as a user setting. */
@@ -240,7 +230,7 @@ export class CurationController implements vscode.Disposable {
     if (name === undefined) {
       name = await vscode.window.showInputBox({
         title: 'SpecWeave: your curator name in the review log',
-        value: this.curatorValue.ok ? this.curatorValue.name : '',
+        value: this.curatorName(),
         prompt: 'Empty: use git config user.name',
         validateInput: (v) => (v === '' ? undefined : curatorNameProblem(v)),
       });
@@ -257,135 +247,23 @@ export class CurationController implements vscode.Disposable {
   }
 
   private applySettings(): void {
-    const before = this.settings;
-    this.settings = readCurationSettings();
-    if (this.storeValue) this.storeValue.policy = this.settings.policy;
-    const curatorBefore = JSON.stringify(this.curatorValue);
-    this.resolveCuratorName();
-    if (JSON.stringify(this.curatorValue) !== curatorBefore && !this.curatorValue.ok && this.settings.curatorName !== '') {
-      void vscode.window.showWarningMessage(`SpecWeave: the curator name in specweave.curator.name is refused: ${this.curatorValue.message}. Labels cannot be recorded until it is fixed.`);
+    const blindBefore = this.blind;
+    this.blind = readCurationSettings().blind;
+    const r = this.d.owner.applySettings();
+    if (r.changed && !r.curatorAfter.ok && this.d.owner.settings.curatorName !== '') {
+      void vscode.window.showWarningMessage(`SpecWeave: ${r.curatorAfter.message}. Labels cannot be recorded until it is fixed.`);
     }
-    if (before.blind !== this.settings.blind || before.policy !== this.settings.policy || JSON.stringify(this.curatorValue) !== curatorBefore) this.changed(undefined);
-  }
-
-  private resolveCuratorName(): void {
-    const r = resolveCurator({ setting: this.settings.curatorName, ...(this.d.dataset.root ? { cwd: this.d.dataset.root } : {}) });
-    this.curatorValue = r.ok ? { ok: true, name: r.name, source: r.source } : { ok: false, message: r.message };
-  }
-
-  private openStore(): void {
-    const root = this.d.dataset.root;
-    const manifest = this.d.dataset.manifest;
-    if (!root || !manifest) return;
-    this.closeStore();
-    const t0 = performance.now();
-    try {
-      this.storeValue = CurationStore.forDataset({ root, manifest, tasks: [...this.d.dataset.tasks], problems: [] }, { policy: this.settings.policy });
-      this.lastError = undefined;
-    } catch (e) {
-      this.lastError = e instanceof Error ? e.message : String(e);
-      this.d.log.error(`the review log of ${root} could not be opened: ${this.lastError}`);
-      void vscode.window.showErrorMessage(`SpecWeave: the review log could not be opened: ${this.lastError}`);
-      return;
-    }
-    this.resolveCuratorName();
-    const problems = this.storeValue.problems();
-    this.d.log.info(
-      `review log ${path.join(root, CURATION_DIR, LOG_FILE)}: ${this.storeValue.state.events.length} events in ${(performance.now() - t0).toFixed(0)} ms; curator ${this.curatorValue.ok ? `${this.curatorValue.name} (${this.curatorValue.source})` : `unset: ${this.curatorValue.message}`}`,
-    );
-    for (const p of problems.slice(0, 20)) this.d.log.warn(`${p.file}: ${p.message}`);
-    if (problems.some((p) => p.severity === 'error' || /set aside|rejected|checksum|torn|malformed|symlink/i.test(p.message))) {
-      // Reading writes nothing: bad lines stay where they are until the next decision is recorded, which copies them aside.
-      void vscode.window.showWarningMessage(`SpecWeave: ${problems.length} problem(s) in the review log; bad lines are ignored (the next decision you record copies them into curation/events.rejected.jsonl). See the SpecWeave output.`);
-    }
-    this.watch(root);
-    this.changed(undefined);
-  }
-
-  private closeStore(): void {
-    for (const w of this.watchers) w.dispose();
-    this.watchers = [];
-    clearInterval(this.poll);
-    clearTimeout(this.reloadTimer);
-    this.poll = undefined;
-    const had = this.storeValue !== undefined;
-    this.storeValue = undefined;
-    if (had) {
-      this.actions.stopReviewMode();
-      this.changed(undefined);
-    }
-  }
-
-  /** Task folders changed on disk (a new revision from repair, an edit): the store reads the dataset again. */
-  private scheduleDatasetReload(taskIds: string[]): void {
-    if (!this.storeValue) return;
-    clearTimeout(this.reloadTimer);
-    this.reloadTimer = setTimeout(() => {
-      const store = this.storeValue;
-      if (!store) return;
-      try {
-        store.reloadDataset();
-      } catch (e) {
-        this.d.log.error(`reloading the dataset for the review log failed: ${e instanceof Error ? e.message : String(e)}`);
-      }
-      this.changed(taskIds);
-    }, 200);
-  }
-
-  private watch(root: string): void {
-    const logPattern = new vscode.RelativePattern(vscode.Uri.file(root), `${CURATION_DIR}/${LOG_FILE}`);
-    const logWatcher = vscode.workspace.createFileSystemWatcher(logPattern);
-    const onLog = () => this.refreshLog();
-    logWatcher.onDidChange(onLog);
-    logWatcher.onDidCreate(onLog);
-    logWatcher.onDidDelete(onLog);
-    const runWatcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(root), `${RUNS_DIR}/**/*.json`));
-    const onRun = (uri: vscode.Uri) => {
-      const rel = path.relative(root, uri.fsPath).split(path.sep);
-      const taskId = rel[0] === RUNS_DIR ? rel[1] : undefined;
-      if (!taskId || !this.storeValue) return;
-      this.storeValue.invalidateRuns(taskId);
-      this.changed([taskId]);
-    };
-    runWatcher.onDidChange(onRun);
-    runWatcher.onDidCreate(onRun);
-    runWatcher.onDidDelete(onRun);
-    this.watchers.push(logWatcher, runWatcher);
-    this.logStamp = stampOf(path.join(root, CURATION_DIR, LOG_FILE));
-    this.poll = setInterval(() => {
-      const s = stampOf(path.join(root, CURATION_DIR, LOG_FILE));
-      if (s !== this.logStamp) this.refreshLog();
-    }, POLL_MS);
+    if (blindBefore !== this.blind && !r.changed) this.changed(undefined);
   }
 
   /** Reads what other writers appended (another window, the CLI) and refreshes every view of it. */
   refreshLog(): boolean {
-    const store = this.storeValue;
-    if (!store) return false;
-    const root = this.d.dataset.root;
-    if (root) this.logStamp = stampOf(path.join(root, CURATION_DIR, LOG_FILE));
-    let changed: boolean;
-    try {
-      changed = store.refresh();
-    } catch (e) {
-      this.d.log.error(`reading the review log failed: ${e instanceof Error ? e.message : String(e)}`);
-      return false;
-    }
-    if (changed) this.changed(undefined);
-    return changed;
+    return this.d.owner.refreshLog();
   }
 
   private changed(taskIds: string[] | undefined): void {
     this.d.statuses.changed(taskIds);
+    this.sectionChanges.fire(taskIds);
     this.curationPanels.refresh();
-  }
-}
-
-function stampOf(file: string): string {
-  try {
-    const st = fs.statSync(file);
-    return `${st.ino}:${st.size}:${st.mtimeMs}`;
-  } catch {
-    return 'missing';
   }
 }

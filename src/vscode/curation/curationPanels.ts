@@ -7,10 +7,12 @@ import type { CurationStore } from '../../app/curationStore';
 import type { AdjudicatePayload, Difficulty, EnvDefect, ScoreField } from '../../core/review/events';
 import { buildDisagreementViews, buildStatsView } from '../../core/view/reviewView';
 import { jsonBytes } from '../../core/view/text';
-import type { CurationPanelModel, CurationRequestMap, CurationRequestMethod, CurationWebviewToHost, HostToCurationWebview, ReviewActResult, StatsViewModel } from '../../protocol/messages';
+import { MAX_MESSAGE_BYTES, WebviewChannel } from '../webviewChannel';
+import type { CurationPanelModel, CurationRequestMap, CurationWebviewToHost, HostToCurationWebview, ReviewActResult, StatsViewModel } from '../../protocol/messages';
 import { PROTOCOL_VERSION } from '../../protocol/messages';
 import { validateCurationMessage } from '../../protocol/validate';
 import { DisposableStore } from '../disposables';
+import type { HandlerTable } from '../webviewChannel';
 import type { PageWatchdog } from '../pageWatchdog';
 import { panelWatchdog } from '../panelWatchdog';
 import { buildWebviewHtml, localResourceRootPaths, makeNonce } from '../webviewHtml';
@@ -21,9 +23,7 @@ export const STATS_PANEL_TYPE = 'specweave.stats';
 export const ADJUDICATION_PANEL_TYPE = 'specweave.adjudication';
 type Kind = 'stats' | 'adjudication';
 
-/** No message over this many bytes of JSON; the adjudication list is cut to fit. */
-const MAX_MESSAGE_BYTES = 1_000_000;
-const MAX_ROWS = 500;
+/** Rows of the adjudication list at most; the list is also cut to fit the channel's size cap. */const MAX_ROWS = 500;
 
 export interface CurationPanelsDeps {
   extensionUri: vscode.Uri;
@@ -43,6 +43,8 @@ interface Entry {
   store: DisposableStore;
   /** Reloads a page that never says `ready` (a webview that failed to start). */
   watchdog: PageWatchdog;
+  /** The host's one webview channel (validation, handler table, size-capped replies, the `ready` handshake). */
+  channel: WebviewChannel<CurationWebviewToHost, HostToCurationWebview>;
 }
 
 export class CurationPanels implements vscode.Disposable {
@@ -143,13 +145,33 @@ export class CurationPanels implements vscode.Disposable {
   private attach(kind: Kind, panel: vscode.WebviewPanel): void {
     const store = new DisposableStore();
     const watchdog = store.add(panelWatchdog(panel, () => title(kind), () => { panel.webview.html = this.html(panel.webview, kind); }, this.d.log));
-    const entry: Entry = { kind, panel, ready: false, showSettled: false, store, watchdog };
+    const entry: Entry = {
+      kind,
+      panel,
+      ready: false,
+      showSettled: false,
+      store,
+      watchdog,
+      channel: new WebviewChannel<CurationWebviewToHost, HostToCurationWebview>({
+        label: () => title(kind),
+        validate: validateCurationMessage,
+        post: (m) => void panel.webview.postMessage(m),
+        request: (m) => this.handlers(entry)[m.method](m.params as never),
+        ready: () => {
+          entry.ready = true;
+          this.post(entry, 'init');
+        },
+        watchdog,
+        log: (line) => this.d.log.warn(line),
+      }),
+    };
     this.entries.set(kind, entry);
     panel.iconPath = vscode.Uri.joinPath(this.d.extensionUri, 'media', 'specweave.svg');
-    store.add(panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(entry, m)));
+    store.add(panel.webview.onDidReceiveMessage((m: unknown) => void entry.channel.receive(m)));
     store.add(
       panel.onDidDispose(() => {
         store.dispose();
+        entry.channel.close();
         if (this.entries.get(kind) === entry) this.entries.delete(kind);
       }),
     );
@@ -171,52 +193,26 @@ export class CurationPanels implements vscode.Disposable {
   }
 
 
-  private async receive(e: Entry, raw: unknown): Promise<void> {
-    const v = validateCurationMessage(raw);
-    if (!v.ok) {
-      this.d.log.warn(`${title(e.kind)}: rejected a message from the webview: ${v.error}`);
-      const id = typeof raw === 'object' && raw !== null ? (raw as { id?: unknown }).id : undefined;
-      if (typeof id === 'number' && Number.isInteger(id) && id > 0) this.send(e, { type: 'reply', id, ok: false, error: v.error });
-      return;
-    }
-    const m: CurationWebviewToHost = v.message;
-    if (m.type === 'ready') {
-      e.ready = true;
-      e.watchdog.loaded();
-      this.post(e, 'init');
-      return;
-    }
-    try {
-      const result = await this.handle(e, m.method, m.params as never);
-      this.send(e, { type: 'reply', id: m.id, ok: true, result });
-    } catch (err) {
-      this.send(e, { type: 'reply', id: m.id, ok: false, error: err instanceof Error ? err.message : String(err) });
-    }
-  }
-
-  private async handle<M extends CurationRequestMethod>(e: Entry, method: M, params: CurationRequestMap[M]['params']): Promise<unknown> {
-    switch (method) {
-      case 'openTask': {
-        const p = params as CurationRequestMap['openTask']['params'];
+  /** The typed handler table of a panel's requests. */
+  private handlers(e: Entry): HandlerTable<CurationRequestMap> {
+    return {
+      openTask: async (p) => {
         this.d.openTask(p.taskId);
         return { opened: true };
-      }
-      case 'showSettled': {
-        const p = params as CurationRequestMap['showSettled']['params'];
+      },
+      showSettled: async (p) => {
         e.showSettled = p.show;
         this.post(e, 'update');
         return { shown: p.show };
-      }
-      case 'adjudicate': {
-        const p = params as CurationRequestMap['adjudicate']['params'];
+      },
+      adjudicate: (p) => {
         const payload: AdjudicatePayload =
           p.target === 'label'
             ? { target: 'label', attempt: p.attempt, spec: p.spec, verdict: p.verdict, ...(p.note ? { note: p.note } : {}) }
             : { target: 'score', field: p.field as ScoreField, value: p.value as number | Difficulty | EnvDefect[], ...(p.note ? { note: p.note } : {}) };
         return this.d.adjudicate(p.taskId, payload);
-      }
-    }
-    throw new Error(`unknown request ${String(method)}`);
+      },
+    };
   }
 
   private post(e: Entry, type: 'init' | 'update'): void {
@@ -233,12 +229,7 @@ export class CurationPanels implements vscode.Disposable {
   }
 
   private send(e: Entry, msg: HostToCurationWebview): void {
-    const bytes = jsonBytes(msg);
-    if (bytes > MAX_MESSAGE_BYTES) {
-      this.d.log.warn(`${title(e.kind)}: dropped a ${msg.type} message of ${bytes} bytes`);
-      return;
-    }
-    void e.panel.webview.postMessage(msg);
+    e.channel.send(msg);
   }
 }
 

@@ -10,8 +10,7 @@ import * as vscode from 'vscode';
 import { EngineUnavailableError } from '../../adapters/docker/engine';
 import type { VerifierService, VerifyRequest } from '../../adapters/docker/verifyService';
 import { writeFileAtomicIn } from '../../adapters/fs/datasetPaths';
-import { CurationStore, resolveCurator } from '../../app/curationStore';
-import { RepairFlowError, acceptSuggestion, rejectSuggestion, revalidate, serviceRunner } from '../../app/repairFlow';
+import { RepairFlowError, serviceRunner } from '../../app/repairFlow';
 import type { SuggestionRecord } from '../../adapters/fs/repairStore';
 import { listSuggestions, loadRevalidation, loadSuggestion, suggestionFolder } from '../../adapters/fs/repairStore';
 import type { LlmSettings } from '../../adapters/llm/client';
@@ -20,17 +19,19 @@ import { LlmError, VSCODE_KEY_HINT } from '../../adapters/llm/errors';
 import { Redactor } from '../../adapters/llm/redact';
 import { requestSuggestion } from '../../app/repairAgent';
 import type { RepairMatrix } from '../../core/repair/matrix';
-import type { ReviewState } from '../../core/review/reducer';
 import { taskState } from '../../core/review/reducer';
 import type { RequestedTarget } from '../../core/repair/suggestion';
 import { REPAIR_TARGETS } from '../../core/repair/suggestion';
-import type { RepairView, TaskViewModel } from '../../protocol/messages';
-import type { DatasetService } from '../datasetService';
+import type { RepairView } from '../../protocol/messages';
+import type { ActiveTask } from '../activeTask';
 import type { DisposableStore } from '../disposables';
+import { Emitter } from '../emitter';
+import type { OpenDataset } from '../openDataset';
+import { CuratorRefusedError } from '../openDataset';
 import { commandRegistrar } from '../reportingCommand';
-import { readSettings } from '../settings';
-import type { TaskPanels } from '../taskPanels';
+import type { TaskViewSection } from '../taskSections';
 import { requireTrust } from '../trust';
+import { RepairDecisions, StoreNotOpenError } from './repairDecisions';
 import { REPAIR_SCHEME, RepairDocuments, repairUri } from './repairDocuments';
 
 export const REPAIR_CMD = {
@@ -64,16 +65,14 @@ export function readRepairSettings(): LlmSettings {
 
 export interface RepairDeps {
   secrets: vscode.SecretStorage;
-  dataset: DatasetService;
-  /** The task panels, once built (the matrix goes into the task view). */
-  panels: () => TaskPanels | undefined;
+  /** The open dataset's owner: its tasks, its one curation store, the curator. */
+  owner: OpenDataset;
+  activeTask: ActiveTask;
   log: vscode.LogOutputChannel;
   /** The extension's log folder (its parent holds the output channels' files): where the key search looks. */
   logUri?: vscode.Uri;
   /** The window's one verifier queue and its output channel: revalidation runs share them with every other run. */
   verifier: SharedVerifier;
-  /** The open dataset's review state (the curation store's): who accepted or rejected a stored suggestion, and why. */
-  reviewState?: () => ReviewState | undefined;
 }
 
 /** What the verifier feature lends to revalidation (VerifierController has it). */
@@ -123,9 +122,26 @@ export class RepairController implements vscode.Disposable {
   private readonly redactor = new Redactor();
   /** What the task view shows per task while a repair is under way. */
   private readonly live = new Map<string, RepairView>();
+  /** The latest stored suggestion of a task and its revalidation, read once per change of the task (null: none). */
+  private readonly stored = new Map<string, { latest: SuggestionRecord; reval: ReturnType<typeof loadRevalidation> } | null>();
+  private readonly sectionChanges = new Emitter<readonly string[] | undefined>();
+  private readonly decisions: RepairDecisions;
+  private readonly ownerSub: { dispose(): void };
+  /** The repair part of the task view: the live repair, else the latest stored one, from memory. */
+  readonly section: TaskViewSection;
 
   constructor(private readonly d: RepairDeps) {
-    this.documents = new RepairDocuments(() => d.dataset.root);
+    this.documents = new RepairDocuments(() => d.owner.root);
+    this.decisions = new RepairDecisions(d.owner);
+    this.section = { name: 'repair', onDidChange: this.sectionChanges.event, contribute: (taskId) => this.sectionOf(taskId) };
+    this.ownerSub = d.owner.onDidChange((c) => {
+      if (c.tasks === 'all' || c.log) this.stored.clear();
+      else for (const id of c.tasks ?? []) this.stored.delete(id);
+    });
+  }
+
+  private get dataset() {
+    return this.d.owner.tasks;
   }
 
   register(store: DisposableStore): void {
@@ -148,6 +164,8 @@ export class RepairController implements vscode.Disposable {
 
   dispose(): void {
     this.live.clear();
+    this.ownerSub.dispose();
+    this.sectionChanges.dispose();
   }
 
   /** The folder holding the extension host's log files, the SpecWeave output channel's among them. */
@@ -185,43 +203,56 @@ export class RepairController implements vscode.Disposable {
 
   // ---- helpers -------------------------------------------------------------------------------------------------
 
-  private curator(root: string): string {
-    const r = resolveCurator({ setting: readSettings().curatorName, cwd: root });
-    return r.ok ? r.name : 'curator';
+  /** The owner's curator (one resolution for the window); undefined after telling the user why it is refused. */
+  private curatorOrRefuse(what: string): string | undefined {
+    try {
+      return this.d.owner.requireCurator();
+    } catch (e) {
+      if (!(e instanceof CuratorRefusedError)) throw e;
+      void vscode.window.showErrorMessage(`SpecWeave: ${what} needs your curator name: ${e.message}.`);
+      this.d.log.warn(`repair: ${what} refused: ${e.message}`);
+      return undefined;
+    }
   }
 
   private async pickTask(arg: unknown): Promise<string | undefined> {
-    const given = taskIdOf(arg) ?? this.d.panels()?.active?.taskId;
+    const given = taskIdOf(arg) ?? this.d.activeTask.taskId;
     if (given) return given;
     const pick = await vscode.window.showQuickPick(
-      this.d.dataset.tasks.map((t) => ({ label: t.id, description: t.title })),
+      this.dataset.tasks.map((t) => ({ label: t.id, description: t.title })),
       { title: 'Request Repair Suggestion: which task?' },
     );
     return pick?.label;
   }
 
   private latestSuggestion(taskId: string, id?: string): SuggestionRecord | undefined {
-    const root = this.d.dataset.root;
+    const root = this.dataset.root;
     if (!root) return undefined;
     if (id) return loadSuggestion(root, taskId, id);
     return listSuggestions(root, taskId).find((s) => s.status === 'ready');
   }
 
   private refreshView(taskId: string): void {
-    this.d.panels()?.sessionOf(taskId)?.pushUpdate();
+    this.stored.delete(taskId);
+    this.sectionChanges.fire([taskId]);
   }
 
-  /** The task view model with the task's repair (the live one, else the latest stored). */
-  extendModel(taskId: string, model: TaskViewModel): TaskViewModel {
+  /** The task's repair for its view: the live one, else the latest stored (read once per change of the task). */
+  private sectionOf(taskId: string): { repair: RepairView } | undefined {
     const live = this.live.get(taskId);
-    if (live) return { ...model, repair: live };
-    const root = this.d.dataset.root;
-    if (!root) return model;
-    try {
+    if (live) return { repair: live };
+    const root = this.dataset.root;
+    if (!root) return undefined;
+    let s = this.stored.get(taskId);
+    if (s === undefined) {
       const latest = listSuggestions(root, taskId)[0];
-      if (!latest) return model;
-      const reval = loadRevalidation(root, taskId, latest.id);
-      const state = this.d.reviewState?.();
+      s = latest ? { latest, reval: loadRevalidation(root, taskId, latest.id) } : null;
+      this.stored.set(taskId, s);
+    }
+    if (!s) return undefined;
+    {
+      const { latest, reval } = s;
+      const state = this.d.owner.store?.state;
       const decision = state ? taskState(state, taskId).repairs.get(latest.id)?.decision : undefined;
       const status: RepairView['status'] = reval ? 'revalidated' : decision?.decision ?? latest.status;
       const view: RepairView = {
@@ -235,9 +266,7 @@ export class RepairController implements vscode.Disposable {
           : {}),
         ...(reval ? { fromRevision: reval.fromRevision, toRevision: reval.toRevision, matrix: reval.matrix } : {}),
       };
-      return { ...model, repair: view };
-    } catch {
-      return model;
+      return { repair: view };
     }
   }
 
@@ -259,13 +288,13 @@ export class RepairController implements vscode.Disposable {
 
   async request(arg: unknown, targetArg?: string, noteArg?: string): Promise<RequestCommandResult> {
     if (!(await requireTrust('Requesting a repair suggestion'))) return { status: 'untrusted', message: 'Restricted Mode' };
-    const root = this.d.dataset.root;
+    const root = this.dataset.root;
     if (!root) {
       void vscode.window.showWarningMessage('SpecWeave: open a dataset first.');
       return { status: 'no-task' };
     }
     const taskId = await this.pickTask(arg);
-    if (!taskId || !this.d.dataset.task(taskId)) return { status: 'no-task' };
+    if (!taskId || !this.dataset.task(taskId)) return { status: 'no-task' };
     let target = targetArg as RequestedTarget | undefined;
     if (target === undefined) {
       const pick = await vscode.window.showQuickPick(
@@ -293,7 +322,13 @@ export class RepairController implements vscode.Disposable {
       });
       return { status: 'failed', message: 'no API key' };
     }
-    const store = CurationStore.open(root);
+    const store = this.d.owner.store;
+    if (!store) {
+      void vscode.window.showWarningMessage('SpecWeave: the review log is not open yet: wait for the dataset to finish loading.');
+      return { status: 'no-task', message: 'the review log is not open yet' };
+    }
+    const curator = this.curatorOrRefuse('Requesting a repair suggestion');
+    if (curator === undefined) return { status: 'failed', message: 'the curator name is refused' };
     const client = new LlmClient({ settings, ...(apiKey ? { apiKey } : {}), redactor: this.redactor, keyHint: VSCODE_KEY_HINT, memory: this.memory });
     const log = this.d.log;
     log.info(`repair ${taskId}: asking ${settings.model} at ${settings.baseUrl} (target ${target})`);
@@ -307,7 +342,7 @@ export class RepairController implements vscode.Disposable {
             store,
             taskId,
             target: target as RequestedTarget,
-            curator: this.curator(root),
+            curator,
             settings,
             ...(apiKey ? { apiKey } : {}),
             keyHint: VSCODE_KEY_HINT,
@@ -355,7 +390,7 @@ export class RepairController implements vscode.Disposable {
 
   /** Opens a native diff per changed file: the current text (read-only) against the suggested file (editable). */
   async review(taskId: string, id: string): Promise<number> {
-    const root = this.d.dataset.root;
+    const root = this.dataset.root;
     if (!root) return 0;
     const r = loadSuggestion(root, taskId, id);
     const dir = suggestionFolder(root, taskId, id);
@@ -368,9 +403,9 @@ export class RepairController implements vscode.Disposable {
   }
 
   private async showDoc(kind: 'prompt' | 'matrix', taskArg: string | undefined, id: string | undefined): Promise<boolean> {
-    const taskId = taskArg ?? this.d.panels()?.active?.taskId;
+    const taskId = taskArg ?? this.d.activeTask.taskId;
     if (!taskId) return false;
-    const sid = id ?? (kind === 'matrix' ? listSuggestions(this.d.dataset.root ?? '', taskId).find((s) => loadRevalidation(this.d.dataset.root ?? '', taskId, s.id))?.id : listSuggestions(this.d.dataset.root ?? '', taskId)[0]?.id);
+    const sid = id ?? (kind === 'matrix' ? listSuggestions(this.dataset.root ?? '', taskId).find((s) => loadRevalidation(this.dataset.root ?? '', taskId, s.id))?.id : listSuggestions(this.dataset.root ?? '', taskId)[0]?.id);
     if (!sid) {
       void vscode.window.showInformationMessage(`SpecWeave: task ${taskId} has no ${kind === 'matrix' ? 'revalidated repair' : 'repair suggestion'} yet.`);
       return false;
@@ -392,7 +427,7 @@ export class RepairController implements vscode.Disposable {
    * save: an edit is never dropped silently.
    */
   private async saveEdits(taskId: string, id: string): Promise<void> {
-    const root = this.d.dataset.root;
+    const root = this.dataset.root;
     if (!root) return;
     const dir = suggestionFolder(root, taskId, id) + path.sep;
     for (const doc of vscode.workspace.textDocuments) {
@@ -415,21 +450,23 @@ export class RepairController implements vscode.Disposable {
 
   async accept(taskArg: string | undefined, idArg: string | undefined, note?: string): Promise<AcceptCommandResult> {
     if (!(await requireTrust('Accepting a repair (it revalidates the task in containers)'))) return { accepted: false, message: 'Restricted Mode' };
-    const root = this.d.dataset.root;
-    const taskId = taskArg ?? this.d.panels()?.active?.taskId;
+    const root = this.dataset.root;
+    const taskId = taskArg ?? this.d.activeTask.taskId;
     if (!root || !taskId) return { accepted: false, message: 'no task' };
     const rec = this.latestSuggestion(taskId, idArg);
     if (!rec) {
       void vscode.window.showWarningMessage(`SpecWeave: task ${taskId} has no repair suggestion to accept.`);
       return { accepted: false, message: 'no suggestion' };
     }
+    if (this.curatorOrRefuse('Accepting a repair suggestion') === undefined) return { accepted: false, message: 'the curator name is refused' };
     await this.saveEdits(taskId, rec.id);
-    const curator = this.curator(root);
     let acc;
+    let curator: string;
     try {
-      acc = await acceptSuggestion({ root, taskId, suggestionId: rec.id, curator, ...(note ? { note } : {}) });
+      // On the owner's store; the task's folder is read again alone (the runs below use the new revision).
+      ({ acc, curator } = await this.decisions.accept(taskId, rec.id, note));
     } catch (e) {
-      if (e instanceof RepairFlowError) {
+      if (e instanceof RepairFlowError || e instanceof StoreNotOpenError || e instanceof CuratorRefusedError) {
         void vscode.window.showErrorMessage(`SpecWeave: ${e.message}`);
         this.d.log.warn(`repair ${taskId}: accept refused: ${e.message}`);
         return { accepted: false, message: e.message };
@@ -440,8 +477,6 @@ export class RepairController implements vscode.Disposable {
     const decided = { fromRevision: acc.from, toRevision: acc.to, decidedBy: curator, decidedAt: new Date().toISOString(), ...(note ? { note } : {}) };
     this.live.set(taskId, { ...this.baseView(rec, 'revalidating'), ...decided });
     this.refreshView(taskId);
-    // The new files are on disk; the task reloads from them before the runs start.
-    await this.d.dataset.reload();
     const notRevalidated = (msg: string): AcceptCommandResult => {
       void vscode.window.showErrorMessage(`SpecWeave: revision ${acc.to} of ${taskId} is written, but it cannot be revalidated: ${msg}`);
       this.live.set(taskId, { ...this.baseView(rec, 'accepted'), ...decided });
@@ -493,7 +528,7 @@ export class RepairController implements vscode.Disposable {
           },
         };
         try {
-          const runs = revalidate({ root, taskId, runner: serviceRunner(counted), curator, suggestionId: rec.id, signal: ac.signal });
+          const runs = this.decisions.revalidate({ taskId, runner: serviceRunner(counted), curator, suggestionId: rec.id, signal: ac.signal });
           // revalidate() queues its runs before its first await.
           if (attempts.size > 0) {
             out.appendLine(`[${hhmmss()}] repair of ${taskId}: revalidating revision ${acc.to}: ${attempts.size} run(s) queued (gold, empty and every attempt)`);
@@ -523,7 +558,7 @@ export class RepairController implements vscode.Disposable {
     out.appendLine(`[${hhmmss()}] repair of ${taskId}: revision ${acc.to} ${how}: ${line}`);
     // The matrix is in the task view's Repair tab (it opens there by itself); bring the view to the front rather
     // than covering it with the Markdown document, which stays one click away.
-    this.d.panels()?.open(taskId);
+    this.d.activeTask.show(taskId, 'open');
     const asDoc = 'Open as Document';
     void vscode.window.showInformationMessage(`SpecWeave: ${taskId} revision ${acc.to} ${how}: ${line}.`, asDoc).then((p) => {
       if (p === asDoc) void this.showDoc('matrix', taskId, rec.id);
@@ -532,23 +567,24 @@ export class RepairController implements vscode.Disposable {
   }
 
   async reject(taskArg: string | undefined, idArg: string | undefined, reasonArg?: string): Promise<boolean> {
-    const root = this.d.dataset.root;
-    const taskId = taskArg ?? this.d.panels()?.active?.taskId;
+    const root = this.dataset.root;
+    const taskId = taskArg ?? this.d.activeTask.taskId;
     if (!root || !taskId) return false;
     const rec = this.latestSuggestion(taskId, idArg);
     if (!rec) return false;
     const reason = reasonArg ?? (await vscode.window.showInputBox({ title: `Reject repair suggestion ${rec.id}`, prompt: 'Why? (recorded in the review log)', ignoreFocusOut: true }));
     if (reason === undefined || reason.trim() === '') return false;
+    let curator: string;
     try {
-      await rejectSuggestion({ root, taskId, suggestionId: rec.id, curator: this.curator(root), reason });
+      ({ curator } = await this.decisions.reject(taskId, rec.id, reason));
     } catch (e) {
-      if (e instanceof RepairFlowError) {
+      if (e instanceof RepairFlowError || e instanceof StoreNotOpenError || e instanceof CuratorRefusedError) {
         void vscode.window.showErrorMessage(`SpecWeave: ${e.message}`);
         return false;
       }
       throw e;
     }
-    this.live.set(taskId, { ...this.baseView(rec, 'rejected'), note: reason, decidedBy: this.curator(root), decidedAt: new Date().toISOString() });
+    this.live.set(taskId, { ...this.baseView(rec, 'rejected'), note: reason, decidedBy: curator, decidedAt: new Date().toISOString() });
     this.refreshView(taskId);
     void vscode.window.showInformationMessage(`SpecWeave: repair suggestion ${rec.id} rejected.`);
     return true;

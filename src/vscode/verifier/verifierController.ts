@@ -5,8 +5,6 @@
 // found from the `specweave.docker.host` setting, DOCKER_HOST or the default socket, and nothing contacts it until
 // a run is asked for. Every command that runs code checks workspace trust first.
 import { commandRegistrar } from '../reportingCommand';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import * as vscode from 'vscode';
 import { EngineUnavailableError } from '../../adapters/docker/engine';
@@ -14,21 +12,20 @@ import type { VerifyRequest } from '../../adapters/docker/verifyService';
 import { sweepAtStartup } from '../../adapters/docker/sweep';
 import { VerifierService, machineConcurrency } from '../../adapters/docker/verifyService';
 import { resolveDatasetPath } from '../../adapters/fs/datasetLoader';
-import { RUNS_DIR, listTaskRuns } from '../../adapters/fs/runStore';
-import type { CandidateTask } from '../../core/model';
-import type { CurrentPatches } from '../../core/review/fromRuns';
 import { pickRun, verifierResultsFromRuns } from '../../core/review/fromRuns';
 import { withRecordedFallback } from '../../core/review/verdicts';
 import { findTestLine, resultsView, runVerdict } from '../../core/view/results';
 import type { JobOutcome, QueueProgress } from '../../core/verify/queue';
 import type { VerifierRunRecord } from '../../core/verify/runResult';
 import { EMPTY_ATTEMPT, GOLD_ATTEMPT } from '../../core/verify/runResult';
-import type { RequestMap, TaskViewModel } from '../../protocol/messages';
+import type { RequestMap } from '../../protocol/messages';
+import type { ActiveTask } from '../activeTask';
 import type { CandidateNode } from '../candidatesTree';
-import type { DatasetService } from '../datasetService';
 import type { DisposableStore } from '../disposables';
+import { Emitter } from '../emitter';
+import type { OpenDataset } from '../openDataset';
 import { readSettings } from '../settings';
-import type { TaskPanels } from '../taskPanels';
+import type { TaskViewSection, TaskViewSectionPart } from '../taskSections';
 import { UNTRUSTED_REASON, requireTrust } from '../trust';
 import { QueueStatusItem, formatDuration } from './queueStatus';
 import { RUN_LOG_SCHEME, RunLogDocuments, runLogUri } from './runLogDocuments';
@@ -53,10 +50,10 @@ const LIVE_BYTES = 256 * 1024;
 const LIVE_LINE_CHARS = 2000;
 
 export interface VerifierDeps {
-  dataset: DatasetService;
-  treeView: () => vscode.TreeView<CandidateNode> | undefined;
-  /** The task panels, once built (results go into the task view; a finished run refreshes it). */
-  panels: () => TaskPanels | undefined;
+  /** The open dataset's owner: its tasks, its one run index (runs and current patches), its change event. */
+  owner: OpenDataset;
+  treeView: vscode.TreeView<CandidateNode>;
+  activeTask: ActiveTask;
   log: vscode.LogOutputChannel;
 }
 
@@ -123,26 +120,31 @@ export class VerifierController implements vscode.Disposable {
   readonly documents: RunLogDocuments;
   readonly statusItem: QueueStatusItem;
   private slot: ServiceSlot | undefined;
-  private readonly runsCache = new Map<string, Map<string, VerifierRunRecord[]>>();
+  private readonly sectionChanges = new Emitter<readonly string[] | undefined>();
+  /** The verifier's part of the task view: result matrices and column verdicts, from the owner's run index. */
+  readonly section: TaskViewSection = { name: 'verifier results', onDidChange: this.sectionChanges.event, contribute: (taskId) => this.sectionOf(taskId) };
   private readonly started = new Set<string>();
   private readonly live = new Map<VerifyRequest, { bytes: number; capped: boolean; decoders: Record<'stdout' | 'stderr', StringDecoder>; partial: Record<'stdout' | 'stderr', string> }>();
   private readonly refreshTimers = new Map<string, NodeJS.Timeout>();
-  private runsWatcher: vscode.FileSystemWatcher | undefined;
   private readonly store: vscode.Disposable[] = [];
 
   constructor(private readonly d: VerifierDeps) {
     this.output = vscode.window.createOutputChannel(OUTPUT_CHANNEL);
-    this.documents = new RunLogDocuments(() => d.dataset.root);
+    this.documents = new RunLogDocuments(() => d.owner.root);
     this.statusItem = new QueueStatusItem(VERIFIER_CMD.showQueue);
     this.store.push(
-      d.dataset.onDidChange((c) => {
+      d.owner.tasks.onDidChange((c) => {
         if (c.kind === 'opened' || c.kind === 'closed') this.datasetChanged();
+      }),
+      // Runs stored by anyone (this window, the CLI, another window): the owner's one watcher tells.
+      d.owner.onDidChange((c) => {
+        if (c.runs === 'all') this.sectionChanges.fire(undefined);
+        else for (const id of c.runs ?? []) this.scheduleRefresh(id);
       }),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('specweave.verifier.concurrency') && this.slot) this.slot.service.queue.setConcurrency(this.concurrency());
       }),
     );
-    if (d.dataset.root) this.watchRuns(d.dataset.root);
   }
 
   register(store: DisposableStore): void {
@@ -178,8 +180,8 @@ export class VerifierController implements vscode.Disposable {
     // Running containers are killed and removed; what a crash leaves is swept at the next start.
     this.slot?.service.queue.cancelAll();
     for (const t of this.refreshTimers.values()) clearTimeout(t);
-    this.runsWatcher?.dispose();
     for (const s of this.store) s.dispose();
+    this.sectionChanges.dispose();
     this.statusItem.dispose();
     this.documents.dispose();
     this.output.dispose();
@@ -196,7 +198,7 @@ export class VerifierController implements vscode.Disposable {
    * checks workspace trust first; undefined when no dataset is open.
    */
   sharedService(): VerifierService | undefined {
-    const root = this.d.dataset.root;
+    const root = this.d.owner.tasks.root;
     return root ? this.serviceFor(root) : undefined;
   }
 
@@ -206,7 +208,7 @@ export class VerifierController implements vscode.Disposable {
     const set = vscode.workspace.getConfiguration('specweave.verifier').get<number>('concurrency', 0);
     if (typeof set === 'number' && Number.isFinite(set) && set >= 1) return Math.floor(set);
     let mem = 0;
-    for (const t of this.d.dataset.tasks) mem = Math.max(mem, t.environment.limits.memoryMb);
+    for (const t of this.d.owner.tasks.tasks) mem = Math.max(mem, t.environment.limits.memoryMb);
     return machineConcurrency(mem > 0 ? mem : undefined);
   }
 
@@ -241,32 +243,13 @@ export class VerifierController implements vscode.Disposable {
   }
 
   private datasetChanged(): void {
-    const root = this.d.dataset.root;
-    this.runsCache.clear();
+    const root = this.d.owner.root;
     this.documents.clear();
     if (this.slot && this.slot.root !== root) {
       if (this.busy()) this.line(`the dataset ${this.slot.root} was ${root ? 'replaced' : 'closed'}: cancelling its runs`);
       this.slot.service.queue.cancelAll();
       this.slot = undefined;
     }
-    this.runsWatcher?.dispose();
-    this.runsWatcher = undefined;
-    if (root) this.watchRuns(root);
-  }
-
-  /** Runs stored by anyone (this window, the CLI, another window) refresh the task views they belong to. */
-  private watchRuns(root: string): void {
-    const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(root), `${RUNS_DIR}/**/*.json`));
-    const on = (uri: vscode.Uri): void => {
-      const rel = path.relative(root, uri.fsPath).split(path.sep);
-      if (rel[0] !== RUNS_DIR || !rel[1]) return;
-      this.runsCache.delete(rel[1]);
-      this.scheduleRefresh(rel[1]);
-    };
-    w.onDidCreate(on);
-    w.onDidChange(on);
-    w.onDidDelete(on);
-    this.runsWatcher = w;
   }
 
   // ---- queue events -----------------------------------------------------------------------------------------------
@@ -333,10 +316,8 @@ export class VerifierController implements vscode.Disposable {
       if (!r.reused && r.stdout.file) this.output.appendLine(`    log: ${r.stdout.file}`);
     } else if (o.state === 'cancelled') this.line(`■ ${who}: cancelled`);
     else this.line(`■ ${who}: not run: ${errorText(o.error)}`);
-    if (this.slot?.service === service) {
-      this.runsCache.delete(req.task.id);
-      this.scheduleRefresh(req.task.id);
-    }
+    // The owner forgets the task's runs and tells every view (this one refreshes through its section).
+    if (this.slot?.service === service) this.d.owner.runsChanged([req.task.id]);
   }
 
   private scheduleRefresh(taskId: string): void {
@@ -345,7 +326,7 @@ export class VerifierController implements vscode.Disposable {
       taskId,
       setTimeout(() => {
         this.refreshTimers.delete(taskId);
-        this.d.panels()?.sessionOf(taskId)?.pushUpdate();
+        this.sectionChanges.fire([taskId]);
       }, 100),
     );
   }
@@ -353,11 +334,11 @@ export class VerifierController implements vscode.Disposable {
   // ---- commands -------------------------------------------------------------------------------------------------
 
   private activeTaskId(): string | undefined {
-    return this.d.panels()?.active?.taskId;
+    return this.d.activeTask.taskId;
   }
 
   private async pickTaskIds(many: boolean, title: string): Promise<string[]> {
-    const items = this.d.dataset.tasks.map((t) => ({ label: t.id, description: t.title }));
+    const items = this.d.owner.tasks.tasks.map((t) => ({ label: t.id, description: t.title }));
     if (many) {
       const picked = await vscode.window.showQuickPick(items, { title, canPickMany: true, matchOnDescription: true });
       return picked?.map((p) => p.label) ?? [];
@@ -373,7 +354,7 @@ export class VerifierController implements vscode.Disposable {
     else if (typeof arg === 'string' && typeof all === 'string') nodes = [{ taskId: arg, column: all }];
     if (nodes.length === 0) {
       const taskId = typeof arg === 'string' ? arg : (this.activeTaskId() ?? (await this.pickTaskIds(false, 'Run Verifier on an attempt: which task?'))[0]);
-      const task = taskId ? this.d.dataset.task(taskId) : undefined;
+      const task = taskId ? this.d.owner.tasks.task(taskId) : undefined;
       if (!task) return this.nothing('Pick an attempt in the Candidates tree, or open its task first.');
       const pick = await vscode.window.showQuickPick(
         task.attempts.map((a) => ({ label: a.id, description: [a.model, a.agent].filter(Boolean).join(' · ') })),
@@ -415,7 +396,7 @@ export class VerifierController implements vscode.Disposable {
   private async runTasksCommand(arg: unknown): Promise<VerifierBatchResult> {
     let ids = Array.isArray(arg) ? arg.filter((x): x is string => typeof x === 'string') : [];
     if (ids.length === 0) {
-      ids = [...new Set((this.d.treeView()?.selection ?? []).flatMap((n) => ('taskId' in n ? [n.taskId] : [])))];
+      ids = [...new Set((this.d.treeView.selection ?? []).flatMap((n) => ('taskId' in n ? [n.taskId] : [])))];
     }
     if (ids.length === 0) ids = await this.pickTaskIds(true, 'Run Verifier on tasks (every attempt, gold and empty patches)');
     if (ids.length === 0) return this.nothing('No task picked.');
@@ -431,7 +412,7 @@ export class VerifierController implements vscode.Disposable {
     const force = vscode.workspace.getConfiguration('specweave.verifier').get<boolean>('reuseRuns', true) === false;
     const out: VerifyRequest[] = [];
     for (const s of sel) {
-      const task = this.d.dataset.task(s.taskId);
+      const task = this.d.owner.tasks.task(s.taskId);
       if (!task) {
         notes.push(`Task ${s.taskId} is not in the open dataset.`);
         continue;
@@ -457,7 +438,7 @@ export class VerifierController implements vscode.Disposable {
   async run(sel: TaskSelection[], title: string): Promise<VerifierBatchResult> {
     const result: VerifierBatchResult = { state: 'done', runs: [], cancelled: 0, errors: [] };
     if (!(await requireTrust('Running the verifier'))) return { ...result, state: 'untrusted', message: UNTRUSTED_REASON };
-    const root = this.d.dataset.root;
+    const root = this.d.owner.tasks.root;
     if (!root) {
       void vscode.window.showWarningMessage('SpecWeave: open a dataset first: the verifier runs its tasks.');
       return { ...result, state: 'no-dataset', message: 'No dataset is open.' };
@@ -586,61 +567,33 @@ export class VerifierController implements vscode.Disposable {
 
   // ---- the task view ----------------------------------------------------------------------------------------------
 
-  private runsOf(root: string, taskId: string): Map<string, VerifierRunRecord[]> {
-    let runs = this.runsCache.get(taskId);
-    if (!runs) {
-      runs = listTaskRuns(root, taskId);
-      this.runsCache.set(taskId, runs);
-    }
-    return runs;
+  private runsOf(taskId: string): Map<string, VerifierRunRecord[]> {
+    return this.d.owner.runs?.runs(taskId) ?? new Map<string, VerifierRunRecord[]>();
   }
 
-  private currentPatches(root: string, task: CandidateTask): CurrentPatches {
-    const read = (rel: string | undefined): Buffer | undefined => {
-      if (!rel) return undefined;
-      try {
-        return fs.readFileSync(resolveDatasetPath(root, rel));
-      } catch {
-        return undefined;
-      }
-    };
-    const attempts = new Map<string, Buffer>();
-    const gold = read(task.files.goldPatch);
-    if (gold) attempts.set(GOLD_ATTEMPT, gold);
-    for (const a of task.attempts) {
-      const p = read(a.patchFile);
-      if (p) attempts.set(a.id, p);
+  /** The task's results: our stored runs (stale ones marked), else imported results; from the owner's run index. */
+  private sectionOf(taskId: string): TaskViewSectionPart | undefined {
+    const task = this.d.owner.tasks.task(taskId);
+    const index = this.d.owner.runs;
+    if (!task || !index) return undefined;
+    const runs = index.runs(taskId);
+    const results = withRecordedFallback(task, verifierResultsFromRuns(task, runs, runs.size > 0 ? index.currentPatches(task) : undefined));
+    const view = resultsView(task, results);
+    if (!view) return undefined;
+    const columnVerdicts: Record<string, string> = {};
+    for (const a of Object.keys(results.attempts)) {
+      const v = runVerdict(results.attempts[a]);
+      if (v) columnVerdicts[a] = v;
     }
-    return { testPatch: read(task.files.testPatch) ?? Buffer.alloc(0), attempts };
-  }
-
-  /** The task view model with the verifier's results: our stored runs (stale ones marked), else imported results. */
-  extendModel(taskId: string, model: TaskViewModel): TaskViewModel {
-    const task = this.d.dataset.task(taskId);
-    const root = this.d.dataset.root;
-    if (!task || !root) return model;
-    try {
-      const runs = this.runsOf(root, taskId);
-      const results = withRecordedFallback(task, verifierResultsFromRuns(task, runs, runs.size > 0 ? this.currentPatches(root, task) : undefined));
-      const view = resultsView(task, results);
-      if (!view) return model;
-      const columns = model.columns.map((c) => {
-        const v = runVerdict(results.attempts[c.id]);
-        return v ? { ...c, verdict: v } : c;
-      });
-      return { ...model, columns, results: view };
-    } catch (e) {
-      this.d.log.warn(`verifier results of ${taskId} could not be read: ${errorText(e)}`);
-      return model;
-    }
+    return { results: view, columnVerdicts };
   }
 
   /** Opens the log of the run behind a results cell, at the line where the test's result appears. */
   async openRunLog(taskId: string, column: string, testId?: string): Promise<RequestMap['openRunLog']['result']> {
-    const task = this.d.dataset.task(taskId);
-    const root = this.d.dataset.root;
+    const task = this.d.owner.tasks.task(taskId);
+    const root = this.d.owner.tasks.root;
     if (!task || !root) return { opened: false, message: `Task ${taskId} is not in the open dataset.` };
-    const run = pickRun(this.runsOf(root, taskId).get(column) ?? []);
+    const run = pickRun(this.runsOf(taskId).get(column) ?? []);
     const test = testId !== undefined ? task.tests.find((t) => t.id === testId || t.name === testId) : undefined;
     if (!run) {
       const recorded = task.attempts.find((a) => a.id === column)?.recordedResults.at(-1);

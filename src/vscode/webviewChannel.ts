@@ -1,0 +1,128 @@
+// The host's one webview channel, used by the task view and the curation panels alike: every message from the page
+// is validated first; a `ready` is the handshake (it stops the page-load watchdog, then the owner sends its `init`);
+// a request goes to a typed handler table and gets exactly one reply, capped in size (an answer too large becomes an
+// error reply); other messages go to the owner; nothing over the size cap is ever posted. The message shapes are the
+// protocol's (src/protocol); this only carries them. No `vscode` here: tests drive it directly.
+import { jsonBytes } from '../core/view/text';
+
+/** No message to a webview may be larger than this many bytes of JSON (defined once, for every panel). */
+export const MAX_MESSAGE_BYTES = 1_000_000;
+
+/** The reply every protocol of ours uses for a request. */
+export type WebviewReply = { type: 'reply'; id: number; ok: true; result: unknown } | { type: 'reply'; id: number; ok: false; error: string };
+
+/** A request as every protocol of ours shapes it. */
+export interface WebviewRequest<Method extends string = string> {
+  type: 'request';
+  id: number;
+  method: Method;
+  params: unknown;
+}
+
+/** The handlers of a page's requests, one per method, each with its own params and result types. */
+export type HandlerTable<Map extends { [M in keyof Map]: { params: unknown; result: unknown } }> = {
+  [M in keyof Map]: (params: Map[M]['params']) => Promise<Map[M]['result']>;
+};
+
+export interface ChannelOptions<In extends { type: string }, Out extends { type: string }> {
+  /** Names the page in log lines, e.g. `task t1` or `Curation Statistics`. */
+  label(): string;
+  validate(raw: unknown): { ok: true; message: In } | { ok: false; error: string };
+  /** Posts to the page (the webview's postMessage). */
+  post(message: Out | WebviewReply): void;
+  /** Answers a request; throws (or rejects) to send an error reply. */
+  request(message: Extract<In, { type: 'request' }>): Promise<unknown>;
+  /** The page said `ready` (already validated): the watchdog has been told; send the `init`. */
+  ready(message: Extract<In, { type: 'ready' }>): void | Promise<void>;
+  /** Any other message from the page. */
+  other?(message: Exclude<In, { type: 'request' } | { type: 'ready' }>): void | Promise<void>;
+  /** The page-load watchdog of the panel, told when the page says `ready`. */
+  watchdog?: { loaded(): void };
+  log(line: string): void;
+  maxBytes?: number;
+}
+
+export class WebviewChannel<In extends { type: string }, Out extends { type: string }> {
+  private closed = false;
+  private readonly maxBytes: number;
+  /** Largest message posted so far, in bytes (for benchmarks and tests). */
+  largestMessage = 0;
+
+  constructor(private readonly o: ChannelOptions<In, Out>) {
+    this.maxBytes = o.maxBytes ?? MAX_MESSAGE_BYTES;
+  }
+
+  get limit(): number {
+    return this.maxBytes;
+  }
+
+  /** Handles one raw message from the page. Never throws. */
+  async receive(raw: unknown): Promise<void> {
+    if (this.closed) return;
+    const v = this.o.validate(raw);
+    if (!v.ok) {
+      this.o.log(`${this.o.label()}: rejected a message from the webview: ${v.error}`);
+      const id = typeof raw === 'object' && raw !== null ? (raw as { id?: unknown }).id : undefined;
+      if (typeof id === 'number' && Number.isInteger(id) && id > 0) this.post({ type: 'reply', id, ok: false, error: v.error });
+      return;
+    }
+    const m = v.message;
+    try {
+      if (m.type === 'request') {
+        const req = m as Extract<In, { type: 'request' }>;
+        const id = (req as unknown as WebviewRequest).id;
+        let result: unknown;
+        try {
+          result = await this.o.request(req);
+        } catch (e) {
+          this.post({ type: 'reply', id, ok: false, error: e instanceof Error ? e.message : String(e) });
+          return;
+        }
+        this.reply(id, result);
+      } else if (m.type === 'ready') {
+        this.o.watchdog?.loaded();
+        await this.o.ready(m as Extract<In, { type: 'ready' }>);
+      } else await this.o.other?.(m as Exclude<In, { type: 'request' } | { type: 'ready' }>);
+    } catch (e) {
+      // Requests answer their own errors; this is a `ready` whose model could not be built, or another message.
+      this.o.log(`${this.o.label()}: could not answer the webview's ${m.type}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    }
+  }
+
+  /** Posts a message unless it is over the cap (then it is dropped and logged); true when posted. */
+  send(message: Out): boolean {
+    return this.post(message);
+  }
+
+  /** The size of a message as it would be posted. */
+  bytes(message: Out | WebviewReply): number {
+    return jsonBytes(message);
+  }
+
+  /** No more messages in either direction (the panel closed or shows another task). */
+  close(): void {
+    this.closed = true;
+  }
+
+  private reply(id: number, result: unknown): void {
+    const msg: WebviewReply = { type: 'reply', id, ok: true, result };
+    const bytes = jsonBytes(msg);
+    if (bytes > this.maxBytes) {
+      this.post({ type: 'reply', id, ok: false, error: `the answer is too large to send (${bytes} bytes)` });
+      return;
+    }
+    this.post(msg, bytes);
+  }
+
+  private post(msg: Out | WebviewReply, known?: number): boolean {
+    if (this.closed) return false;
+    const bytes = known ?? jsonBytes(msg);
+    if (bytes > this.maxBytes) {
+      this.o.log(`${this.o.label()}: dropped a ${msg.type} message of ${bytes} bytes (limit ${this.maxBytes})`);
+      return false;
+    }
+    this.largestMessage = Math.max(this.largestMessage, bytes);
+    this.o.post(msg);
+    return true;
+  }
+}
