@@ -44,8 +44,8 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startBrowserHarness(suite: string): Promise<Harness> {
-  const server = await startHarness();
+export async function startBrowserHarness(suite: string, o: { dist?: string } = {}): Promise<Harness> {
+  const server = await startHarness(o);
   const browser = await launchChromium();
   const dir = path.join(outputDir, suite);
   rmSync(dir, { recursive: true, force: true });
