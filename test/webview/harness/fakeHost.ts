@@ -67,7 +67,15 @@ function send(msg: HostToWebview): void {
   g.dispatchEvent(new g.MessageEvent('message', { data: g.structuredClone(msg) }));
 }
 
-const later = (fn: () => void, ms = 0) => setTimeout(fn, ms);
+/** Host work scheduled and not run yet: 0 means every message the page sent has been answered. */
+let pending = 0;
+const later = (fn: () => void, ms = 0): void => {
+  pending++;
+  setTimeout(() => {
+    pending--;
+    fn();
+  }, ms);
+};
 
 // ---- trajectories -----------------------------------------------------------------------------------------------
 
@@ -358,6 +366,7 @@ g.__fakeHost = {
     searchDelayMs = ms;
   },
   runningSearches: () => running.size,
+  idle: () => pending === 0,
   expectedCounts: (pattern: string, regex: boolean, caseSensitive: boolean, kinds?: StepKindView[]) => allMatches(pattern, regex, caseSensitive, kinds),
   stepKind: (column: string, i: number) => fixture.trajectories[column]?.step(i).kind,
   countElements: () => countElements(g.document),

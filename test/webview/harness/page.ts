@@ -21,6 +21,8 @@ export interface FakeHostProbe {
   update(patch: Record<string, unknown>): void;
   setSearchDelay(ms: number): void;
   runningSearches(): number;
+  /** True when every message the page sent has been answered (no host work scheduled). */
+  idle(): boolean;
   expectedCounts(pattern: string, regex: boolean, caseSensitive: boolean, kinds?: StepKindView[]): Record<string, number>;
   stepKind(column: string, i: number): string | undefined;
   countElements(): number;
@@ -119,4 +121,23 @@ export async function nextRequest(page: Page, method: string, act: () => Promise
 /** Waits for the status line to say something matching `re`. */
 export async function waitForStatus(page: Page, re: RegExp): Promise<void> {
   await page.locator('[data-testid="status-line"]').filter({ hasText: re }).waitFor({ timeout: 10_000 });
+}
+
+/**
+ * Waits until the fake host has answered everything the page sent, and the page sent nothing more: what a request
+ * can still cause has happened. For "one press acts once" checks after host round trips.
+ */
+export async function hostSettled(page: Page, timeout = 10_000): Promise<void> {
+  await waitUntil(page, (g) => g.__fakeHost.idle(), timeout);
+}
+
+/**
+ * Waits until the page's own timer queue has passed `ms` from now: every timer the page had already scheduled to run
+ * within `ms` (the search box's typing pause, the command echo window) has run by then, since timers run in the
+ * order they fall due. The wait is on the page's event loop, not a guess about how fast the machine is; then the
+ * host work those timers started is awaited too.
+ */
+export async function pageTimersPassed(page: Page, ms: number): Promise<void> {
+  await page.evaluate(`new Promise((resolve) => setTimeout(resolve, ${Math.max(0, Math.floor(ms))}))`);
+  await hostSettled(page);
 }
