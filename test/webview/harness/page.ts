@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { StepKindView, ViewCommand } from '../../../src/protocol/messages';
 import { launchChromium } from '../../vscode/harness/browser';
+import { RealReviewHost } from './realReview';
 import { projectRoot, startHarness, type HarnessServer } from './server';
 
 export const outputDir = path.join(projectRoot, '.test-output/webview');
@@ -42,6 +43,8 @@ export interface Harness {
   /** Opens the page and waits for the task title (unless `waitForTask` is false). */
   open(o?: { fixture?: 'standard' | 'hostile' | 'scale'; query?: string; theme?: 'dark' | 'light' | 'hc'; width?: number; height?: number; waitForTask?: boolean }): Promise<Page>;
   errors: string[];
+  /** The real review host behind a page opened with `review=real` (harness/realReview.ts). */
+  realReview(page: Page): RealReviewHost | undefined;
   shot(page: Page, name: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -54,6 +57,7 @@ export async function startBrowserHarness(suite: string, o: { dist?: string } = 
   mkdirSync(dir, { recursive: true });
   const errors: string[] = [];
   let shots = 0;
+  const reals = new Map<Page, RealReviewHost>();
   return {
     server,
     browser,
@@ -61,6 +65,12 @@ export async function startBrowserHarness(suite: string, o: { dist?: string } = 
     async open(o = {}) {
       const page = await browser.newPage({ viewport: { width: o.width ?? 1600, height: o.height ?? 1000 } });
       page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+      if (/(^|&)review=real(&|$)/.test(o.query ?? '')) {
+        const real = new RealReviewHost();
+        reals.set(page, real);
+        page.on('close', () => real.dispose());
+        await page.exposeBinding('__realReview', async (_source, method: string, params: string) => JSON.stringify(await real.handle(method, JSON.parse(params) as unknown)));
+      }
       page.on('console', (m) => {
         if (m.type() === 'error') errors.push(`console: ${m.text()}`);
       });
@@ -68,11 +78,13 @@ export async function startBrowserHarness(suite: string, o: { dist?: string } = 
       if (o.waitForTask !== false) await page.locator('[data-testid="task-title"]').waitFor({ timeout: 15_000 });
       return page;
     },
+    realReview: (page) => reals.get(page),
     async shot(page, name) {
       shots++;
       await page.screenshot({ path: path.join(dir, `${String(shots).padStart(2, '0')}-${name}.png`) });
     },
     async close() {
+      for (const r of reals.values()) r.dispose();
       await browser.close();
       await server.close();
     },
