@@ -32,7 +32,7 @@ test('a verdict key goes through the real store: the event is in the log, the ce
   const page = await openReal();
   const real = h.realReview(page)!;
   assert.deepEqual(
-    await page.locator('[data-testid="review-cell"]').evaluateAll((cs) => cs.map((c) => `${(c as HTMLElement).dataset.attempt} ${(c as HTMLElement).dataset.spec}`)),
+    await page.locator('[data-testid="review-cell"]').evaluateAll((cs) => cs.map((c) => `${c.getAttribute("data-attempt")} ${c.getAttribute("data-spec")}`)),
     ['a1 S1', 'a2 S1', 'a1 S2', 'a2 S2'],
     'the grid is the real review view of t1',
   );
