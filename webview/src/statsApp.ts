@@ -1,7 +1,7 @@
 // The statistics and adjudication panels: one small app on the curation panel protocol (ready -> init, update on
 // every change of the review log, requests with ids and one reply each, through the one RPC client). Everything from
-// the host is data: text through lit-html's text bindings or textContent, charts from createElementNS and DOM bars
-// sized through CSSOM. The body patches on every update (the adjudication view is a lit-html template).
+// the host is data: text through lit-html's text bindings, charts as SVG templates, bars sized through CSSOM. Both
+// views are lit-html templates, so the body patches on every update.
 import type {
   AdjudicationViewModel,
   CurationPanelModel,
@@ -15,7 +15,7 @@ import { html, render, type TemplateResult } from 'lit-html';
 import { el } from './dom';
 import { oneLine } from './text';
 import { adjudication, type PanelCtx } from './statsAdjudication';
-import { renderStats } from './statsCharts';
+import { statsView } from './statsCharts';
 import { connect, PanelConnection } from './host';
 import type { VsCodeApi } from './vscodeApi';
 
@@ -24,8 +24,6 @@ export class CurationPanelApp {
   private readonly statusLine = el('div', { class: 'status-line small', testid: 'panel-status', attrs: { 'aria-live': 'polite' } });
   private readonly body = el('div', { class: 'panel-body' });
   private model: CurationPanelModel | undefined;
-  private statsKey = '';
-  private statsView: HTMLElement | undefined;
   private readonly notes = new Map<string, string>();
   private statusTimer: ReturnType<typeof setTimeout> | undefined;
   /** Models rendered so far (tests wait on it through the DOM attribute). */
@@ -61,17 +59,9 @@ export class CurationPanelApp {
     const m = this.model;
     if (!m) return;
     const ctx: PanelCtx = { host: this.host, status: (t, e) => this.status(t, e), notes: this.notes };
-    let view: TemplateResult | HTMLElement;
+    let view: TemplateResult;
     try {
-      if (m.view === 'stats') {
-        // The statistics are read-only figures: built again only when they changed.
-        const key = JSON.stringify(m.stats);
-        if (key !== this.statsKey || !this.statsView) {
-          this.statsKey = key;
-          this.statsView = renderStats(normalizeStats(m.stats));
-        }
-        view = this.statsView;
-      } else view = adjudication(ctx, normalizeAdjudication(m.adjudication), () => this.render());
+      view = m.view === 'stats' ? statsView(normalizeStats(m.stats)) : adjudication(ctx, normalizeAdjudication(m.adjudication), () => this.render());
     } catch (e) {
       view = html`<div class="error" data-testid="region-error">${`This view could not be shown: ${e instanceof Error ? e.message : String(e)}`}</div>`;
     }
