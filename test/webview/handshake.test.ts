@@ -2,7 +2,7 @@
 // again until the host answers, renders the task when it does, and says so when the host stays silent.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { probe, startBrowserHarness, type Harness } from './harness/page';
+import { pageTimersPassed, probe, startBrowserHarness, type Harness } from './harness/page';
 
 let h: Harness;
 
@@ -19,8 +19,8 @@ test('a lost ready is said again: the task renders after the second one', async 
   await page.locator('[data-testid="task-title"]').waitFor({ timeout: 5000 });
   assert.equal(await page.locator('[data-testid="task-title"]').textContent(), 'Keep trailing commas in nested lists');
   assert.equal(await probe(page, (g) => g.__fakeHost.readies), 2);
-  // Once answered, the page stops asking.
-  await page.waitForTimeout(2500);
+  // Once answered, the page stops asking: its next ready was due within 2 s of the second; that timer has run.
+  await pageTimersPassed(page, 2500);
   assert.equal(await probe(page, (g) => g.__fakeHost.readies), 2);
   await page.close();
 });

@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { MAX_STEP_PAGE, MAX_TEXT_SLICE } from '../../src/protocol/messages';
-import { dataOf, probe, startBrowserHarness, stepRow, waitForStatus, waitUntil, type Harness } from './harness/page';
+import { dataOf, hostSettled, pageTimersPassed, probe, startBrowserHarness, stepRow, waitForStatus, waitUntil, type Harness } from './harness/page';
 
 let h: Harness;
 let page: Page;
@@ -23,6 +23,21 @@ const tid = (id: string) => page.locator(`[data-testid="${id}"]`);
 const list = () => tid('trajectory-list');
 const listHeight = () => page.evaluate(`document.querySelector('[data-testid="trajectory-list"]').scrollHeight`);
 const scrollListTo = (top: number) => page.evaluate(`document.querySelector('[data-testid="trajectory-list"]').scrollTop = ${top}`);
+/** Waits until the list stopped scrolling (the same offset two frames apart) and the row at its top is drawn. */
+async function scrollSettled(): Promise<void> {
+  for (const end = Date.now() + 10_000; ; ) {
+    const settled = await page.evaluate(`new Promise((resolve) => {
+      const list = document.querySelector('[data-testid="trajectory-list"]');
+      const top = list.scrollTop;
+      requestAnimationFrame(() => requestAnimationFrame(() => {
+        const row = document.querySelector('[data-testid="step-row"][data-step="' + Math.floor(list.scrollTop / 22) + '"]');
+        resolve(list.scrollTop === top && row !== null);
+      }));
+    })`);
+    if (settled) return;
+    if (Date.now() > end) throw new Error('the step list did not settle');
+  }
+}
 const elements = () => probe(page, (g) => g.__fakeHost.countElements());
 const requests = (method: string) => probe(page, (g) => g.__fakeHost.log).then((l) => l.filter((x) => x.method === method).map((x) => x.params));
 const activeTab = async () => (await dataOf(page.locator('vscode-tab-header[data-testid^="trajectory-tab-"][active]'), 'tab'))[0];
@@ -56,7 +71,7 @@ test('scrolling a 10,000-step trajectory keeps the DOM under 2,000 elements and 
   // A real wheel scroll, too.
   await list().hover();
   for (let i = 0; i < 10; i++) await page.mouse.wheel(0, 1500);
-  await page.waitForTimeout(300);
+  await scrollSettled();
   most = Math.max(most, await elements());
   await scrollListTo(10_000 * 22);
   await stepRow(page, 9_999).waitFor();
@@ -190,8 +205,9 @@ test('regex and case toggles; an invalid regex is refused before it reaches the 
   await waitForCounter(new RegExp(`^${Object.values(any).reduce((a, b) => a + b, 0)}$`));
   const before = (await requests('search')).length;
   await search('unclosed(');
+  // The status is set where the search would have been sent: the decision is made once it shows.
   await tid('search-status').filter({ hasText: /Invalid regular expression/ }).waitFor();
-  await page.waitForTimeout(400);
+  await hostSettled(page);
   assert.equal((await requests('search')).length, before, 'no search request for an invalid pattern');
   assert.equal(await tid('hit-counter').textContent(), '');
   await h.shot(page, 'invalid-regex');
@@ -209,7 +225,8 @@ test('changing the query cancels the running search and ignores its late hits', 
   await waitForCounter(new RegExp(`^${total}$`));
   const cancels = await requests('cancelSearch');
   assert.ok(cancels.some((c) => c.searchId === slow.searchId), 'the first search was cancelled');
-  await page.waitForTimeout(300);
+  // Everything the host still had for the cancelled search (its pending batch, the cancelled searchDone) has arrived.
+  await hostSettled(page);
   assert.equal(await counter(), String(total), 'late hits of the cancelled search do not count');
   await probe(page, (g) => g.__fakeHost.setSearchDelay(0));
 });
@@ -226,8 +243,8 @@ test('Enter in the search box starts the search at once, without waiting for the
   assert.ok(status.startsWith('Searching') || /\d/.test(count), `search started by Enter (status ${JSON.stringify(status)}, counter ${JSON.stringify(count)})`);
   const expected = await probe(page, (g) => g.__fakeHost.expectedCounts('parser', false, false));
   await waitForCounter(new RegExp(`^${Object.values(expected).reduce((a, b) => a + b, 0)}$`));
-  // One search for one query: the typing pause does not send it again.
-  await page.waitForTimeout(300);
+  // One search for one query: the typing pause (120 ms) does not send it again once it has run out.
+  await pageTimersPassed(page, 200);
   assert.equal((await requests('search')).filter((x) => x.pattern === 'parser').length, 1);
 });
 
@@ -259,12 +276,12 @@ test('keyboard: host commands and the same keys in the webview; one press acts o
   // VS Code forwards the key to the workbench, which may send the same command back: it must not act twice.
   await page.keyboard.press('F3');
   await probe(page, (g) => g.__fakeHost.command('nextHit'));
-  await page.waitForTimeout(300);
+  await hostSettled(page);
   assert.equal(await counter(), `3 of ${total}`);
   await page.keyboard.press('Shift+F3');
   await waitForCounter(new RegExp(`^2 of ${total}$`));
-  // Later than an echo could be (the webview pairs them within 500 ms): a command of its own.
-  await page.waitForTimeout(650);
+  // Later than an echo could be (the webview pairs them within 500 ms of the page's clock): a command of its own.
+  await pageTimersPassed(page, 650);
   await probe(page, (g) => g.__fakeHost.command('previousHit'));
   await waitForCounter(new RegExp(`^1 of ${total}$`));
 
@@ -276,7 +293,7 @@ test('keyboard: host commands and the same keys in the webview; one press acts o
   await waitForCounter(new RegExp(`^1 of ${total}$`));
   // Focusing the search selects the query, so typing replaces it; keys typed there are text, not commands.
   await page.keyboard.type('d]');
-  await page.waitForTimeout(350);
+  await pageTimersPassed(page, 200);
   assert.equal(await activeTab(), 'a1');
   assert.equal(await page.locator('[data-testid="search-box"] input').inputValue(), 'd]');
   await search('Traceback');
@@ -291,8 +308,8 @@ test('keyboard: host commands and the same keys in the webview; one press acts o
   await waitUntil(page, (g) => g.__fakeHost.log.filter((l) => l.method === 'openDiff').length > 0);
   await page.keyboard.press('d');
   await waitUntil(page, `window.__fakeHost.log.filter((l) => l.method === 'openDiff').length >= ${before + 2}`);
-  // Then a moment more, in which one press must not have opened a second diff.
-  await page.waitForTimeout(300);
+  // Then until the host has answered everything: one press must not have opened a second diff.
+  await hostSettled(page);
   const diffs = (await requests('openDiff')).slice(before);
   assert.deepEqual(diffs, [
     { column: 'a1', path: 'src/pkg/parser.py' },

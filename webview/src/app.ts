@@ -1,47 +1,58 @@
-// The task view: builds the regions once a model arrives, routes host messages, keeps the UI state and persists
-// it, and performs the actions that cross regions.
-import { PROTOCOL_VERSION, type HostToWebview, type RequestParams, type RequestResult, type TaskViewModel, type ViewCommand, type WebviewState } from '../../src/protocol/messages';
+// The task view: lays the regions out once per task, patches them on every update (the header, the review bar and
+// the review tabs are lit-html templates; the element-built regions are filled again only when their data changed),
+// routes host messages, keeps the UI state and persists it, and performs the actions that cross regions.
+import { PROTOCOL_VERSION, type HostToWebview, type RequestMap, type RequestParams, type RequestResult, type TaskViewModel, type ViewCommand, type WebviewState } from '../../src/protocol/messages';
 import type { Actions, Ctx } from './context';
-import { clear, el } from './dom';
-import { HostConnection } from './host';
+import { html, render, type nothing, type TemplateResult } from 'lit-html';
+import { el } from './dom';
+import { connect, HostConnection } from './host';
 import { actionForKey, CommandDedupe } from './keys';
 import { reconcile, restoreState, savedWebviewState, toPersisted, toWebviewState, type UiState } from './state';
 import { oneLine } from './text';
 import { split } from './ui/split';
 import { tabs, type Tabs } from './ui/tabs';
 import { ColumnsView } from './views/columns';
-import { renderHeader } from './views/header';
+import { header } from './views/header';
 import { renderMatrix } from './views/matrix';
 import { REPAIR_TAB, renderRepair, SeenRepairs } from './views/repair';
 import { renderRequest } from './views/request';
 import { renderResults } from './views/results';
-import { DECISION_TAB, REVIEW_TAB, reviewController } from './views/reviewController';
+import { reviewBar } from './views/reviewBar';
+import { ReviewController } from './views/reviewController';
+import { decisionTab } from './views/reviewDecision';
+import { labelsTab } from './views/reviewLabels';
+import { DECISION_TAB, REVIEW_TAB } from './views/reviewModel';
 import { SpecLinks } from './views/specLinks';
 import { renderSpecs } from './views/specs';
 import { renderTests } from './views/tests';
 import { TrajectoryView } from './views/trajectory';
-import { startHandshake } from './handshake';
 import type { VsCodeApi } from './vscodeApi';
 
 const VIEW_COMMANDS: readonly ViewCommand[] = ['nextAttempt', 'previousAttempt', 'nextHit', 'previousHit', 'focusSearch', 'openDiff'];
 
-/** A tab of the specs area. Later features (curation labels) add theirs here. */
-interface SpecsTab {
-  id: string;
-  label: string;
-  when(m: TaskViewModel): boolean;
-  render(ctx: Ctx, focus?: string): HTMLElement;
-}
+/**
+ * A tab of the specs area. Later features add theirs here. A tab renders either a lit-html template (`template`: it
+ * patches on every update) or an element (`render`: rebuilt only when the model's data outside the review changes).
+ */
+type SpecsTab = { id: string; label: string; when(m: TaskViewModel): boolean } & (
+  | { render(ctx: Ctx, focus?: string): HTMLElement; template?: undefined }
+  | { template(review: ReviewController): TemplateResult; render?: undefined }
+);
 
 const SPECS_TABS: readonly SpecsTab[] = [
   { id: 'specs', label: 'Specs', when: () => true, render: (ctx) => renderSpecs(ctx) },
   { id: 'matrix', label: 'Matrix', when: () => true, render: (ctx) => renderMatrix(ctx) },
   { id: 'tests', label: 'Tests', when: () => true, render: (ctx, focus) => renderTests(ctx, focus) },
   { id: 'results', label: 'Results', when: (m) => m.results !== undefined, render: (ctx) => renderResults(ctx) },
-  { id: REVIEW_TAB, label: 'Review', when: (m) => m.review !== undefined, render: (ctx) => reviewController.renderLabels(ctx) },
-  { id: DECISION_TAB, label: 'Decision', when: (m) => m.review !== undefined, render: (ctx) => reviewController.renderDecision(ctx) },
+  { id: REVIEW_TAB, label: 'Review', when: (m) => m.review !== undefined, template: labelsTab },
+  { id: DECISION_TAB, label: 'Decision', when: (m) => m.review !== undefined, template: decisionTab },
   { id: REPAIR_TAB, label: 'Repair', when: (m) => m.repair !== undefined, render: (ctx) => renderRepair(ctx) },
 ];
+
+/** What the element-built regions depend on: everything but the review part (and the status it sets). */
+function dataKey(m: TaskViewModel): string {
+  return JSON.stringify({ ...m, review: m.review !== undefined, status: undefined });
+}
 
 export class App {
   private readonly host: HostConnection;
@@ -54,7 +65,19 @@ export class App {
   private columns: ColumnsView | undefined;
   private trajectory: TrajectoryView | undefined;
   private specsTabs: Tabs | undefined;
+  private specsTabIds = '';
   private readonly specsContent = el('div', { class: 'region-body specs-content' });
+  /** The regions that patch: the header, the review bar, and the specs area's template tabs. */
+  private readonly headerHost = el('div', { class: 'header-host' });
+  private readonly barHost = el('div', { class: 'review-bar-host' });
+  private readonly templateHost = el('div', { class: 'template-tab' });
+  /** The element-built regions' bodies, made once per task. */
+  private readonly requestBody = el('div', { class: 'region-body' });
+  private readonly attemptsBody = el('div', { class: 'region-body' });
+  private readonly trajectorySection = el('section', { class: 'region', testid: 'region-trajectory' });
+  private readonly specsHead = el('div', { class: 'specs-head' });
+  private dataKey = '';
+  private review: ReviewController | undefined;
   private persistTimer: ReturnType<typeof setTimeout> | undefined;
   private lastPosted = '';
   private statusTimer: ReturnType<typeof setTimeout> | undefined;
@@ -66,11 +89,10 @@ export class App {
   ) {
     this.host = new HostConnection((m) => api.postMessage(m));
     this.seenRepairs = new SeenRepairs(api.getState());
-    window.addEventListener('message', (e: MessageEvent<unknown>) => this.onMessage(e.data));
     document.addEventListener('keydown', (e) => this.onKey(e));
     const loading = el('p', { class: 'muted loading', testid: 'loading', text: 'Loading the task\u2026' });
     root.append(loading);
-    startHandshake({
+    connect<RequestMap, HostToWebview>(this.host, {
       sayReady: () => {
         const ready: { type: 'ready'; protocol: number; state?: WebviewState } = { type: 'ready', protocol: PROTOCOL_VERSION };
         const saved = savedWebviewState(api.getState());
@@ -81,35 +103,28 @@ export class App {
       onSilent: () => {
         loading.textContent = 'Loading the task\u2026 The extension has not answered yet; still asking. If this stays, close this tab and open the task again.';
       },
+      onMessage: (msg) => this.onMessage(msg),
+      onError: (type, e) => this.status(`Could not handle ${oneLine(type, 40)}: ${e instanceof Error ? e.message : String(e)}`, true),
     });
   }
 
-  private onMessage(raw: unknown): void {
-    if (!isRecord(raw) || typeof raw.type !== 'string') return;
-    const msg = raw as HostToWebview;
-    try {
-      switch (msg.type) {
-        case 'init':
-          performance.mark('specweave.init');
-          this.load(msg.model, msg.state);
-          performance.mark('specweave.rendered');
-          break;
-        case 'update':
-          this.load(msg.model, undefined);
-          break;
-        case 'reply':
-          this.host.handleReply(msg);
-          break;
-        case 'searchHits':
-        case 'searchDone':
-          this.trajectory?.onSearchMessage(msg);
-          break;
-        case 'command':
-          if (VIEW_COMMANDS.includes(msg.command) && this.dedupe.acceptHost(msg.command, performance.now())) this.perform(msg.command);
-          break;
-      }
-    } catch (e) {
-      this.status(`Could not handle ${oneLine(String(raw.type), 40)}: ${e instanceof Error ? e.message : String(e)}`, true);
+  private onMessage(msg: Exclude<HostToWebview, { type: 'reply' }>): void {
+    switch (msg.type) {
+      case 'init':
+        performance.mark('specweave.init');
+        this.load(msg.model, msg.state);
+        performance.mark('specweave.rendered');
+        break;
+      case 'update':
+        this.load(msg.model, undefined);
+        break;
+      case 'searchHits':
+      case 'searchDone':
+        this.trajectory?.onSearchMessage(msg);
+        break;
+      case 'command':
+        if (VIEW_COMMANDS.includes(msg.command) && this.dedupe.acceptHost(msg.command, performance.now())) this.perform(msg.command);
+        break;
     }
   }
 
@@ -118,57 +133,79 @@ export class App {
     const sameTask = this.model !== undefined && this.model.taskId === model.taskId;
     const previous = this.model;
     this.model = model;
-    reviewController.onModel(model);
+    const review = this.reviewController();
+    review.onModel(model);
     if (!sameTask) {
       this.state = restoreState(model, this.state ? toPersisted(this.state) : this.api.getState(), hostState);
       if (this.seenRepairs.takeNew(model.repair)) this.state.specsTab = REPAIR_TAB;
-      const reviewTab = reviewController.initialTab(model);
+      const reviewTab = review.initialTab(model);
       if (reviewTab) this.state.specsTab = reviewTab;
       // Another task: nothing of the old trajectories, hits or selection may leak into the new one.
       this.trajectory?.dispose();
       this.trajectory = undefined;
-      this.buildAll();
+      this.buildLayout();
+      this.fillRegions(true);
     } else {
       this.state = reconcile(this.state!, model);
       // A revalidation that just finished is what the curator is waiting for: show its before/after matrix.
-      if (this.seenRepairs.takeNew(model.repair)) this.state.specsTab = REPAIR_TAB;
-      const trajectoriesChanged = JSON.stringify(previous!.columns.map((c) => c.trajectory)) !== JSON.stringify(model.columns.map((c) => c.trajectory));
-      this.buildAll(trajectoriesChanged);
+      const repairNew = this.seenRepairs.takeNew(model.repair);
+      if (repairNew) this.state.specsTab = REPAIR_TAB;
+      const key = dataKey(model);
+      if (key !== this.dataKey || repairNew) {
+        const trajectoriesChanged = JSON.stringify(previous!.columns.map((c) => c.trajectory)) !== JSON.stringify(model.columns.map((c) => c.trajectory));
+        this.fillRegions(trajectoriesChanged);
+      } else {
+        // Only the review part changed (every recorded label): the element-built regions stay as they are.
+        this.renderTemplates();
+      }
     }
     this.persist();
   }
 
-  /** (Re)builds every region. The trajectory view survives an update of the same task, with its caches. */
-  private buildAll(trajectoriesChanged = true): void {
+  /** The page's layout, once per task: the regions' boxes and the split layouts holding them. */
+  private buildLayout(): void {
+    const request = el('section', { class: 'region', testid: 'region-request' }, el('div', { class: 'region-title', text: 'Request' }), this.requestBody);
+    const specsArea = el('section', { class: 'region', testid: 'region-specs' }, this.specsHead, this.specsContent);
+    const attempts = el('section', { class: 'region', testid: 'region-attempts' }, el('div', { class: 'region-title', text: 'Attempts' }), this.attemptsBody);
+    const splits = this.state!.splits;
+    const save = (name: string) => (p: number) => this.setState({ splits: { ...this.state!.splits, [name]: p } });
+    const left = split('horizontal', request, specsArea, { testid: 'split-left', position: splits.left ?? 45, minStart: '60px', minEnd: '80px', onResize: save('left') });
+    const right = split('horizontal', attempts, this.trajectorySection, { testid: 'split-right', position: splits.right ?? 32, minStart: '60px', minEnd: '160px', onResize: save('right') });
+    const main = split('vertical', el('div', { class: 'pane' }, left), el('div', { class: 'pane' }, right), { testid: 'split-main', position: splits.main ?? 40, minStart: '200px', minEnd: '280px', onResize: save('main') });
+    this.specsTabIds = '';
+    this.root.replaceChildren(this.headerHost, this.barHost, el('main', { class: 'regions', testid: 'regions' }, main));
+  }
+
+  /** Fills the element-built regions from the model (their boxes stay, and so does where each is scrolled to). */
+  private fillRegions(trajectoriesChanged: boolean): void {
     const ctx = this.context();
-    // An update rebuilds the regions; where each was scrolled to stays.
-    const scrolled = new Map<string, number>();
-    for (const body of this.root.querySelectorAll<HTMLElement>('section.region > .region-body')) {
-      const id = body.parentElement?.dataset.testid;
-      if (id && body.scrollTop > 0) scrolled.set(id, body.scrollTop);
-    }
-    clear(this.root);
+    this.dataKey = dataKey(ctx.model());
     this.links.resetRuns();
-    const request = el('section', { class: 'region', testid: 'region-request' }, el('div', { class: 'region-title', text: 'Request' }), el('div', { class: 'region-body' }, this.guard('request', () => renderRequest(ctx.model().request, ctx.model().requestTruncated === true, this.links))));
+    this.requestBody.replaceChildren(this.guard('request', () => renderRequest(ctx.model().request, ctx.model().requestTruncated === true, this.links)));
 
     const available = SPECS_TABS.filter((t) => t.when(ctx.model()));
     if (!available.some((t) => t.id === this.state!.specsTab)) this.state!.specsTab = 'specs';
-    this.specsTabs = tabs(
-      available.map((t) => ({ id: t.id, label: t.label })),
-      this.state!.specsTab,
-      'specs-tab',
-      (id) => this.showSpecsTab(id),
-    );
-    const specsArea = el('section', { class: 'region', testid: 'region-specs' }, this.specsTabs.element, this.specsContent);
-    this.showSpecsTab(this.state!.specsTab);
+    const ids = available.map((t) => t.id).join('\u0000');
+    if (ids !== this.specsTabIds) {
+      this.specsTabIds = ids;
+      this.specsTabs = tabs(
+        available.map((t) => ({ id: t.id, label: t.label })),
+        this.state!.specsTab,
+        'specs-tab',
+        (id) => this.showSpecsTab(id),
+      );
+      this.specsHead.replaceChildren(this.specsTabs.element);
+    } else this.specsTabs?.select(this.state!.specsTab);
+    this.fillSpecsTab(this.state!.specsTab);
 
     this.columns = new ColumnsView(ctx);
     const columns = this.columns;
-    const attemptsBody = this.guard('attempts', () => {
-      columns.render();
-      return columns.element;
-    });
-    const attempts = el('section', { class: 'region', testid: 'region-attempts' }, el('div', { class: 'region-title', text: 'Attempts' }), el('div', { class: 'region-body' }, attemptsBody));
+    this.attemptsBody.replaceChildren(
+      this.guard('attempts', () => {
+        columns.render();
+        return columns.element;
+      }),
+    );
 
     const fresh = !this.trajectory;
     if (!this.trajectory) this.trajectory = new TrajectoryView(ctx);
@@ -178,19 +215,29 @@ export class App {
       trajectory.render();
       return trajectory.element;
     });
+    if (this.trajectorySection.firstChild !== trajectoryBody || this.trajectorySection.childNodes.length !== 1) this.trajectorySection.replaceChildren(trajectoryBody);
     if (fresh && this.state!.search !== '') void trajectory.runSearch();
-    const traj = el('section', { class: 'region', testid: 'region-trajectory' }, trajectoryBody);
+    this.renderTemplates();
+  }
 
-    const splits = this.state!.splits;
-    const save = (name: string) => (p: number) => this.setState({ splits: { ...this.state!.splits, [name]: p } });
-    const left = split('horizontal', request, specsArea, { testid: 'split-left', position: splits.left ?? 45, minStart: '60px', minEnd: '80px', onResize: save('left') });
-    const right = split('horizontal', attempts, traj, { testid: 'split-right', position: splits.right ?? 32, minStart: '60px', minEnd: '160px', onResize: save('right') });
-    const main = split('vertical', el('div', { class: 'pane' }, left), el('div', { class: 'pane' }, right), { testid: 'split-main', position: splits.main ?? 40, minStart: '200px', minEnd: '280px', onResize: save('main') });
-    this.root.append(renderHeader(ctx, this.statusLine), this.guard('review bar', () => reviewController.renderBar(ctx) ?? el('div')), el('main', { class: 'regions', testid: 'regions' }, main));
-    for (const [id, top] of scrolled) {
-      const body = this.root.querySelector<HTMLElement>(`section[data-testid="${id}"] > .region-body`);
-      if (body) body.scrollTop = top;
+  /** Patches the template regions: the header, the review bar and an open template tab. */
+  private renderTemplates(): void {
+    const ctx = this.context();
+    const review = this.reviewController();
+    this.patch(this.headerHost, 'header', () => header(ctx, this.statusLine));
+    this.patch(this.barHost, 'review bar', () => reviewBar(review));
+    const tab = SPECS_TABS.find((t) => t.id === this.state?.specsTab);
+    if (tab?.template && this.templateHost.isConnected) this.patch(this.templateHost, tab.label.toLowerCase(), () => tab.template(review));
+  }
+
+  private patch(host: HTMLElement, region: string, template: () => TemplateResult | typeof nothing): void {
+    let t: TemplateResult | typeof nothing;
+    try {
+      t = template();
+    } catch (e) {
+      t = html`<div class="error" data-testid="region-error">${`The ${region} could not be shown: ${e instanceof Error ? e.message : String(e)}`}</div>`;
     }
+    render(t, host);
   }
 
   private guard(region: string, build: () => HTMLElement): HTMLElement {
@@ -201,13 +248,40 @@ export class App {
     }
   }
 
+  /** The curator opens a tab: it shows from its top. */
   private showSpecsTab(id: string, focus?: string): void {
     const tab = SPECS_TABS.find((t) => t.id === id) ?? SPECS_TABS[0]!;
     this.setState({ specsTab: tab.id });
     this.specsTabs?.select(tab.id);
-    clear(this.specsContent);
+    this.fillSpecsTab(tab.id, focus);
     this.specsContent.scrollTop = 0;
-    this.specsContent.append(this.guard(tab.label.toLowerCase(), () => tab.render(this.context(), focus)));
+  }
+
+  private fillSpecsTab(id: string, focus?: string): void {
+    const tab = SPECS_TABS.find((t) => t.id === id) ?? SPECS_TABS[0]!;
+    if (tab.template) {
+      if (this.specsContent.firstChild !== this.templateHost) this.specsContent.replaceChildren(this.templateHost);
+      this.patch(this.templateHost, tab.label.toLowerCase(), () => tab.template(this.reviewController()));
+    } else {
+      const r = tab.render;
+      this.specsContent.replaceChildren(this.guard(tab.label.toLowerCase(), () => r(this.context(), focus)));
+    }
+  }
+
+  private reviewController(): ReviewController {
+    this.review ??= new ReviewController(
+      this.context(),
+      {
+        showTab: (id) => this.showSpecsTab(id),
+        showStep: (column, step) => {
+          this.context().actions.activateColumn(column);
+          this.trajectory?.showStep(column, step);
+        },
+        currentTab: () => this.state?.specsTab ?? 'specs',
+      },
+      () => this.renderTemplates(),
+    );
+    return this.review;
   }
 
   private context(): Ctx {
@@ -249,17 +323,6 @@ export class App {
       status: (message, error) => this.status(message, error),
     };
     this.ctx = ctx;
-    reviewController.attach(ctx, {
-      showTab: (id) => {
-        this.showSpecsTab(id);
-        reviewController.rerender();
-      },
-      showStep: (column, step) => {
-        this.context().actions.activateColumn(column);
-        this.trajectory?.showStep(column, step);
-      },
-      currentTab: () => this.state?.specsTab ?? 'specs',
-    });
     return this.ctx;
   }
 
@@ -305,7 +368,7 @@ export class App {
     if (!this.model) return;
     const target = e.composedPath()[0];
     const inTextField = target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
-    if (!e.defaultPrevented && reviewController.onKey(e, inTextField || e.composedPath().some((n) => n instanceof HTMLElement && /^VSCODE-(SINGLE-SELECT|TEXTFIELD|TEXTAREA)$/.test(n.tagName)))) return;
+    if (!e.defaultPrevented && this.reviewController().onKey(e, inTextField || e.composedPath().some((n) => n instanceof HTMLElement && /^VSCODE-(SINGLE-SELECT|TEXTFIELD|TEXTAREA)$/.test(n.tagName)))) return;
     const action = actionForKey({
       key: e.key,
       ctrlKey: e.ctrlKey,
@@ -359,10 +422,6 @@ export class App {
       }
     }
   }
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** Fills in what a sloppy or older host might leave out, so rendering never trips over a missing array. */

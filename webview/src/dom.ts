@@ -1,5 +1,6 @@
-// The only way this app makes DOM: elements by name, text by textContent. There is deliberately no way to pass
-// markup, inline styles, event-handler attributes or URLs through here.
+// How the element-built views make DOM (the others are lit-html templates with text bindings only): elements by
+// name, text by textContent. There is deliberately no way to pass markup, inline styles, event-handler attributes or
+// URLs through here.
 import { oneLine } from './text';
 
 export type Child = Node | string | null | undefined | false;

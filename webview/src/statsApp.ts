@@ -1,57 +1,23 @@
 // The statistics and adjudication panels: one small app on the curation panel protocol (ready -> init, update on
-// every change of the review log, requests with ids and one reply each). Everything from the host is data: text by
-// textContent, charts from createElementNS and DOM bars sized through CSSOM.
+// every change of the review log, requests with ids and one reply each, through the one RPC client). Everything from
+// the host is data: text through lit-html's text bindings, charts as SVG templates, bars sized through CSSOM. Both
+// views are lit-html templates, so the body patches on every update.
 import type {
   AdjudicationViewModel,
   CurationPanelModel,
   CurationRequestMap,
-  CurationRequestMethod,
   CurationWebviewToHost,
   HostToCurationWebview,
-  ReviewActResult,
   StatsViewModel,
 } from '../../src/protocol/messages';
 import { PROTOCOL_VERSION } from '../../src/protocol/messages';
+import { html, render, type TemplateResult } from 'lit-html';
 import { el } from './dom';
 import { oneLine } from './text';
-import { renderAdjudication } from './statsAdjudication';
-import { renderStats } from './statsCharts';
-import { startHandshake } from './handshake';
+import { adjudication, type PanelCtx } from './statsAdjudication';
+import { statsView } from './statsCharts';
+import { connect, PanelConnection } from './host';
 import type { VsCodeApi } from './vscodeApi';
-
-type Reply = Extract<HostToCurationWebview, { type: 'reply' }>;
-
-/** Numbered requests, one reply each (the task view's HostConnection, for the panel protocol). */
-export class PanelConnection {
-  private nextId = 1;
-  private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
-
-  constructor(private readonly post: (m: CurationWebviewToHost) => void) {}
-
-  request<M extends CurationRequestMethod>(method: M, params: CurationRequestMap[M]['params']): Promise<CurationRequestMap[M]['result']> {
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.post({ type: 'request', id, method, params } as CurationWebviewToHost);
-    });
-  }
-
-  handleReply(r: Reply): void {
-    const p = this.pending.get(r.id);
-    if (!p) return;
-    this.pending.delete(r.id);
-    if (r.ok) p.resolve(r.result);
-    else p.reject(new Error(typeof r.error === 'string' ? r.error : 'failed'));
-  }
-}
-
-/** What the two views get from the app. */
-export interface PanelCtx {
-  host: PanelConnection;
-  status(message: string, error?: boolean): void;
-  /** Unsent notes of the adjudication view, by row key: they survive updates and failed requests. */
-  notes: Map<string, string>;
-}
 
 export class CurationPanelApp {
   private readonly host: PanelConnection;
@@ -73,44 +39,35 @@ export class CurationPanelApp {
     root.dataset.testid = kind === 'stats' ? 'stats-view' : 'adjudication-view';
     const loading = el('p', { class: 'muted loading', testid: 'loading', text: kind === 'stats' ? 'Computing the statistics\u2026' : 'Finding disagreements\u2026' });
     root.append(loading);
-    window.addEventListener('message', (e: MessageEvent<unknown>) => this.onMessage(e.data));
-    startHandshake({
+    connect<CurationRequestMap, HostToCurationWebview>(this.host, {
       sayReady: () => post({ type: 'ready', protocol: PROTOCOL_VERSION }),
       answered: () => this.model !== undefined,
       onSilent: () => {
         loading.textContent = `${loading.textContent ?? ''} The extension has not answered yet; still asking. If this stays, close this panel and open it again.`;
       },
+      onMessage: (msg) => {
+        if (msg.type === 'init' || msg.type === 'update') {
+          this.model = msg.model;
+          this.render();
+        }
+      },
+      onError: (_type, e) => this.status(`Could not show this: ${e instanceof Error ? e.message : String(e)}`, true),
     });
-  }
-
-  private onMessage(raw: unknown): void {
-    if (typeof raw !== 'object' || raw === null) return;
-    const msg = raw as HostToCurationWebview;
-    try {
-      if (msg.type === 'reply') this.host.handleReply(msg);
-      else if (msg.type === 'init' || msg.type === 'update') {
-        this.model = msg.model;
-        this.render();
-      }
-    } catch (e) {
-      this.status(`Could not show this: ${e instanceof Error ? e.message : String(e)}`, true);
-    }
   }
 
   private render(): void {
     const m = this.model;
     if (!m) return;
-    const scroll = this.body.scrollTop;
     const ctx: PanelCtx = { host: this.host, status: (t, e) => this.status(t, e), notes: this.notes };
-    let view: HTMLElement;
+    let view: TemplateResult;
     try {
-      view = m.view === 'stats' ? renderStats(normalizeStats(m.stats)) : renderAdjudication(ctx, normalizeAdjudication(m.adjudication), () => this.render());
+      view = m.view === 'stats' ? statsView(normalizeStats(m.stats)) : adjudication(ctx, normalizeAdjudication(m.adjudication), () => this.render());
     } catch (e) {
-      view = el('div', { class: 'error', testid: 'region-error', text: `This view could not be shown: ${e instanceof Error ? e.message : String(e)}` });
+      view = html`<div class="error" data-testid="region-error">${`This view could not be shown: ${e instanceof Error ? e.message : String(e)}`}</div>`;
     }
-    this.body.replaceChildren(view);
+    // The body stays, so where it is scrolled to stays; lit patches what changed inside it.
+    render(view, this.body);
     if (!this.root.contains(this.body)) this.root.replaceChildren(this.statusLine, this.body);
-    this.body.scrollTop = scroll;
     this.renders++;
     this.root.dataset.renders = String(this.renders);
   }
@@ -138,8 +95,4 @@ function normalizeStats(s: StatsViewModel): StatsViewModel {
 
 function normalizeAdjudication(a: AdjudicationViewModel): AdjudicationViewModel {
   return { ...a, items: arr(a.items).map((i) => ({ ...i, values: arr(i.values), choices: arr(i.choices) })) };
-}
-
-export function actText(r: ReviewActResult): string {
-  return r.ok ? `Recorded: ${oneLine(r.summary, 200)}.` : `${['disk_full', 'io', 'locked', 'unavailable'].includes(r.code) ? 'Not recorded' : 'Refused'}: ${oneLine(r.message, 400)}`;
 }

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { WebviewToHost } from '../../../src/protocol/messages';
 import { validateWebviewMessage } from '../../../src/protocol/validate';
-import { HostConnection, HostError } from '../../../webview/src/host';
+import { HostConnection, HostError, PanelConnection } from '../../../webview/src/host';
 
 test('requests get ids from a counter and settle with exactly one reply each', async () => {
   const sent: WebviewToHost[] = [];
@@ -29,4 +29,23 @@ test('rejectAll fails what is outstanding', async () => {
   c.rejectAll('task changed');
   await assert.rejects(p, /task changed/);
   assert.equal(c.outstanding, 0);
+});
+
+test('a request over the message cap is refused in the page, naming the method and the size; nothing is posted', async () => {
+  const sent: WebviewToHost[] = [];
+  const c = new HostConnection((m) => sent.push(m));
+  const big = c.request('label', { attempt: 'a1', spec: 'S1', verdict: 'satisfied', note: 'x'.repeat(1_100_000) });
+  await assert.rejects(big, (e: unknown) => e instanceof HostError && /^label: the request is too big to send \(\d+ bytes, at most 1000000\)$/.test(e.message));
+  assert.equal(sent.length, 0);
+  assert.equal(c.outstanding, 0);
+});
+
+test('the statistics page uses the same client: ids from a counter, one reply each', async () => {
+  const sent: unknown[] = [];
+  const c = new PanelConnection((m) => sent.push(m));
+  const p = c.request('openTask', { taskId: 't1' });
+  assert.deepEqual(sent, [{ type: 'request', id: 1, method: 'openTask', params: { taskId: 't1' } }]);
+  assert.ok(c.handleReply({ type: 'reply', id: 1, ok: true, result: { opened: true } }));
+  assert.deepEqual(await p, { opened: true });
+  assert.equal(c.handleReply({ type: 'reply', id: 1, ok: true, result: { opened: true } }), false);
 });

@@ -5,7 +5,7 @@
 //
 // Written without the DOM lib (the repository's test tsconfig has none): the few browser APIs used are typed here.
 import { MAX_STEP_PAGE, MAX_TEXT_SLICE, STEP_PREVIEW_CHARS } from '../../../src/protocol/messages';
-import type { HostToWebview, SearchHit, StepKindView, StepView, ViewCommand, WebviewState, WebviewToHost } from '../../../src/protocol/messages';
+import type { HostToWebview, SearchHit, TaskViewModel, StepKindView, StepView, ViewCommand, WebviewState, WebviewToHost } from '../../../src/protocol/messages';
 import { validateWebviewMessage } from '../../../src/protocol/validate';
 import { fixtureByName, type Fixture, type FullStep } from './fixtures';
 import { repairFixture } from './repairFixtures';
@@ -29,6 +29,8 @@ interface PageGlobal {
   dispatchEvent(e: unknown): boolean;
   MessageEvent: new (type: string, init: { data: unknown }) => unknown;
   structuredClone<T>(v: T): T;
+  /** `review=real`: the Node side's real review host (harness/realReview.ts), through a Playwright binding. */
+  __realReview?: (method: string, params: string) => Promise<string>;
 }
 
 const g = globalThis as unknown as PageGlobal;
@@ -36,7 +38,8 @@ const params = new URLSearchParams(g.location.search);
 const fixture: Fixture = fixtureByName(params.get('fixture') ?? 'standard', params);
 // `review=1` (or `review=hostile`) adds the review part, answered by a small stand-in for the curation store;
 // `blind=1` hides the other curator until submit; `queue=1` starts in review mode; `reviewAll=1` judges every attempt.
-const review = params.get('review')
+const realReview = params.get('review') === 'real';
+const review = params.get('review') && !realReview
   ? new FakeReview(fixture.model, { blind: params.get('blind') === '1', hostile: params.get('review') === 'hostile', queue: params.get('queue') === '1', allAttempts: params.get('reviewAll') === '1' })
   : undefined;
 if (review) fixture.model = { ...fixture.model, review: review.model() };
@@ -67,7 +70,15 @@ function send(msg: HostToWebview): void {
   g.dispatchEvent(new g.MessageEvent('message', { data: g.structuredClone(msg) }));
 }
 
-const later = (fn: () => void, ms = 0) => setTimeout(fn, ms);
+/** Host work scheduled and not run yet: 0 means every message the page sent has been answered. */
+let pending = 0;
+const later = (fn: () => void, ms = 0): void => {
+  pending++;
+  setTimeout(() => {
+    pending--;
+    fn();
+  }, ms);
+};
 
 // ---- trajectories -----------------------------------------------------------------------------------------------
 
@@ -241,6 +252,18 @@ function answer(msg: Extract<WebviewToHost, { type: 'request' }>): unknown {
   }
 }
 
+interface RealAnswer {
+  handled: boolean;
+  result?: unknown;
+  review?: unknown;
+  changed?: boolean;
+}
+
+async function callReal(method: string, p: unknown): Promise<RealAnswer> {
+  if (!g.__realReview) throw new Error('review=real needs the harness binding __realReview (open the page through startBrowserHarness)');
+  return JSON.parse(await g.__realReview(method, JSON.stringify(p))) as RealAnswer;
+}
+
 function receive(raw: unknown): void {
   const v = validateWebviewMessage(raw);
   if (!v.ok) {
@@ -255,6 +278,17 @@ function receive(raw: unknown): void {
       readies++;
       // `dropReady=N`: the first N `ready`s are lost on the way, as after a window reload.
       if (readies <= Number(params.get('dropReady') ?? 0)) return;
+      if (realReview && fixture.model.review === undefined) {
+        // The review part comes from the real host first; then the page gets its init.
+        pending++;
+        void callReal('view', {}).then((a) => {
+          pending--;
+          fixture.model = { ...fixture.model, review: a.review as TaskViewModel['review'] };
+          receive(raw);
+        });
+        readies--;
+        return;
+      }
       const host = g.sessionStorage.getItem(HOST_STATE_KEY);
       const init: HostToWebview = { type: 'init', model: fixture.model };
       if (host) init.state = JSON.parse(host) as WebviewState;
@@ -267,6 +301,33 @@ function receive(raw: unknown): void {
       return;
     case 'request': {
       log.push({ method: msg.method, params: msg.params });
+      if (realReview) {
+        // Review requests go to the real ReviewActions (Node side): the update with the new review part, then the reply.
+        pending++;
+        void callReal(msg.method, msg.params).then(
+          (a) => {
+            pending--;
+            if (!a.handled) {
+              try {
+                send({ type: 'reply', id: msg.id, ok: true, result: answer(msg) });
+              } catch (e) {
+                send({ type: 'reply', id: msg.id, ok: false, error: e instanceof Error ? e.message : String(e) });
+              }
+              return;
+            }
+            if (a.changed && a.review) {
+              fixture.model = { ...fixture.model, review: a.review as TaskViewModel['review'] };
+              send({ type: 'update', model: fixture.model });
+            }
+            send({ type: 'reply', id: msg.id, ok: true, result: a.result });
+          },
+          (e: unknown) => {
+            pending--;
+            send({ type: 'reply', id: msg.id, ok: false, error: e instanceof Error ? e.message : String(e) });
+          },
+        );
+        return;
+      }
       try {
         send({ type: 'reply', id: msg.id, ok: true, result: answer(msg) });
       } catch (e) {
@@ -358,6 +419,7 @@ g.__fakeHost = {
     searchDelayMs = ms;
   },
   runningSearches: () => running.size,
+  idle: () => pending === 0,
   expectedCounts: (pattern: string, regex: boolean, caseSensitive: boolean, kinds?: StepKindView[]) => allMatches(pattern, regex, caseSensitive, kinds),
   stepKind: (column: string, i: number) => fixture.trajectories[column]?.step(i).kind,
   countElements: () => countElements(g.document),

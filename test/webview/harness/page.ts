@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { StepKindView, ViewCommand } from '../../../src/protocol/messages';
 import { launchChromium } from '../../vscode/harness/browser';
+import { RealReviewHost } from './realReview';
 import { projectRoot, startHarness, type HarnessServer } from './server';
 
 export const outputDir = path.join(projectRoot, '.test-output/webview');
@@ -21,6 +22,8 @@ export interface FakeHostProbe {
   update(patch: Record<string, unknown>): void;
   setSearchDelay(ms: number): void;
   runningSearches(): number;
+  /** True when every message the page sent has been answered (no host work scheduled). */
+  idle(): boolean;
   expectedCounts(pattern: string, regex: boolean, caseSensitive: boolean, kinds?: StepKindView[]): Record<string, number>;
   stepKind(column: string, i: number): string | undefined;
   countElements(): number;
@@ -40,18 +43,21 @@ export interface Harness {
   /** Opens the page and waits for the task title (unless `waitForTask` is false). */
   open(o?: { fixture?: 'standard' | 'hostile' | 'scale'; query?: string; theme?: 'dark' | 'light' | 'hc'; width?: number; height?: number; waitForTask?: boolean }): Promise<Page>;
   errors: string[];
+  /** The real review host behind a page opened with `review=real` (harness/realReview.ts). */
+  realReview(page: Page): RealReviewHost | undefined;
   shot(page: Page, name: string): Promise<void>;
   close(): Promise<void>;
 }
 
-export async function startBrowserHarness(suite: string): Promise<Harness> {
-  const server = await startHarness();
+export async function startBrowserHarness(suite: string, o: { dist?: string } = {}): Promise<Harness> {
+  const server = await startHarness(o);
   const browser = await launchChromium();
   const dir = path.join(outputDir, suite);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const errors: string[] = [];
   let shots = 0;
+  const reals = new Map<Page, RealReviewHost>();
   return {
     server,
     browser,
@@ -59,6 +65,12 @@ export async function startBrowserHarness(suite: string): Promise<Harness> {
     async open(o = {}) {
       const page = await browser.newPage({ viewport: { width: o.width ?? 1600, height: o.height ?? 1000 } });
       page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+      if (/(^|&)review=real(&|$)/.test(o.query ?? '')) {
+        const real = new RealReviewHost();
+        reals.set(page, real);
+        page.on('close', () => real.dispose());
+        await page.exposeBinding('__realReview', async (_source, method: string, params: string) => JSON.stringify(await real.handle(method, JSON.parse(params) as unknown)));
+      }
       page.on('console', (m) => {
         if (m.type() === 'error') errors.push(`console: ${m.text()}`);
       });
@@ -66,11 +78,13 @@ export async function startBrowserHarness(suite: string): Promise<Harness> {
       if (o.waitForTask !== false) await page.locator('[data-testid="task-title"]').waitFor({ timeout: 15_000 });
       return page;
     },
+    realReview: (page) => reals.get(page),
     async shot(page, name) {
       shots++;
       await page.screenshot({ path: path.join(dir, `${String(shots).padStart(2, '0')}-${name}.png`) });
     },
     async close() {
+      for (const r of reals.values()) r.dispose();
       await browser.close();
       await server.close();
     },
@@ -119,4 +133,23 @@ export async function nextRequest(page: Page, method: string, act: () => Promise
 /** Waits for the status line to say something matching `re`. */
 export async function waitForStatus(page: Page, re: RegExp): Promise<void> {
   await page.locator('[data-testid="status-line"]').filter({ hasText: re }).waitFor({ timeout: 10_000 });
+}
+
+/**
+ * Waits until the fake host has answered everything the page sent, and the page sent nothing more: what a request
+ * can still cause has happened. For "one press acts once" checks after host round trips.
+ */
+export async function hostSettled(page: Page, timeout = 10_000): Promise<void> {
+  await waitUntil(page, (g) => g.__fakeHost.idle(), timeout);
+}
+
+/**
+ * Waits until the page's own timer queue has passed `ms` from now: every timer the page had already scheduled to run
+ * within `ms` (the search box's typing pause, the command echo window) has run by then, since timers run in the
+ * order they fall due. The wait is on the page's event loop, not a guess about how fast the machine is; then the
+ * host work those timers started is awaited too.
+ */
+export async function pageTimersPassed(page: Page, ms: number): Promise<void> {
+  await page.evaluate(`new Promise((resolve) => setTimeout(resolve, ${Math.max(0, Math.floor(ms))}))`);
+  await hostSettled(page);
 }

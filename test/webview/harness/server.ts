@@ -22,9 +22,11 @@ export interface HarnessServer {
 
 const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.html': 'text/html', '.map': 'application/json' };
 
-export async function startHarness(): Promise<HarnessServer> {
-  for (const f of ['dist/webview.js', 'dist/webview.css']) {
-    if (!existsSync(path.join(projectRoot, f))) throw new Error(`${f} is missing: run \`node esbuild.js\` (npm run test:webview does)`);
+/** `dist`: the folder holding the bundles served (default: the project's `dist/`; the benchmark serves an older build). */
+export async function startHarness(o: { dist?: string } = {}): Promise<HarnessServer> {
+  const distDir = o.dist ?? path.join(projectRoot, 'dist');
+  for (const f of ['webview.js', 'webview.css']) {
+    if (!existsSync(path.join(distDir, f))) throw new Error(`${f} is missing in ${distDir}: run \`node esbuild.js\` (npm run test:webview does)`);
   }
   const fake = await build({
     entryPoints: [path.join(harnessDir, 'fakeHost.ts')],
@@ -57,8 +59,8 @@ export async function startHarness(): Promise<HarnessServer> {
         cspSource: origin,
         nonce,
         // Inline, as the extension serves it (the theme sheet is the workbench's part, linked).
-        script: { inline: readFileSync(path.join(projectRoot, 'dist/stats.js'), 'utf8') },
-        styles: [{ uri: `/harness/theme-${theme}.css` }, { inline: readFileSync(path.join(projectRoot, 'dist/stats.css'), 'utf8') }],
+        script: { inline: readFileSync(path.join(distDir, 'stats.js'), 'utf8') },
+        styles: [{ uri: `/harness/theme-${theme}.css` }, { inline: readFileSync(path.join(distDir, 'stats.css'), 'utf8') }],
         title: 'SpecWeave curation panel (harness)',
         taskId: url.searchParams.get('view') === 'adjudication' ? 'adjudication' : 'stats',
       });
@@ -72,8 +74,8 @@ export async function startHarness(): Promise<HarnessServer> {
       const html = buildWebviewHtml({
         cspSource: origin,
         nonce,
-        script: { inline: readFileSync(path.join(projectRoot, 'dist/webview.js'), 'utf8') },
-        styles: [{ uri: `/harness/theme-${theme}.css` }, { inline: readFileSync(path.join(projectRoot, 'dist/webview.css'), 'utf8') }],
+        script: { inline: readFileSync(path.join(distDir, 'webview.js'), 'utf8') },
+        styles: [{ uri: `/harness/theme-${theme}.css` }, { inline: readFileSync(path.join(distDir, 'webview.css'), 'utf8') }],
         title: 'SpecWeave task view (harness)',
         taskId: url.searchParams.get('fixture') ?? 'standard',
       });
@@ -87,7 +89,7 @@ export async function startHarness(): Promise<HarnessServer> {
     const theme = /^\/harness\/theme-(dark|light|hc)\.css$/.exec(url.pathname);
     if (theme) return send(200, TYPES['.css']!, readFileSync(path.join(harnessDir, `theme-${theme[1]}.css`)));
     const dist = /^\/dist\/((?:webview|stats)\.(?:js|css)(?:\.map)?)$/.exec(url.pathname);
-    if (dist) return send(200, TYPES[path.extname(dist[1]!)]!, readFileSync(path.join(projectRoot, 'dist', dist[1]!)));
+    if (dist) return send(200, TYPES[path.extname(dist[1]!)]!, readFileSync(path.join(distDir, dist[1]!)));
     send(404, 'text/plain', 'not found');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -8,6 +8,7 @@ import '@vscode-elements/elements/dist/vscode-single-select/index.js';
 import '@vscode-elements/elements/dist/vscode-option/index.js';
 import type { VscodeTextfield } from '@vscode-elements/elements/dist/vscode-textfield/vscode-textfield.js';
 import type { VscodeSingleSelect } from '@vscode-elements/elements/dist/vscode-single-select/vscode-single-select.js';
+import { html, nothing, type TemplateResult } from 'lit-html';
 
 export interface ButtonOptions {
   testid?: string;
@@ -142,4 +143,50 @@ export function select(options: ReadonlyArray<{ value: string; label: string }>,
       s.value = v;
     },
   };
+}
+
+// ---- the same components as lit-html templates (regions that patch instead of rebuild) ----------------------------
+
+/** A button; a click while it is disabled does nothing. */
+export function vsButton(label: string, onClick: () => void, o: ButtonOptions & { chosen?: boolean; hidden?: boolean } = {}): TemplateResult {
+  return html`<vscode-button
+    class=${o.chosen ? 'chosen' : nothing}
+    .secondary=${o.secondary === true}
+    .disabled=${o.disabled === true}
+    ?hidden=${o.hidden === true}
+    title=${o.title ?? nothing}
+    data-testid=${o.testid ?? nothing}
+    @click=${(e: Event) => {
+      if (!(e.currentTarget as HTMLElement & { disabled: boolean }).disabled) onClick();
+    }}
+    >${label}</vscode-button
+  >`;
+}
+
+export function vsBadge(text: string, testid?: string, variant: 'default' | 'counter' = 'default'): TemplateResult {
+  return html`<vscode-badge .variant=${variant} data-testid=${testid ?? nothing}>${text}</vscode-badge>`;
+}
+
+export function vsCheckbox(label: string, checked: boolean, testid: string, onChange: (checked: boolean) => void, disabled = false): TemplateResult {
+  return html`<vscode-checkbox
+    .label=${label}
+    .checked=${checked}
+    ?disabled=${disabled}
+    data-testid=${testid}
+    @change=${(e: Event) => onChange((e.currentTarget as HTMLElement & { checked: boolean }).checked)}
+  ></vscode-checkbox>`;
+}
+
+/** A single select; `onChange` gets the chosen value. Read it later through `selectValue`. */
+export function vsSelect(options: ReadonlyArray<{ value: string; label: string }>, value: string | undefined, testid: string, onChange?: (value: string) => void): TemplateResult {
+  return html`<vscode-single-select
+    data-testid=${testid}
+    @change=${(e: Event) => onChange?.((e.currentTarget as VscodeSingleSelect).value)}
+    >${options.map((o) => html`<vscode-option .value=${o.value} .selected=${o.value === value}>${o.label}</vscode-option>`)}</vscode-single-select
+  >`;
+}
+
+/** The value of a select rendered by `vsSelect` (or of a plain input). */
+export function selectValue(node: Element | null | undefined): string {
+  return node && 'value' in node ? String((node as { value: unknown }).value ?? '') : '';
 }

@@ -1,15 +1,16 @@
-// The task's title line, its notices, and the banner of a restricted (untrusted) workspace.
+// The task's title line, its notices, and the banner of a restricted (untrusted) workspace (a lit-html template: an
+// update patches it).
+import { html, nothing, type TemplateResult } from 'lit-html';
 import type { Ctx } from '../context';
-import { el } from '../dom';
 import { oneLine } from '../text';
-import { badge, button } from '../ui/controls';
+import { vsBadge, vsButton } from '../ui/controls';
 
 /** Host commands the header's next/previous task buttons run (the same the keyboard shortcuts run). */
 export const TASK_COMMANDS = { next: 'specweave.task.next', previous: 'specweave.task.previous' } as const;
 
-export function renderHeader(ctx: Ctx, statusLine: HTMLElement): HTMLElement {
+export function header(ctx: Ctx, statusLine: HTMLElement): TemplateResult {
   const m = ctx.model();
-  const run = (command: string) => {
+  const run = (command: string): void => {
     ctx.host.request('runCommand', { command, args: [] }).then(
       (r) => {
         if (!r.ran) ctx.status(r.message ?? 'Not available.');
@@ -18,36 +19,34 @@ export function renderHeader(ctx: Ctx, statusLine: HTMLElement): HTMLElement {
     );
   };
   const where = [m.repo, m.baseCommit ? `@ ${m.baseCommit.slice(0, 12)}` : '', m.image ? `· ${m.image}` : ''].filter(Boolean).map((x) => oneLine(x, 120)).join(' ');
-  const header = el(
-    'header',
-    { class: 'task-header', testid: 'task-header' },
-    el(
-      'div',
-      { class: 'title-row' },
-      el('h1', { class: 'task-title', testid: 'task-title', text: oneLine(m.title || m.taskId, 200), title: m.title }),
-      badge(oneLine(m.status, 40), 'task-status'),
-      el('span', { class: 'muted small', testid: 'task-id', text: `${oneLine(m.taskId, 120)} · rev ${m.revision}` }),
-      el('span', { class: 'spacer' }),
-      m.position ? el('span', { class: 'muted small', testid: 'task-position', text: `Task ${m.position.index + 1} of ${m.position.total}` }) : null,
-      m.position ? button('\u2039', () => run(TASK_COMMANDS.previous), { secondary: true, testid: 'prev-task', title: 'Previous task' }) : null,
-      m.position ? button('\u203a', () => run(TASK_COMMANDS.next), { secondary: true, testid: 'next-task', title: 'Next task' }) : null,
-    ),
-    el('div', { class: 'muted small where', text: where }),
-    statusLine,
-  );
-  if (m.protocol !== undefined && m.protocol !== 1) {
-    header.append(el('div', { class: 'banner warning', testid: 'protocol-mismatch', text: `This view expects protocol 1; the extension sent ${String(m.protocol)}. Reload the window after updating.` }));
-  }
-  if (!m.trusted) {
-    header.append(
-      el('div', { class: 'banner warning', testid: 'untrusted-banner', text: `Restricted mode: browsing works; anything that runs code is disabled. ${oneLine(m.untrustedReason ?? '', 300)}` }),
-    );
-  }
-  if (m.notices.length > 0) {
-    const list = el('div', { class: 'notices', testid: 'notices' });
-    for (const n of m.notices.slice(0, 20)) list.append(el('div', { class: 'banner', testid: 'notice', text: oneLine(n, 500) }));
-    if (m.notices.length > 20) list.append(el('div', { class: 'muted small', text: `${m.notices.length - 20} more notices` }));
-    header.append(list);
-  }
-  return header;
+  return html`<header class="task-header" data-testid="task-header">
+    <div class="title-row">
+      <h1 class="task-title" data-testid="task-title" title=${oneLine(m.title, 500)}>${oneLine(m.title || m.taskId, 200)}</h1>${vsBadge(oneLine(m.status, 40), 'task-status')}<span
+        class="muted small"
+        data-testid="task-id"
+        >${`${oneLine(m.taskId, 120)} · rev ${m.revision}`}</span
+      ><span class="spacer"></span>${m.position
+        ? html`<span class="muted small" data-testid="task-position">${`Task ${m.position.index + 1} of ${m.position.total}`}</span>${vsButton('\u2039', () => run(TASK_COMMANDS.previous), {
+              secondary: true,
+              testid: 'prev-task',
+              title: 'Previous task',
+            })}${vsButton('\u203a', () => run(TASK_COMMANDS.next), { secondary: true, testid: 'next-task', title: 'Next task' })}`
+        : nothing}
+    </div>
+    <div class="muted small where">${where}</div>
+    ${statusLine}
+    ${m.protocol !== undefined && m.protocol !== 1
+      ? html`<div class="banner warning" data-testid="protocol-mismatch">${`This view expects protocol 1; the extension sent ${String(m.protocol)}. Reload the window after updating.`}</div>`
+      : nothing}
+    ${!m.trusted
+      ? html`<div class="banner warning" data-testid="untrusted-banner">${`Restricted mode: browsing works; anything that runs code is disabled. ${oneLine(m.untrustedReason ?? '', 300)}`}</div>`
+      : nothing}
+    ${m.notices.length > 0
+      ? html`<div class="notices" data-testid="notices">
+          ${m.notices.slice(0, 20).map((n) => html`<div class="banner" data-testid="notice">${oneLine(n, 500)}</div>`)}${m.notices.length > 20
+            ? html`<div class="muted small">${`${m.notices.length - 20} more notices`}</div>`
+            : nothing}
+        </div>`
+      : nothing}
+  </header>`;
 }

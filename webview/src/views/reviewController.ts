@@ -1,19 +1,12 @@
 // The review part of the task view: the curator's verdicts per (attempt, spec), notes and evidence, suggestions,
 // scores, the life cycle and approval, and the keyboard review mode. The host owns every decision: each action is a
-// request that answers once the event is on disk; this side keeps the focus, the drafts and what is in flight, so a
-// re-render (every `update`) or a failed request loses nothing the curator typed.
+// request that answers once the event is on disk; this side keeps the focused pair, the drafts and what is in flight,
+// so an `update` or a failed request loses nothing the curator typed. It renders nothing: the review views do.
 import type { CuratorVerdictView, EvidenceLinkView, RequestMethod, RequestParams, ReviewActResult, ReviewView, TaskViewModel } from '../../../src/protocol/messages';
-import './review.css';
 import type { Ctx } from '../context';
 import { oneLine } from '../text';
-import { renderReviewBar } from './reviewBar';
-import { renderDecisionTab } from './reviewDecision';
-import { renderLabelsTab } from './reviewLabels';
 import type { Pair, ReviewKeyPress } from './reviewModel';
-import { cellOf, firstFocus, keepFocus, nextUnlabelled, pairKey, ReviewDrafts, reviewKeyAction, stepAttempt, stepFocus, unlabelledCount } from './reviewModel';
-
-export const REVIEW_TAB = 'review';
-export const DECISION_TAB = 'decision';
+import { cellOf, firstFocus, keepFocus, nextUnlabelled, pairKey, REVIEW_TAB, ReviewDrafts, reviewKeyAction, stepAttempt, stepFocus, unlabelledCount } from './reviewModel';
 
 /** What the app lends the review views: switching tabs and showing a trajectory step. */
 export interface ReviewHooks {
@@ -23,50 +16,44 @@ export interface ReviewHooks {
   currentTab(): string;
 }
 
+/**
+ * One per page, made by the app and passed to the review views. The views render from it with lit-html, so an
+ * update patches the DOM: a focused field keeps its focus, caret and selection without any help from here.
+ */
 export class ReviewController {
   readonly drafts = new ReviewDrafts();
   focus: Pair | undefined;
   /** Requests in flight (label keys go on while earlier ones are being written). */
   inFlight = 0;
   showHelp = false;
-  /** The field that had the keyboard focus, restored after a re-render, with its selection. */
-  private activeField: { id: string; start: number; end: number } | undefined;
-  private ctxValue: Ctx | undefined;
-  private hooks: ReviewHooks | undefined;
+  /** The grid shows every spec (the curator asked for it). */
+  showAllGrid = false;
+  /** Which kind of link the evidence adder shows. */
+  adderKind: EvidenceLinkView['kind'] = 'trajectory_step';
   private taskId = '';
-  /** Re-renders the review's own regions in place (set by the tab and bar renders). */
-  private readonly renderers = new Map<string, () => void>();
   private advancing = false;
+  private renderQueued = false;
 
-  attach(ctx: Ctx, hooks: ReviewHooks): void {
-    this.ctxValue = ctx;
-    this.hooks = hooks;
-  }
-
-  get ctx(): Ctx {
-    if (!this.ctxValue) throw new Error('review view not attached');
-    return this.ctxValue;
-  }
+  /** `changed` re-renders the review regions on screen (the app patches them). */
+  constructor(
+    readonly ctx: Ctx,
+    readonly hooks: ReviewHooks,
+    private readonly changed: () => void,
+  ) {}
 
   get review(): ReviewView | undefined {
-    return this.ctxValue?.model().review;
-  }
-
-  get hooksOrNone(): ReviewHooks | undefined {
-    return this.hooks;
+    return this.ctx.model().review;
   }
 
   /** A model arrived: keep drafts of the same task, start over for another, drop sent marks the model now shows. */
   onModel(m: TaskViewModel): void {
-    // The app rebuilds every region right after this, in the same turn: a focused field's blur then is no leaving.
-    this.markRebuilding();
     const r = m.review;
     if (m.taskId !== this.taskId) {
       this.taskId = m.taskId;
       this.drafts.forTask(m.taskId);
       this.focus = undefined;
-      this.activeField = undefined;
       this.advancing = false;
+      this.showAllGrid = false;
     }
     if (!r) return;
     for (const k of [...this.drafts.sent]) {
@@ -81,111 +68,17 @@ export class ReviewController {
     return m.review?.queue ? REVIEW_TAB : undefined;
   }
 
-  // ---- rendering ------------------------------------------------------------------------------------------------
-
-  renderLabels(ctx: Ctx): HTMLElement {
-    this.ctxValue = ctx;
-    return this.mount('labels', () => renderLabelsTab(this));
-  }
-
-  renderDecision(ctx: Ctx): HTMLElement {
-    this.ctxValue = ctx;
-    return this.mount('decision', () => renderDecisionTab(this));
-  }
-
-  /** The bar under the header; null when the task has no review part. */
-  renderBar(ctx: Ctx): HTMLElement | null {
-    this.ctxValue = ctx;
-    if (!ctx.model().review) return null;
-    return this.mount('bar', () => renderReviewBar(this));
-  }
-
-  /** Builds a region in a holder that can re-render itself in place, and restores the focused field. */
-  private mount(name: string, build: () => HTMLElement): HTMLElement {
-    const holder = document.createElement('div');
-    holder.className = `review-holder review-holder-${name}`;
-    const render = () => {
-      holder.replaceChildren(build());
-      this.restoreField(holder);
-    };
-    this.renderers.set(name, () => {
-      if (holder.isConnected) render();
-    });
-    render();
-    return holder;
-  }
-
-  /** True while regions are being rebuilt (this turn): blurs then come from removal, not from the curator. */
-  private rebuilding = false;
-
-  private markRebuilding(): void {
-    if (this.rebuilding) return;
-    this.rebuilding = true;
-    queueMicrotask(() => (this.rebuilding = false));
-  }
-
-  private rerenderQueued = false;
-
-  /**
-   * Re-renders the review regions that are on screen, once per turn however often it is asked: components torn
-   * down before their first render trip over themselves (vscode-scrollable's ResizeObserver).
-   */
+  /** Re-renders the review regions on screen, once per turn however often it is asked. */
   rerender(): void {
-    if (this.rerenderQueued) return;
-    this.rerenderQueued = true;
+    if (this.renderQueued) return;
+    this.renderQueued = true;
     queueMicrotask(() => {
-      this.rerenderQueued = false;
-      this.rebuilding = true;
-      try {
-        for (const r of this.renderers.values()) r();
-      } finally {
-        this.rebuilding = false;
-      }
-    });
-  }
-
-  /** Registers a text field so the focus and caret survive re-renders. */
-  trackField(field: HTMLInputElement | HTMLTextAreaElement, id: string): void {
-    field.dataset.field = id;
-    const remember = () => {
-      this.activeField = { id, start: field.selectionStart ?? field.value.length, end: field.selectionEnd ?? field.value.length };
-    };
-    field.addEventListener('focus', remember);
-    field.addEventListener('input', remember);
-    field.addEventListener('keyup', remember);
-    field.addEventListener('click', remember);
-    field.addEventListener('blur', () => {
-      // Removed by a re-render: keep it, the new field takes the focus back. Really left (a click elsewhere, Tab):
-      // forget it at once, so the next key is a command again.
-      if (!this.rebuilding && this.activeField?.id === id) this.activeField = undefined;
-    });
-  }
-
-  private restoreField(holder: HTMLElement): void {
-    const a = this.activeField;
-    if (!a) return;
-    // Compared as data, not through a selector: ids hold attempt and spec ids, which may hold anything.
-    const f = [...holder.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('[data-field]')].find((x) => x.dataset.field === a.id);
-    if (!f) return;
-    // After the next frame: the field sits in a split layout's slot, which a fresh component renders only after this
-    // turn, and an element not rendered yet cannot take the focus.
-    const restore = () => {
-      if (!f.isConnected || this.activeField?.id !== a.id) return;
-      f.focus({ preventScroll: true });
-      try {
-        f.setSelectionRange(Math.min(a.start, f.value.length), Math.min(a.end, f.value.length));
-      } catch {
-        // inputs of some types have no selection
-      }
-    };
-    requestAnimationFrame(() => {
-      restore();
-      if (document.activeElement !== f) setTimeout(restore, 30);
+      this.renderQueued = false;
+      this.changed();
     });
   }
 
   blurField(): void {
-    this.activeField = undefined;
     const a = document.activeElement;
     if (a instanceof HTMLElement) a.blur();
   }
@@ -210,21 +103,12 @@ export class ReviewController {
   onKey(e: KeyboardEvent, inTextField: boolean): boolean {
     const r = this.review;
     if (!r) return false;
-    const tab = this.hooks?.currentTab();
+    const tab = this.hooks.currentTab();
     const reviewMode = r.queue !== undefined;
-    if (e.key === 'Escape' && inTextField && this.activeField) {
+    // Esc leaves a review text field (a note, a reason), so the next key is a command again.
+    if (e.key === 'Escape' && inTextField && e.target instanceof HTMLElement && e.target.closest('[data-field]')) {
       this.blurField();
       return true;
-    }
-    // A text field is being given its focus back after a re-render: a letter typed in between is part of the note,
-    // not a command. It is dropped rather than acted on.
-    if (!inTextField && this.activeField && (document.activeElement === document.body || document.activeElement === null)) {
-      const id = this.activeField.id;
-      if (![...document.querySelectorAll<HTMLElement>('[data-field]')].some((x) => x.dataset.field === id)) this.activeField = undefined;
-      else if (e.key.length === 1 && !e.ctrlKey && !e.metaKey && !e.altKey) {
-        e.preventDefault();
-        return true;
-      }
     }
     if (tab !== REVIEW_TAB && !reviewMode) return false;
     const press: ReviewKeyPress = { key: e.key, ctrlKey: e.ctrlKey, metaKey: e.metaKey, altKey: e.altKey, shiftKey: e.shiftKey, inTextField, reviewMode };
@@ -247,7 +131,7 @@ export class ReviewController {
         this.undo();
         break;
       case 'note':
-        if (tab !== REVIEW_TAB) this.hooks?.showTab(REVIEW_TAB);
+        if (tab !== REVIEW_TAB) this.hooks.showTab(REVIEW_TAB);
         queueMicrotask(() => document.querySelector<HTMLTextAreaElement>('[data-testid="review-note"]')?.focus());
         break;
       case 'help':
@@ -362,10 +246,20 @@ export class ReviewController {
     );
   }
 
+  /** Review mode starts on the host (it picks the queue and shows its first task in this panel). */
+  startReviewMode(): void {
+    this.ctx.host.request('runCommand', { command: 'specweave.review.start', args: [] }).then(
+      (x) => {
+        if (!x.ran) this.ctx.status(x.message ?? 'Review mode is not available.', true);
+      },
+      (e: unknown) => this.ctx.status(e instanceof Error ? e.message : String(e), true),
+    );
+  }
+
   follow(link: EvidenceLinkView): void {
     switch (link.kind) {
       case 'trajectory_step':
-        this.hooks?.showStep(link.attempt, link.step);
+        this.hooks.showStep(link.attempt, link.step);
         this.ctx.status(`Step ${link.step} of ${oneLine(link.attempt, 80)}.`);
         return;
       case 'spec': {
@@ -396,6 +290,3 @@ export function refusalText(r: Extract<ReviewActResult, { ok: false }>): string 
   const what = ['disk_full', 'io', 'locked', 'unavailable'].includes(r.code) ? 'Not recorded' : 'Refused';
   return `${what}: ${oneLine(r.message, 400)}`;
 }
-
-/** The one review controller of the page. */
-export const reviewController = new ReviewController();

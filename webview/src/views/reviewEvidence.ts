@@ -1,29 +1,56 @@
 // Evidence links on a label: chips that open the place they point at (a trajectory step, a test, a log line, a diff
-// hunk, a spec), and the editor that adds or removes links on the focused pair's draft.
+// hunk, a spec), and the editor that adds or removes links on the focused pair's draft (lit-html templates).
+import { html, nothing, type TemplateResult } from 'lit-html';
 import type { EvidenceLinkView, ReviewCellView } from '../../../src/protocol/messages';
-import { el, onActivate } from '../dom';
 import { oneLine } from '../text';
-import { button, select } from '../ui/controls';
+import { selectValue, vsButton, vsSelect } from '../ui/controls';
 import type { ReviewController } from './reviewController';
 import { evidenceKey, evidenceText, pairKey } from './reviewModel';
 
-export function renderEvidenceList(rc: ReviewController, links: readonly EvidenceLinkView[], onRemove?: (l: EvidenceLinkView) => void): HTMLElement {
-  const chips = el('div', { class: 'chips evidence-chips', testid: 'evidence-list' });
-  for (const l of links.slice(0, 50)) {
-    const chip = el('span', { class: 'chip evidence-chip', testid: 'evidence-link', role: 'button', tabIndex: 0, data: { kind: l.kind }, title: `Open ${evidenceText(l)}`, text: oneLine(evidenceText(l), 80) });
-    onActivate(chip, () => rc.follow(l));
-    chips.append(chip);
-    if (onRemove) {
-      const x = el('span', { class: 'chip-remove', testid: 'evidence-remove', role: 'button', tabIndex: 0, title: 'Remove this link', ariaLabel: `Remove ${evidenceText(l)}`, text: '\u00d7' });
-      onActivate(x, (e) => {
-        e.stopPropagation();
-        onRemove(l);
-      });
-      chips.append(x);
+/** Enter and Space act like a click on an element that acts as a button. */
+function onKeyActivate(fn: (e: Event) => void): (e: KeyboardEvent) => void {
+  return (e) => {
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      fn(e);
     }
-  }
-  if (links.length > 50) chips.append(el('span', { class: 'muted small', text: `${links.length - 50} more` }));
-  return chips;
+  };
+}
+
+export function evidenceList(rc: ReviewController, links: readonly EvidenceLinkView[], onRemove?: (l: EvidenceLinkView) => void): TemplateResult {
+  return html`<div class="chips evidence-chips" data-testid="evidence-list">
+    ${links.slice(0, 50).map((l) => {
+      const follow = (): void => rc.follow(l);
+      const remove = (e: Event): void => {
+        e.stopPropagation();
+        onRemove?.(l);
+      };
+      return html`<span
+          class="chip evidence-chip"
+          data-testid="evidence-link"
+          role="button"
+          tabindex="0"
+          data-kind=${l.kind}
+          title=${oneLine(`Open ${evidenceText(l)}`, 500)}
+          @click=${follow}
+          @keydown=${onKeyActivate(follow)}
+          >${oneLine(evidenceText(l), 80)}</span
+        >${onRemove
+          ? html`<span
+              class="chip-remove"
+              data-testid="evidence-remove"
+              role="button"
+              tabindex="0"
+              title="Remove this link"
+              aria-label=${oneLine(`Remove ${evidenceText(l)}`, 200)}
+              @click=${remove}
+              @keydown=${onKeyActivate(remove)}
+              >×</span
+            >`
+          : nothing}`;
+    })}
+    ${links.length > 50 ? html`<span class="muted small">${links.length - 50} more</span>` : nothing}
+  </div>`;
 }
 
 type Kind = EvidenceLinkView['kind'];
@@ -35,143 +62,130 @@ const KINDS: ReadonlyArray<{ value: Kind; label: string }> = [
   { value: 'log_line', label: 'log line' },
 ];
 
-/** Remembered across re-renders: which kind the adder shows. */
-let adderKind: Kind = 'trajectory_step';
+const numberInput = (value: number, min: number, testid: string, label: string): TemplateResult =>
+  html`<input type="number" min=${String(min)} step="1" class="evidence-number" data-testid=${testid} aria-label=${label} .value=${String(value)} />`;
 
-function numberInput(value: number, min: number, testid: string, label: string): HTMLInputElement {
-  const i = document.createElement('input');
-  i.type = 'number';
-  i.min = String(min);
-  i.step = '1';
-  i.value = String(value);
-  i.className = 'evidence-number';
-  i.dataset.testid = testid;
-  i.setAttribute('aria-label', label);
-  return i;
+const textInput = (value: string, testid: string, label: string): TemplateResult =>
+  html`<input type="text" class="evidence-text" data-testid=${testid} placeholder=${label} aria-label=${label} .value=${value} />`;
+
+/** What the adder's inputs say, read at the click: a link, or why there is none. */
+function readLink(rc: ReviewController, c: ReviewCellView, box: Element | null): EvidenceLinkView | string {
+  const v = (testid: string): string => selectValue(box?.querySelector(`[data-testid="${testid}"]`));
+  const isIndex = (x: string, min: number): boolean => x.trim() !== '' && Number.isInteger(Number(x)) && Number(x) >= min;
+  switch (rc.adderKind) {
+    case 'trajectory_step': {
+      const n = v('evidence-step');
+      return isIndex(n, 0) ? { kind: 'trajectory_step', attempt: c.attempt, step: Number(n) } : 'the step must be a number';
+    }
+    case 'test': {
+      const t = v('evidence-test');
+      return t ? { kind: 'test', test: t } : 'the task has no tests';
+    }
+    case 'spec': {
+      const s = v('evidence-spec');
+      return s ? { kind: 'spec', spec: s } : 'choose a spec';
+    }
+    case 'diff_hunk': {
+      const file = v('evidence-file').trim();
+      const hunk = v('evidence-hunk');
+      if (file === '') return 'name the file';
+      if (!isIndex(hunk, 0)) return 'the hunk must be a number (0 = first)';
+      const patch = (v('evidence-patch') || 'attempt') as 'attempt' | 'gold' | 'tests';
+      return { kind: 'diff_hunk', patch, ...(patch === 'attempt' ? { attempt: c.attempt } : {}), file, hunk: Number(hunk) };
+    }
+    case 'log_line': {
+      const run = v('evidence-run').trim();
+      const line = v('evidence-line');
+      if (run === '') return 'name the verifier run';
+      if (!isIndex(line, 1)) return 'the line must be a number from 1';
+      return { kind: 'log_line', run, line: Number(line), ...(v('evidence-stream') === 'stderr' ? { stream: 'stderr' as const } : {}) };
+    }
+  }
 }
 
-function textInput(value: string, testid: string, label: string): HTMLInputElement {
-  const i = document.createElement('input');
-  i.type = 'text';
-  i.value = value;
-  i.className = 'evidence-text';
-  i.dataset.testid = testid;
-  i.placeholder = label;
-  i.setAttribute('aria-label', label);
-  return i;
-}
-
-/** The draft's links (removable) and a row to add one; changes stay in the draft until the label is recorded. */
-export function renderEvidenceEditor(rc: ReviewController, c: ReviewCellView, disabled: boolean, changed: () => void): HTMLElement {
-  const key = pairKey(c);
-  const links = rc.drafts.evidenceOf(c);
-  const set = (next: EvidenceLinkView[]) => {
-    rc.drafts.evidence.set(key, next);
-    changed();
-  };
-  const box = el('div', { class: 'evidence-editor', testid: 'evidence-editor' });
-  box.append(el('span', { class: 'muted small', text: links.length > 0 ? 'Evidence: ' : 'No evidence linked. ' }));
-  if (links.length > 0) box.append(renderEvidenceList(rc, links, disabled ? undefined : (l) => set(links.filter((x) => evidenceKey(x) !== evidenceKey(l)))));
-  if (disabled) return box;
-
+function adderInputs(rc: ReviewController, c: ReviewCellView): TemplateResult {
   const m = rc.ctx.model();
-  const r = rc.review;
-  const inputs = el('span', { class: 'evidence-inputs' });
-  let read: () => EvidenceLinkView | string = () => 'choose what to link';
-  const build = () => {
-    inputs.replaceChildren();
-    switch (adderKind) {
-      case 'trajectory_step': {
-        const selected = rc.ctx.state().selectedStep[c.attempt];
-        const n = numberInput(selected ?? 0, 0, 'evidence-step', 'step number');
-        inputs.append(el('span', { class: 'muted small', text: `step of ${oneLine(c.attempt, 40)}` }), n);
-        if (selected !== undefined) inputs.append(el('span', { class: 'muted small', text: ' (the step selected in the trajectory)' }));
-        read = () => (Number.isInteger(Number(n.value)) && Number(n.value) >= 0 ? { kind: 'trajectory_step', attempt: c.attempt, step: Number(n.value) } : 'the step must be a number');
-        break;
-      }
-      case 'test': {
-        const tests = m.tests.map((t) => ({ value: t.id, label: oneLine(`${t.id} ${t.name}`, 80) }));
-        const covering = m.specs.find((s) => s.id === c.spec)?.tests[0];
-        const s = select(tests, covering ?? tests[0]?.value, 'evidence-test', () => undefined);
-        inputs.append(s.element);
-        read = () => (s.value ? { kind: 'test', test: s.value } : 'the task has no tests');
-        break;
-      }
-      case 'spec': {
-        const s = select(
-          m.specs.map((x) => ({ value: x.id, label: oneLine(`${x.id} ${x.text}`, 80) })),
-          c.spec,
-          'evidence-spec',
-          () => undefined,
-        );
-        inputs.append(s.element);
-        read = () => (s.value ? { kind: 'spec', spec: s.value } : 'choose a spec');
-        break;
-      }
-      case 'diff_hunk': {
-        const patches = [
-          { value: 'attempt', label: `patch of ${oneLine(c.attempt, 40)}` },
-          ...(m.columns.some((x) => x.id === 'gold') ? [{ value: 'gold', label: 'gold patch' }] : []),
-          { value: 'tests', label: 'test patch' },
-        ];
-        const p = select(patches, 'attempt', 'evidence-patch', () => undefined);
-        const firstFile = m.columns.find((x) => x.id === c.attempt)?.files[0]?.path ?? '';
-        const f = textInput(firstFile, 'evidence-file', 'file path');
-        const h = numberInput(0, 0, 'evidence-hunk', 'hunk (0 = first)');
-        inputs.append(p.element, f, el('span', { class: 'muted small', text: 'hunk' }), h);
-        read = () => {
-          if (f.value.trim() === '') return 'name the file';
-          if (!(Number.isInteger(Number(h.value)) && Number(h.value) >= 0)) return 'the hunk must be a number (0 = first)';
-          const patch = p.value as 'attempt' | 'gold' | 'tests';
-          return { kind: 'diff_hunk', patch, ...(patch === 'attempt' ? { attempt: c.attempt } : {}), file: f.value.trim(), hunk: Number(h.value) };
-        };
-        break;
-      }
-      case 'log_line': {
-        const run = r?.attempts.find((a) => a.id === c.attempt)?.verifier;
-        const id = textInput(run?.source === 'run' ? run.runId : '', 'evidence-run', 'verifier run id');
-        const line = numberInput(1, 1, 'evidence-line', 'line');
-        const stream = select(
+  switch (rc.adderKind) {
+    case 'trajectory_step': {
+      const selected = rc.ctx.state().selectedStep[c.attempt];
+      return html`<span class="muted small">step of ${oneLine(c.attempt, 40)}</span>${numberInput(selected ?? 0, 0, 'evidence-step', 'step number')}${selected !== undefined
+          ? html`<span class="muted small"> (the step selected in the trajectory)</span>`
+          : nothing}`;
+    }
+    case 'test': {
+      const tests = m.tests.map((t) => ({ value: t.id, label: oneLine(`${t.id} ${t.name}`, 80) }));
+      const covering = m.specs.find((s) => s.id === c.spec)?.tests[0];
+      return vsSelect(tests, covering ?? tests[0]?.value, 'evidence-test');
+    }
+    case 'spec':
+      return vsSelect(
+        m.specs.map((x) => ({ value: x.id, label: oneLine(`${x.id} ${x.text}`, 80) })),
+        c.spec,
+        'evidence-spec',
+      );
+    case 'diff_hunk': {
+      const patches = [
+        { value: 'attempt', label: `patch of ${oneLine(c.attempt, 40)}` },
+        ...(m.columns.some((x) => x.id === 'gold') ? [{ value: 'gold', label: 'gold patch' }] : []),
+        { value: 'tests', label: 'test patch' },
+      ];
+      const firstFile = m.columns.find((x) => x.id === c.attempt)?.files[0]?.path ?? '';
+      return html`${vsSelect(patches, 'attempt', 'evidence-patch')}${textInput(firstFile, 'evidence-file', 'file path')}<span class="muted small">hunk</span>${numberInput(
+          0,
+          0,
+          'evidence-hunk',
+          'hunk (0 = first)',
+        )}`;
+    }
+    case 'log_line': {
+      const run = rc.review?.attempts.find((a) => a.id === c.attempt)?.verifier;
+      return html`${textInput(run?.source === 'run' ? run.runId : '', 'evidence-run', 'verifier run id')}<span class="muted small">line</span>${numberInput(1, 1, 'evidence-line', 'line')}${vsSelect(
           [
             { value: 'stdout', label: 'stdout' },
             { value: 'stderr', label: 'stderr' },
           ],
           'stdout',
           'evidence-stream',
-          () => undefined,
-        );
-        inputs.append(id, el('span', { class: 'muted small', text: 'line' }), line, stream.element);
-        read = () => {
-          if (id.value.trim() === '') return 'name the verifier run';
-          if (!(Number.isInteger(Number(line.value)) && Number(line.value) >= 1)) return 'the line must be a number from 1';
-          return { kind: 'log_line', run: id.value.trim(), line: Number(line.value), ...(stream.value === 'stderr' ? { stream: 'stderr' as const } : {}) };
-        };
-        break;
-      }
+        )}`;
     }
+  }
+}
+
+/** The draft's links (removable) and a row to add one; changes stay in the draft until the label is recorded. */
+export function evidenceEditor(rc: ReviewController, c: ReviewCellView, disabled: boolean): TemplateResult {
+  const key = pairKey(c);
+  const links = rc.drafts.evidenceOf(c);
+  const set = (next: EvidenceLinkView[]): void => {
+    rc.drafts.evidence.set(key, next);
+    rc.rerender();
   };
-  const kind = select(KINDS, adderKind, 'evidence-kind', (v) => {
-    adderKind = v as Kind;
-    build();
-  });
-  build();
-  const add = button(
-    'Link',
-    () => {
-      const link = read();
-      if (typeof link === 'string') {
-        rc.ctx.status(`Cannot link it: ${link}.`, true);
-        return;
-      }
-      if (links.some((x) => evidenceKey(x) === evidenceKey(link))) {
-        rc.ctx.status('That link is already there.');
-        return;
-      }
-      set([...links, link]);
-      rc.ctx.status(`Linked ${evidenceText(link)}${rc.review && rc.review.cells.find((x) => pairKey(x) === key)?.mine ? ': save to record it' : ': choose a verdict to record it'}.`);
-    },
-    { testid: 'evidence-add', secondary: true, title: 'Add this link to the label (recorded with the verdict, or with "Save note and evidence")' },
-  );
-  box.append(el('div', { class: 'evidence-adder' }, el('span', { class: 'muted small', text: 'Link ' }), kind.element, inputs, add));
-  return box;
+  const add = (): void => {
+    const link = readLink(rc, c, document.querySelector('[data-testid="evidence-editor"] .evidence-adder'));
+    if (typeof link === 'string') {
+      rc.ctx.status(`Cannot link it: ${link}.`, true);
+      return;
+    }
+    if (links.some((x) => evidenceKey(x) === evidenceKey(link))) {
+      rc.ctx.status('That link is already there.');
+      return;
+    }
+    set([...links, link]);
+    rc.ctx.status(`Linked ${evidenceText(link)}${rc.review && rc.review.cells.find((x) => pairKey(x) === key)?.mine ? ': save to record it' : ': choose a verdict to record it'}.`);
+  };
+  return html`<div class="evidence-editor" data-testid="evidence-editor">
+    <span class="muted small">${links.length > 0 ? 'Evidence: ' : 'No evidence linked. '}</span>${links.length > 0
+      ? evidenceList(rc, links, disabled ? undefined : (l) => set(links.filter((x) => evidenceKey(x) !== evidenceKey(l))))
+      : nothing}${disabled
+      ? nothing
+      : html`<div class="evidence-adder">
+          <span class="muted small">Link </span>${vsSelect(KINDS, rc.adderKind, 'evidence-kind', (v) => {
+            rc.adderKind = v as Kind;
+            rc.rerender();
+          })}<span class="evidence-inputs">${adderInputs(rc, c)}</span>${vsButton('Link', add, {
+            testid: 'evidence-add',
+            secondary: true,
+            title: 'Add this link to the label (recorded with the verdict, or with "Save note and evidence")',
+          })}
+        </div>`}
+  </div>`;
 }

@@ -3,6 +3,10 @@
 // the DOM, so a re-render or a failed request never loses what they typed).
 import type { CuratorVerdictView, EvidenceLinkView, OutcomeView, ReviewCellView, ReviewView } from '../../../src/protocol/messages';
 
+/** The specs-area tabs of the review. */
+export const REVIEW_TAB = 'review';
+export const DECISION_TAB = 'decision';
+
 export interface Pair {
   attempt: string;
   spec: string;
