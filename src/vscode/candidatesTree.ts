@@ -19,11 +19,13 @@ import {
   taskRow,
 } from '../core/view/candidates';
 import type { AttemptOutcome, CandidateFilter, CandidateSort, TaskRow } from '../core/view/candidates';
-import { GOLD_COLUMN, fileChanges } from '../core/view/taskView';
+import { fileChanges } from '../core/view/taskView';
+import { GOLD_PROBE } from '../core/model';
 import type { FileChangeView } from '../protocol/messages';
 import { CMD, CTX, DOC_SCHEME } from './commandIds';
 import type { DatasetService } from './datasetService';
 import type { ReviewStatusSource } from './reviewStatus';
+import { errorText } from '../core/errorText';
 
 export type CandidateNode =
   | { kind: 'dataset' }
@@ -211,7 +213,7 @@ export class CandidatesTree implements vscode.TreeDataProvider<CandidateNode>, v
       case 'task': {
         const task = this.dataset.task(node.taskId);
         if (!task) return [];
-        const cols = task.files.goldPatch ? [GOLD_COLUMN] : [];
+        const cols = task.files.goldPatch ? [GOLD_PROBE] : [];
         return [...cols, ...task.attempts.map((a) => a.id)].map((column) => ({ kind: 'attempt', taskId: task.id, column }));
       }
       case 'attempt': {
@@ -270,9 +272,9 @@ export class CandidatesTree implements vscode.TreeDataProvider<CandidateNode>, v
       case 'attempt': {
         const task = this.dataset.task(node.taskId);
         const attempt = task?.attempts.find((a) => a.id === node.column);
-        const item = new vscode.TreeItem(node.column === GOLD_COLUMN ? 'gold patch' : node.column, vscode.TreeItemCollapsibleState.Collapsed);
+        const item = new vscode.TreeItem(node.column === GOLD_PROBE ? 'gold patch' : node.column, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `attempt:${node.taskId}:${node.column}`;
-        if (node.column === GOLD_COLUMN) {
+        if (node.column === GOLD_PROBE) {
           item.iconPath = new vscode.ThemeIcon('star-full');
           item.contextValue = 'gold';
           item.tooltip = 'The reference solution of the task';
@@ -383,7 +385,7 @@ export class CandidatesTree implements vscode.TreeDataProvider<CandidateNode>, v
     if (known) return known;
     const task = this.dataset.task(taskId);
     const root = this.dataset.root;
-    const rel = column === GOLD_COLUMN ? task?.files.goldPatch : task?.attempts.find((a) => a.id === column)?.patchFile;
+    const rel = column === GOLD_PROBE ? task?.files.goldPatch : task?.attempts.find((a) => a.id === column)?.patchFile;
     let out: FileChangeView[] | { error: string };
     if (!task || !root || !rel) out = { error: 'no patch' };
     else {
@@ -391,7 +393,7 @@ export class CandidatesTree implements vscode.TreeDataProvider<CandidateNode>, v
         const c = fileChanges(readDatasetText(root, rel), rel);
         out = 'error' in c ? c : c.files.length > 0 ? c.files : { error: 'the patch changes no file' };
       } catch (e) {
-        out = { error: e instanceof Error ? e.message : String(e) };
+        out = { error: errorText(e) };
       }
     }
     this.changes.set(key, out);

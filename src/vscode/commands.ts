@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { resolveDatasetPath } from '../adapters/fs/datasetLoader';
 import { CANDIDATE_SORTS, EMPTY_FILTER } from '../core/view/candidates';
 import type { CandidateFilter, CandidateSort } from '../core/view/candidates';
-import { GOLD_COLUMN } from '../core/view/taskView';
+import { GOLD_PROBE } from '../core/model';
 import type { ViewCommand } from '../protocol/messages';
 import type { CandidateNode, CandidatesTree } from './candidatesTree';
 import { pickFilter, pickFilterText, pickSort } from './candidatesTree';
@@ -155,11 +155,11 @@ export function registerCommands(d: CommandDeps, store: DisposableStore): void {
     if (!task) throw new Error(`Task ${taskId} is not in the open dataset.`);
     let other = str(otherArg);
     if (!other) {
-      const choices = [...(task.files.goldPatch ? [GOLD_COLUMN] : []), ...task.attempts.map((a) => a.id)].filter((c) => c !== column && patchFileOf(task, c));
+      const choices = [...(task.files.goldPatch ? [GOLD_PROBE] : []), ...task.attempts.map((a) => a.id)].filter((c) => c !== column && patchFileOf(task, c));
       if (choices.length === 0) throw new Error(`${taskId} has no other attempt to compare with.`);
       const picked = await vscode.window.showQuickPick(
-        choices.map((c) => ({ label: c === GOLD_COLUMN ? 'gold patch' : c, value: c, description: task.attempts.find((a) => a.id === c)?.model })),
-        { title: `Compare ${file} of ${column === GOLD_COLUMN ? 'the gold patch' : column} with…` },
+        choices.map((c) => ({ label: c === GOLD_PROBE ? 'gold patch' : c, value: c, description: task.attempts.find((a) => a.id === c)?.model })),
+        { title: `Compare ${file} of ${column === GOLD_PROBE ? 'the gold patch' : column} with…` },
       );
       other = picked?.value;
     }

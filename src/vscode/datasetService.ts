@@ -9,6 +9,7 @@ import { CURATION_DIR, LOG_FILE } from '../adapters/fs/reviewLog';
 import { RUNS_DIR } from '../adapters/fs/runStore';
 import type { DatasetLoader } from './taskMap';
 import { TaskMap, folderOf } from './taskMap';
+import { errorText } from '../core/errorText';
 
 export { folderOf };
 
@@ -187,7 +188,7 @@ export class DatasetService implements vscode.Disposable {
         this.emitter.fire({ kind: 'loaded' });
       } catch (e) {
         this.loadingNow = false;
-        this.log.error(`loading ${abs} failed: ${e instanceof Error ? e.message : String(e)}`);
+        this.log.error(`loading ${abs} failed: ${errorText(e)}`);
         this.emitter.fire({ kind: 'loaded' });
       } finally {
         resolveLoaded();
@@ -285,7 +286,7 @@ export class DatasetService implements vscode.Disposable {
       this.log.info(`reloaded ${folders.length} changed task folder(s): ${folders.slice(0, 10).join(', ')}${folders.length > 10 ? ', …' : ''}`);
       this.emitter.fire({ kind: 'tasks', taskIds: changed });
     } catch (e) {
-      this.log.error(`reloading ${folders.join(', ')} failed: ${e instanceof Error ? e.message : String(e)}`);
+      this.log.error(`reloading ${folders.join(', ')} failed: ${errorText(e)}`);
     }
   }
 }

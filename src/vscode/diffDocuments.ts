@@ -9,11 +9,12 @@ import { readDatasetText, repoPath, resolveDatasetPath } from '../adapters/fs/da
 import type { CandidateTask } from '../core/model';
 import { applyFilePatch, filePath, parsePatch } from '../core/patch';
 import type { FilePatch } from '../core/patch';
-import { GOLD_COLUMN } from '../core/view/taskView';
+import { GOLD_PROBE } from '../core/model';
 import { findFile } from '../core/view/patchFiles';
 import { findTestSource, parseTestName } from '../core/testSource';
 import { DOC_SCHEME } from './commandIds';
 import type { DatasetService } from './datasetService';
+import { errorText } from '../core/errorText';
 
 export type DocKind = 'base' | 'version' | 'filepatch';
 const BASE = '@base';
@@ -153,7 +154,7 @@ export class DiffDocuments implements vscode.TextDocumentContentProvider, vscode
       const pos = new vscode.Position(line - 1, 0);
       await vscode.window.showTextDocument(uri, { selection: new vscode.Range(pos, pos), preview: true, viewColumn });
     } catch (e) {
-      return { opened: false, message: this.warn(`Cannot open the test patch of ${taskId}: ${e instanceof Error ? e.message : String(e)}`) };
+      return { opened: false, message: this.warn(`Cannot open the test patch of ${taskId}: ${errorText(e)}`) };
     }
     if (message) void vscode.window.showInformationMessage(message);
     return { opened: true, ...(message ? { message } : {}) };
@@ -169,7 +170,7 @@ export class DiffDocuments implements vscode.TextDocumentContentProvider, vscode
       await vscode.window.showTextDocument(vscode.Uri.file(resolveDatasetPath(root, rel)), { preview: true, viewColumn });
       return { opened: true };
     } catch (e) {
-      return { opened: false, message: this.warn(`Cannot open ${rel}: ${e instanceof Error ? e.message : String(e)}`) };
+      return { opened: false, message: this.warn(`Cannot open ${rel}: ${errorText(e)}`) };
     }
   }
 
@@ -201,7 +202,7 @@ export class DiffDocuments implements vscode.TextDocumentContentProvider, vscode
     try {
       text = readDatasetText(root, rel);
     } catch (e) {
-      return { error: `Cannot read ${rel}: ${e instanceof Error ? e.message : String(e)}` };
+      return { error: `Cannot read ${rel}: ${errorText(e)}` };
     }
     const parsed = parsePatch(text, rel);
     const i = findFile(parsed.files, file, task.environment.workdir);
@@ -250,9 +251,9 @@ export class DiffDocuments implements vscode.TextDocumentContentProvider, vscode
 }
 
 export function patchFileOf(task: CandidateTask, column: string): string | undefined {
-  return column === GOLD_COLUMN ? task.files.goldPatch : task.attempts.find((a) => a.id === column)?.patchFile;
+  return column === GOLD_PROBE ? task.files.goldPatch : task.attempts.find((a) => a.id === column)?.patchFile;
 }
 
 function columnLabel(column: string): string {
-  return column === GOLD_COLUMN ? 'gold patch' : column === BASE ? 'base' : column;
+  return column === GOLD_PROBE ? 'gold patch' : column === BASE ? 'base' : column;
 }

@@ -18,6 +18,7 @@ import { VerifierController } from './verifier/verifierController';
 import { CurationController, readCurationSettings } from './curation/curationController';
 import { ActiveTask } from './activeTask';
 import { OpenDataset } from './openDataset';
+import { errorText } from '../core/errorText';
 
 /** What activation returns: the services, for the in-host tests and for later features to build on. */
 export interface SpecWeaveApi {
@@ -119,7 +120,7 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
         const r = await dataset.open(root);
         if (!r.ok) log.warn(r.message);
       }
-    })().catch((e: unknown) => log.error(`opening the dataset failed: ${e instanceof Error ? e.message : String(e)}`));
+    })().catch((e: unknown) => log.error(`opening the dataset failed: ${errorText(e)}`));
   });
   log.info(`SpecWeave activated (workspace ${vscode.workspace.isTrusted ? 'trusted' : 'in Restricted Mode'}); commands: ${Object.values(CMD).length}`);
   return { dataset, owner, activeTask, tree, panels, diffs, requireTrust, repair, verifier, curation };

@@ -18,6 +18,7 @@ import { CurationStore, diskRunSource, resolveCurator } from '../app/curationSto
 import type { DatasetChange } from './datasetService';
 import type { Disposable } from './emitter';
 import { Emitter } from './emitter';
+import { errorText } from '../core/errorText';
 
 /** The setting a curator name comes from in VS Code; every refusal names it. */
 export const CURATOR_SETTING = 'specweave.curator.name';
@@ -190,7 +191,7 @@ export class OpenDataset implements Disposable {
     try {
       changed = store.refresh();
     } catch (e) {
-      this.d.log.error(`reading the review log failed: ${e instanceof Error ? e.message : String(e)}`);
+      this.d.log.error(`reading the review log failed: ${errorText(e)}`);
       return false;
     }
     if (changed) this.emitter.fire({ log: true });
@@ -274,7 +275,7 @@ export class OpenDataset implements Disposable {
       this.storeValue = CurationStore.forDataset({ root, manifest, tasks: [...this.d.tasks.tasks], problems: [] }, { policy: this.settingsValue.policy, runIndex: runs });
       this.lastError = undefined;
     } catch (e) {
-      this.lastError = e instanceof Error ? e.message : String(e);
+      this.lastError = errorText(e);
       this.d.log.error(`the review log of ${root} could not be opened: ${this.lastError}`);
       this.d.notify?.('error', `SpecWeave: the review log could not be opened: ${this.lastError}`);
       this.emitter.fire({ tasks: 'all', log: true, runs: 'all' });

@@ -1,6 +1,7 @@
 // One way to register a command: a failure is logged and shown to the user instead of rejecting unseen.
 import * as vscode from 'vscode';
 import type { DisposableStore } from './disposables';
+import { errorText } from '../core/errorText';
 
 export type CommandHandler = (...args: unknown[]) => unknown;
 
@@ -20,7 +21,7 @@ export function commandRegistrar(
         try {
           return await fn(...args);
         } catch (e) {
-          const msg = redact(e instanceof Error ? e.message : String(e));
+          const msg = redact(errorText(e));
           log.error(`${id}: ${msg}`);
           void vscode.window.showErrorMessage(`${opts.prefix ?? ''}${msg}`);
           return undefined;

@@ -27,6 +27,7 @@ import type { EditorActions, ReviewRequests } from './taskSession';
 import { UNTRUSTED_REASON } from './trust';
 import { buildWebviewHtml, localResourceRootPaths, makeNonce } from './webviewHtml';
 import { WebviewAssets } from './webviewAssets';
+import { errorText } from '../core/errorText';
 
 const UI_STATE_KEY = 'specweave.taskPanel.uiState';
 
@@ -237,7 +238,7 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
           return { abs: resolveDatasetPath(root, rel), label: rel, datasetRoot: root };
         } catch (e) {
           // A trajectory symlinked out of the dataset is not read: the column says why.
-          return { error: e instanceof Error ? e.message : String(e), label: rel };
+          return { error: errorText(e), label: rel };
         }
       },
       (column, entryLoaded) => session.trajectoryLoaded(column, entryLoaded),
@@ -332,7 +333,7 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
       try {
         return { text: readDatasetText(root, rel) };
       } catch (e) {
-        return { error: e instanceof Error ? e.message : String(e) };
+        return { error: errorText(e) };
       }
     };
     const inputs: TaskViewInputs = {

@@ -6,6 +6,7 @@
 // specs, tests) except through its own typed fields. No `vscode` here.
 import type { ColumnView, RepairView, ResultsView, ReviewView, TaskViewModel } from '../protocol/messages';
 import type { Listen } from './emitter';
+import { errorText } from '../core/errorText';
 
 /** What a section may add to a task's view model. */
 export interface TaskViewSectionPart {
@@ -43,7 +44,7 @@ export class SectionMerger {
       try {
         part = s.contribute(taskId, base);
       } catch (e) {
-        const message = e instanceof Error ? e.message : String(e);
+        const message = errorText(e);
         const key = `${s.name}\u0000${taskId}\u0000${message}`;
         if (!this.logged.has(key)) {
           this.logged.add(key);

@@ -7,6 +7,7 @@ import { compileSearch, runSearch } from '../core/view/search';
 import { trajectoryInfo } from '../core/view/taskView';
 import { MAX_MESSAGE_BYTES, WebviewChannel } from './webviewChannel';
 import type { CacheEntry, TrajectoryCache } from '../adapters/fs/trajectoryCache';
+import { errorText } from '../core/errorText';
 
 /** No message to the webview may be larger than this many bytes of JSON (the one channel's cap). */
 export { MAX_MESSAGE_BYTES };
@@ -198,7 +199,7 @@ export class TaskSession {
           if (this.search?.id === p.searchId) this.search = undefined;
           this.send({ type: 'searchDone', searchId: p.searchId, ...out });
         },
-        (e: unknown) => this.o.log?.(`task ${this.o.taskId}: search failed: ${e instanceof Error ? e.message : String(e)}`),
+        (e: unknown) => this.o.log?.(`task ${this.o.taskId}: search failed: ${errorText(e)}`),
       );
       return { started: true };
     },

@@ -4,6 +4,7 @@
 // error reply); other messages go to the owner; nothing over the size cap is ever posted. The message shapes are the
 // protocol's (src/protocol); this only carries them. No `vscode` here: tests drive it directly.
 import { jsonBytes } from '../core/view/text';
+import { errorText } from '../core/errorText';
 
 /** No message to a webview may be larger than this many bytes of JSON (defined once, for every panel). */
 export const MAX_MESSAGE_BYTES = 1_000_000;
@@ -75,7 +76,7 @@ export class WebviewChannel<In extends { type: string }, Out extends { type: str
         try {
           result = await this.o.request(req);
         } catch (e) {
-          this.post({ type: 'reply', id, ok: false, error: e instanceof Error ? e.message : String(e) });
+          this.post({ type: 'reply', id, ok: false, error: errorText(e) });
           return;
         }
         this.reply(id, result);

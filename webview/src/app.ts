@@ -27,6 +27,7 @@ import { renderSpecs } from './views/specs';
 import { renderTests } from './views/tests';
 import { TrajectoryView } from './views/trajectory';
 import type { VsCodeApi } from './vscodeApi';
+import { errorText } from './text';
 
 const VIEW_COMMANDS: readonly ViewCommand[] = ['nextAttempt', 'previousAttempt', 'nextHit', 'previousHit', 'focusSearch', 'openDiff'];
 
@@ -104,7 +105,7 @@ export class App {
         loading.textContent = 'Loading the task\u2026 The extension has not answered yet; still asking. If this stays, close this tab and open the task again.';
       },
       onMessage: (msg) => this.onMessage(msg),
-      onError: (type, e) => this.status(`Could not handle ${oneLine(type, 40)}: ${e instanceof Error ? e.message : String(e)}`, true),
+      onError: (type, e) => this.status(`Could not handle ${oneLine(type, 40)}: ${errorText(e)}`, true),
     });
   }
 
@@ -235,7 +236,7 @@ export class App {
     try {
       t = template();
     } catch (e) {
-      t = html`<div class="error" data-testid="region-error">${`The ${region} could not be shown: ${e instanceof Error ? e.message : String(e)}`}</div>`;
+      t = html`<div class="error" data-testid="region-error">${`The ${region} could not be shown: ${errorText(e)}`}</div>`;
     }
     render(t, host);
   }
@@ -244,7 +245,7 @@ export class App {
     try {
       return build();
     } catch (e) {
-      return el('div', { class: 'error', testid: 'region-error', text: `The ${region} could not be shown: ${e instanceof Error ? e.message : String(e)}` });
+      return el('div', { class: 'error', testid: 'region-error', text: `The ${region} could not be shown: ${errorText(e)}` });
     }
   }
 
@@ -333,7 +334,7 @@ export class App {
   ): void {
     this.host.request(method, params).then(
       (r) => this.status(describe(r)),
-      (e: unknown) => this.status(e instanceof Error ? e.message : String(e), true),
+      (e: unknown) => this.status(errorText(e), true),
     );
   }
 

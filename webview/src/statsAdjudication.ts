@@ -8,6 +8,7 @@ import type { AdjudicationViewModel, DisagreementView, ReviewActResult } from '.
 import type { PanelConnection } from './host';
 import { inertText, oneLine } from './text';
 import { vsButton, vsCheckbox } from './ui/controls';
+import { errorText } from './text';
 
 /** What the two views get from the app. */
 export interface PanelCtx {
@@ -29,7 +30,7 @@ export function adjudication(ctx: PanelCtx, m: AdjudicationViewModel, rerender: 
       <h1>${`Disagreements${m.dataset ? ` · ${oneLine(m.dataset, 80)}` : ''}`}</h1>
       <span class="muted small" data-testid="adjudication-summary">${`${m.total.open} open · ${m.total.settled} settled · policy ${m.policy}`}</span>
       ${vsCheckbox('Show settled disagreements too', m.showSettled, 'show-settled', (on) => {
-        ctx.host.request('showSettled', { show: on }).catch((e: unknown) => ctx.status(e instanceof Error ? e.message : String(e), true));
+        ctx.host.request('showSettled', { show: on }).catch((e: unknown) => ctx.status(errorText(e), true));
       })}
     </header>
     ${m.policy === 'highest-severity'
@@ -64,7 +65,7 @@ function row(ctx: PanelCtx, d: DisagreementView, canRecord: boolean, rerender: (
           rerender();
         }
       },
-      (e: unknown) => ctx.status(`Not recorded: ${e instanceof Error ? e.message : String(e)}`, true),
+      (e: unknown) => ctx.status(`Not recorded: ${errorText(e)}`, true),
     );
   };
   return html`<section

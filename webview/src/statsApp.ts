@@ -18,6 +18,7 @@ import { adjudication, type PanelCtx } from './statsAdjudication';
 import { statsView } from './statsCharts';
 import { connect, PanelConnection } from './host';
 import type { VsCodeApi } from './vscodeApi';
+import { errorText } from './text';
 
 export class CurationPanelApp {
   private readonly host: PanelConnection;
@@ -51,7 +52,7 @@ export class CurationPanelApp {
           this.render();
         }
       },
-      onError: (_type, e) => this.status(`Could not show this: ${e instanceof Error ? e.message : String(e)}`, true),
+      onError: (_type, e) => this.status(`Could not show this: ${errorText(e)}`, true),
     });
   }
 
@@ -63,7 +64,7 @@ export class CurationPanelApp {
     try {
       view = m.view === 'stats' ? statsView(normalizeStats(m.stats)) : adjudication(ctx, normalizeAdjudication(m.adjudication), () => this.render());
     } catch (e) {
-      view = html`<div class="error" data-testid="region-error">${`This view could not be shown: ${e instanceof Error ? e.message : String(e)}`}</div>`;
+      view = html`<div class="error" data-testid="region-error">${`This view could not be shown: ${errorText(e)}`}</div>`;
     }
     // The body stays, so where it is scrolled to stays; lit patches what changed inside it.
     render(view, this.body);

@@ -59,3 +59,8 @@ export function splitAt(text: string, start: number, length: number): { before: 
   const e = Math.max(s, Math.min(text.length, start + length));
   return { before: text.slice(0, s), match: text.slice(s, e), after: text.slice(e) };
 }
+
+/** The message of an Error, else the value as a string (the webview's copy of src/core/errorText.ts: webview/ imports only src/protocol). */
+export function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

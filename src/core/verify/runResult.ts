@@ -1,6 +1,5 @@
 // The words of a verifier run: its status, how each patch applied, what was captured, and the stored record.
 import type { ResultParser, SpecVerdict, TestStatus } from '../model';
-import { EMPTY_PROBE, GOLD_PROBE } from '../model';
 
 export const RUN_STATUSES = ['passed', 'failed', 'timeout', 'oom', 'disk_limit', 'apply_failed', 'invalid', 'infra_error'] as const;
 /** `passed` = resolved; `failed` = the tests ran and graded unresolved; the rest say why no verdict can be trusted. */
@@ -11,10 +10,6 @@ export function isGradedStatus(s: RunStatus): boolean {
   return s === 'passed' || s === 'failed';
 }
 
-/** @deprecated The names src/vscode still uses until its rewrite lands; say GOLD_PROBE / EMPTY_PROBE (core/model). */
-export const GOLD_ATTEMPT = GOLD_PROBE;
-/** @deprecated See GOLD_ATTEMPT. */
-export const EMPTY_ATTEMPT = EMPTY_PROBE;
 
 /** How a patch got applied: `git apply`, the `patch --fuzz=3` fallback (after CRLF normalisation), or not at all. */
 /** `unpacked`: the patch only adds files and was written to the verifier's `unpackTo` folder (Harbor's tests/, solution/). */

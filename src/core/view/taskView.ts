@@ -11,8 +11,6 @@ import { renderRequest } from './markdown';
 import { findTestSource, parseTestName } from '../testSource';
 import { truncate } from './text';
 
-/** @deprecated src/vscode's name until its rewrite lands: the gold patch's column is GOLD_PROBE (core/model). */
-export const GOLD_COLUMN = GOLD_PROBE;
 /** Characters of test source kept for all tests together; beyond it tests show without source. */
 export const MAX_TEST_SOURCE_TOTAL = 200_000;
 const MAX_TEST_SOURCE = 20_000;

@@ -18,6 +18,7 @@ import { panelWatchdog } from '../panelWatchdog';
 import { buildWebviewHtml, localResourceRootPaths, makeNonce } from '../webviewHtml';
 import { WebviewAssets } from '../webviewAssets';
 import type { CuratorName } from './reviewActions';
+import { errorText } from '../../core/errorText';
 
 export const STATS_PANEL_TYPE = 'specweave.stats';
 export const ADJUDICATION_PANEL_TYPE = 'specweave.adjudication';
@@ -115,7 +116,7 @@ export class CurationPanels implements vscode.Disposable {
         this.lastStatsMs = performance.now() - t0;
         return { view: 'stats', stats: buildStatsView(s, { dataset, computedAt: new Date().toISOString(), computeMs: this.lastStatsMs }) };
       } catch (e) {
-        return { view: 'stats', stats: emptyStats(`The statistics could not be computed: ${e instanceof Error ? e.message : String(e)}`) };
+        return { view: 'stats', stats: emptyStats(`The statistics could not be computed: ${errorText(e)}`) };
       }
     }
     const c = this.d.curator();
@@ -129,7 +130,7 @@ export class CurationPanels implements vscode.Disposable {
       const items = (showSettled ? views : views.filter((v) => v.open)).slice(0, MAX_ROWS);
       return { view: 'adjudication', adjudication: { ...base, items, total: { open, settled: views.length - open } } };
     } catch (e) {
-      return { view: 'adjudication', adjudication: { ...base, items: [], total: { open: 0, settled: 0 }, error: e instanceof Error ? e.message : String(e) } };
+      return { view: 'adjudication', adjudication: { ...base, items: [], total: { open: 0, settled: 0 }, error: errorText(e) } };
     }
   }
 

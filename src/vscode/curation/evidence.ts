@@ -9,6 +9,7 @@ import type { CandidateTask } from '../../core/model';
 import { hunkLines } from '../../core/view/reviewView';
 import type { EvidenceLinkView } from '../../protocol/messages';
 import type { DiffDocuments } from '../diffDocuments';
+import { errorText } from '../../core/errorText';
 
 type Opened = { opened: boolean; message?: string };
 
@@ -70,7 +71,7 @@ export async function openEvidence(o: { root: string | undefined; task: Candidat
         abs = resolveDatasetPath(root, rel);
         text = readText(root, rel);
       } catch (e) {
-        return { opened: false, message: `Cannot read ${rel}: ${e instanceof Error ? e.message : String(e)}` };
+        return { opened: false, message: `Cannot read ${rel}: ${errorText(e)}` };
       }
       const lines = hunkLines(text, link.file, link.hunk);
       if (!lines) return { opened: false, message: `${rel} has no hunk ${link.hunk} in ${link.file}.` };

@@ -8,6 +8,7 @@ import { ExportError, writeCuratedSetAsync } from '../../adapters/fs/curatedSetW
 import type { CurationStore } from '../../app/curationStore';
 import type { ExportFormat } from '../../core/review/exportSet';
 import { EXPORT_FORMATS, EXPORT_MANIFEST } from '../../core/review/exportSet';
+import { errorText } from '../../core/errorText';
 
 export interface ExportArgs {
   /** Output folder; asked for when absent. */
@@ -127,7 +128,7 @@ export async function exportCuratedSet(store: CurationStore | undefined, args: E
     });
     return { ok: true, out, format, tasks: result.tasks, files: result.files.length, message };
   } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
+    const message = errorText(e);
     if (e instanceof ExportError && /cancelled/.test(message)) {
       void vscode.window.showInformationMessage('Export cancelled: the output folder was left as it was.');
       return { ok: false, out, format, message };

@@ -11,6 +11,7 @@ import type { ReviewIntent } from '../../core/review/intents';
 import { buildReviewView, fitReviewView, nextQueueTask } from '../../core/view/reviewView';
 import type { EvidenceLinkView, RequestMap, ReviewActResult, ReviewView } from '../../protocol/messages';
 import type { ReviewRequests } from '../taskSession';
+import { errorText } from '../../core/errorText';
 
 export type CuratorName = { ok: true; name: string; source: string } | { ok: false; message: string };
 
@@ -33,7 +34,7 @@ const UNAVAILABLE: ReviewActResult = { ok: false, code: 'unavailable', message: 
 
 function errorResult(e: unknown): ReviewActResult {
   if (e instanceof ReviewLogError) return { ok: false, code: e.code, message: e.message };
-  return { ok: false, code: 'io', message: `Nothing was recorded: ${e instanceof Error ? e.message : String(e)}` };
+  return { ok: false, code: 'io', message: `Nothing was recorded: ${errorText(e)}` };
 }
 
 export class ReviewActions {

@@ -33,6 +33,7 @@ import type { TaskViewSection } from '../taskSections';
 import { requireTrust } from '../trust';
 import { RepairDecisions, StoreNotOpenError } from './repairDecisions';
 import { REPAIR_SCHEME, RepairDocuments, repairUri } from './repairDocuments';
+import { errorText } from '../../core/errorText';
 
 export const REPAIR_CMD = {
   setApiKey: 'specweave.repair.setApiKey',
@@ -106,10 +107,6 @@ function taskIdOf(arg: unknown): string | undefined {
     if (typeof o.taskId === 'string') return o.taskId;
   }
   return undefined;
-}
-
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }
 
 const hhmmss = (): string => new Date().toTimeString().slice(0, 8);

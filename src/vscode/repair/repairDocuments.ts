@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { loadRevalidation, readSuggestionFile } from '../../adapters/fs/repairStore';
 import type { RepairMatrix } from '../../core/repair/matrix';
 import { formatMatrix } from '../../core/repair/matrix';
+import { errorText } from '../../core/errorText';
 
 export const REPAIR_SCHEME = 'specweave-repair';
 
@@ -65,7 +66,7 @@ export class RepairDocuments implements vscode.TextDocumentContentProvider {
         return r ? matrixMarkdown(taskId, r.matrix) : `Suggestion ${id} has not been revalidated yet.`;
       }
     } catch (e) {
-      return `Cannot read ${uri.path}: ${e instanceof Error ? e.message : String(e)}`;
+      return `Cannot read ${uri.path}: ${errorText(e)}`;
     }
     return `Unknown repair document ${uri.path}`;
   }

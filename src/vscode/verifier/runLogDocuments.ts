@@ -6,6 +6,7 @@ import { listRuns, readRunLog } from '../../adapters/fs/runStore';
 import type { RunLogDocument } from '../../core/view/results';
 import { runLogDocument } from '../../core/view/results';
 import type { VerifierRunRecord } from '../../core/verify/runResult';
+import { errorText } from '../../core/errorText';
 
 export const RUN_LOG_SCHEME = 'specweave-run';
 
@@ -43,7 +44,7 @@ export class RunLogDocuments implements vscode.TextDocumentContentProvider, vsco
       this.cache.set(key, doc);
       return doc;
     } catch (e) {
-      return { text: `The log of run ${id.runId} cannot be read: ${e instanceof Error ? e.message : String(e)}\n`, stdoutLine: 0 };
+      return { text: `The log of run ${id.runId} cannot be read: ${errorText(e)}\n`, stdoutLine: 0 };
     }
   }
 

@@ -17,7 +17,7 @@ import { withRecordedFallback } from '../../core/review/verdicts';
 import { findTestLine, resultsView, runVerdict } from '../../core/view/results';
 import type { JobOutcome, QueueProgress } from '../../core/verify/queue';
 import type { VerifierRunRecord } from '../../core/verify/runResult';
-import { EMPTY_ATTEMPT, GOLD_ATTEMPT } from '../../core/verify/runResult';
+import { EMPTY_PROBE, GOLD_PROBE } from '../../core/model';
 import type { RequestMap } from '../../protocol/messages';
 import type { ActiveTask } from '../activeTask';
 import type { CandidateNode } from '../candidatesTree';
@@ -29,6 +29,7 @@ import type { TaskViewSection, TaskViewSectionPart } from '../taskSections';
 import { UNTRUSTED_REASON, requireTrust } from '../trust';
 import { QueueStatusItem, formatDuration } from './queueStatus';
 import { RUN_LOG_SCHEME, RunLogDocuments, runLogUri } from './runLogDocuments';
+import { errorText } from '../../core/errorText';
 
 export const VERIFIER_CMD = {
   runAttempt: 'specweave.verifier.runAttempt',
@@ -92,7 +93,6 @@ interface ServiceSlot {
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null;
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
-const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 const hhmmss = (): string => new Date().toTimeString().slice(0, 8);
 
 /** Tree nodes (the clicked one and, with several selected, all of them) or plain ids, as commands receive them. */
@@ -107,7 +107,7 @@ function nodesOf(arg: unknown, all: unknown): Array<{ taskId: string; column?: s
 }
 
 function label(attemptId: string): string {
-  return attemptId === GOLD_ATTEMPT ? 'gold patch' : attemptId === EMPTY_ATTEMPT ? 'empty patch' : attemptId;
+  return attemptId === GOLD_PROBE ? 'gold patch' : attemptId === EMPTY_PROBE ? 'empty patch' : attemptId;
 }
 
 function counts(r: VerifierRunRecord): string {
@@ -156,8 +156,8 @@ export class VerifierController implements vscode.Disposable {
       async (...args: unknown[]): Promise<VerifierBatchResult> =>
         (await requireTrust('Running the verifier')) ? fn(...args) : { state: 'untrusted', message: UNTRUSTED_REASON, runs: [], cancelled: 0, errors: [] };
     reg(VERIFIER_CMD.runAttempt, trusted((arg, all, attemptArg) => this.runAttemptCommand(arg, all, attemptArg)));
-    reg(VERIFIER_CMD.runGold, trusted((arg, all) => this.runProbeCommand(GOLD_ATTEMPT, arg, all)));
-    reg(VERIFIER_CMD.runEmpty, trusted((arg, all) => this.runProbeCommand(EMPTY_ATTEMPT, arg, all)));
+    reg(VERIFIER_CMD.runGold, trusted((arg, all) => this.runProbeCommand(GOLD_PROBE, arg, all)));
+    reg(VERIFIER_CMD.runEmpty, trusted((arg, all) => this.runProbeCommand(EMPTY_PROBE, arg, all)));
     reg(VERIFIER_CMD.runTask, trusted((arg, all) => this.runTaskCommand(arg, all)));
     reg(VERIFIER_CMD.runTasks, trusted((arg) => this.runTasksCommand(arg)));
     reg(VERIFIER_CMD.cancelAll, () => this.cancelAll());
@@ -419,13 +419,13 @@ export class VerifierController implements vscode.Disposable {
       }
       const ids: string[] = [];
       const wanted = s.attempts === 'all' ? task.attempts.map((a) => a.id) : s.attempts;
-      if (s.probes || wanted.includes(GOLD_ATTEMPT)) {
-        if (task.files.goldPatch) ids.push(GOLD_ATTEMPT);
-        else if (wanted.includes(GOLD_ATTEMPT)) notes.push(`Task ${task.id} has no gold patch.`);
+      if (s.probes || wanted.includes(GOLD_PROBE)) {
+        if (task.files.goldPatch) ids.push(GOLD_PROBE);
+        else if (wanted.includes(GOLD_PROBE)) notes.push(`Task ${task.id} has no gold patch.`);
       }
-      if (s.probes || wanted.includes(EMPTY_ATTEMPT)) ids.push(EMPTY_ATTEMPT);
+      if (s.probes || wanted.includes(EMPTY_PROBE)) ids.push(EMPTY_PROBE);
       for (const id of wanted) {
-        if (id === GOLD_ATTEMPT || id === EMPTY_ATTEMPT) continue;
+        if (id === GOLD_PROBE || id === EMPTY_PROBE) continue;
         if (task.attempts.some((a) => a.id === id)) ids.push(id);
         else notes.push(`Task ${task.id} has no attempt ${id}.`);
       }

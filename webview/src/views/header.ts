@@ -4,6 +4,7 @@ import { html, nothing, type TemplateResult } from 'lit-html';
 import type { Ctx } from '../context';
 import { oneLine } from '../text';
 import { vsBadge, vsButton } from '../ui/controls';
+import { errorText } from '../text';
 
 /** Host commands the header's next/previous task buttons run (the same the keyboard shortcuts run). */
 export const TASK_COMMANDS = { next: 'specweave.task.next', previous: 'specweave.task.previous' } as const;
@@ -15,7 +16,7 @@ export function header(ctx: Ctx, statusLine: HTMLElement): TemplateResult {
       (r) => {
         if (!r.ran) ctx.status(r.message ?? 'Not available.');
       },
-      (e: unknown) => ctx.status(e instanceof Error ? e.message : String(e), true),
+      (e: unknown) => ctx.status(errorText(e), true),
     );
   };
   const where = [m.repo, m.baseCommit ? `@ ${m.baseCommit.slice(0, 12)}` : '', m.image ? `· ${m.image}` : ''].filter(Boolean).map((x) => oneLine(x, 120)).join(' ');

@@ -7,6 +7,7 @@ import type { Ctx } from '../context';
 import { el } from '../dom';
 import { capText, oneLine } from '../text';
 import { button } from '../ui/controls';
+import { errorText } from '../text';
 
 export const REPAIR_TAB = 'repair';
 
@@ -177,7 +178,7 @@ function actions(ctx: Ctx, r: RepairView): HTMLElement {
       (res) => {
         if (!res.ran) ctx.status(res.message ?? 'Not available.', true);
       },
-      (e: unknown) => ctx.status(e instanceof Error ? e.message : String(e), true),
+      (e: unknown) => ctx.status(errorText(e), true),
     );
   };
   const ids = [m.taskId, r.suggestion];

@@ -6,6 +6,7 @@ import type { Ctx } from '../context';
 import { el } from '../dom';
 import { oneLine } from '../text';
 import { shortName } from './specs';
+import { errorText } from '../text';
 
 /** Cells rendered before "show all" (rows x columns), so ten columns of hundreds of tests stay a small DOM. */
 const FIRST_CELLS = { tests: 300, specs: 200 } as const;
@@ -45,7 +46,7 @@ export function renderResults(ctx: Ctx): HTMLElement {
 function openLog(ctx: Ctx, column: string, testId: string | undefined): void {
   ctx.host.request('openRunLog', testId !== undefined ? { column, testId } : { column }).then(
     (res) => ctx.status(res?.message ?? (res?.opened ? 'Opened the run log.' : 'No run log for this column.'), res?.opened === false),
-    (e: unknown) => ctx.status(e instanceof Error ? e.message : String(e), true),
+    (e: unknown) => ctx.status(errorText(e), true),
   );
 }
 

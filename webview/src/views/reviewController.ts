@@ -7,6 +7,7 @@ import type { Ctx } from '../context';
 import { oneLine } from '../text';
 import type { Pair, ReviewKeyPress } from './reviewModel';
 import { cellOf, firstFocus, keepFocus, nextUnlabelled, pairKey, REVIEW_TAB, ReviewDrafts, reviewKeyAction, stepAttempt, stepFocus, unlabelledCount } from './reviewModel';
+import { errorText } from '../text';
 
 /** What the app lends the review views: switching tabs and showing a trajectory step. */
 export interface ReviewHooks {
@@ -167,7 +168,7 @@ export class ReviewController {
       onOk?.(r);
       return true;
     } catch (e) {
-      this.ctx.status(`Not recorded: ${e instanceof Error ? e.message : String(e)}`, true);
+      this.ctx.status(`Not recorded: ${errorText(e)}`, true);
       return false;
     } finally {
       this.inFlight--;
@@ -241,7 +242,7 @@ export class ReviewController {
       },
       (e: unknown) => {
         this.advancing = false;
-        this.ctx.status(e instanceof Error ? e.message : String(e), true);
+        this.ctx.status(errorText(e), true);
       },
     );
   }
@@ -252,7 +253,7 @@ export class ReviewController {
       (x) => {
         if (!x.ran) this.ctx.status(x.message ?? 'Review mode is not available.', true);
       },
-      (e: unknown) => this.ctx.status(e instanceof Error ? e.message : String(e), true),
+      (e: unknown) => this.ctx.status(errorText(e), true),
     );
   }
 
@@ -272,7 +273,7 @@ export class ReviewController {
       default:
         this.ctx.host.request('openEvidence', { link }).then(
           (r) => this.ctx.status(r.message ?? (r.opened ? 'Opened.' : 'Could not open it.'), !r.opened),
-          (e: unknown) => this.ctx.status(e instanceof Error ? e.message : String(e), true),
+          (e: unknown) => this.ctx.status(errorText(e), true),
         );
     }
   }

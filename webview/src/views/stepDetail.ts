@@ -6,6 +6,7 @@ import type { Ctx } from '../context';
 import { clear, el } from '../dom';
 import { capText, formatCost, formatCount, inertText, oneLine, splitAt } from '../text';
 import { button } from '../ui/controls';
+import { errorText } from '../text';
 
 /** Most characters held in the detail: beyond this the text is for the patch/file views, not a <pre>. */
 export const MAX_DETAIL_CHARS = 4 * 1024 * 1024;
@@ -123,7 +124,7 @@ export class StepDetail {
       if (this.pre) this.pre.textContent = inertText(this.loaded);
       this.renderFold();
     } catch (e) {
-      if (token === this.token) this.ctx.status(`Could not load the step text: ${e instanceof Error ? e.message : String(e)}`, true);
+      if (token === this.token) this.ctx.status(`Could not load the step text: ${errorText(e)}`, true);
     } finally {
       this.foldLine?.classList.remove('busy');
     }
@@ -143,7 +144,7 @@ export class StepDetail {
       const total = Number.isInteger(r.total) ? r.total : s.length;
       this.fillMarked(pre, text, hit.start - offset, hit.length, offset > 0, offset + text.length < total);
     } catch (e) {
-      if (token === this.token) this.ctx.status(`Could not load the text around the hit: ${e instanceof Error ? e.message : String(e)}`, true);
+      if (token === this.token) this.ctx.status(`Could not load the text around the hit: ${errorText(e)}`, true);
     }
     if (token !== this.token || !this.foldLine) return;
     clear(this.foldLine);

@@ -6,6 +6,7 @@ import { el, setText, toggleClass } from '../dom';
 import { PagedCache } from '../stepPages';
 import { formatCost, formatCount, oneLine } from '../text';
 import { pagesFor, revealScrollTop, visibleRange, type Range } from '../virtual';
+import { errorText } from '../text';
 
 export const ROW_HEIGHT = 22;
 const OVERSCAN = 8;
@@ -230,7 +231,7 @@ export class StepList {
         (e: unknown) => {
           cache.release(page);
           if (cache === this.cache) {
-            this.ctx.status(`Could not load steps: ${e instanceof Error ? e.message : String(e)}`, true);
+            this.ctx.status(`Could not load steps: ${errorText(e)}`, true);
             this.flushWaiters();
           }
         },

@@ -12,6 +12,7 @@ import { tabs, type Tabs } from '../ui/tabs';
 import { SearchBar } from './searchBar';
 import { StepDetail } from './stepDetail';
 import { StepList } from './stepList';
+import { errorText } from '../text';
 
 /** The pause in typing that starts a search (Enter starts it at once); a newer query cancels an older search. */
 const SEARCH_DEBOUNCE_MS = 120;
@@ -146,7 +147,7 @@ export class TrajectoryView {
         if (token === this.jumpToken && s) this.detail.show(column, s);
       },
       (e: unknown) => {
-        if (token === this.jumpToken) this.ctx.status(`Could not show step ${step}: ${e instanceof Error ? e.message : String(e)}`, true);
+        if (token === this.jumpToken) this.ctx.status(`Could not show step ${step}: ${errorText(e)}`, true);
       },
     );
   }
@@ -191,7 +192,7 @@ export class TrajectoryView {
       try {
         new RegExp(pattern, s.caseSensitive ? '' : 'i');
       } catch (e) {
-        this.bar.setStatus(`Invalid regular expression: ${e instanceof Error ? e.message : String(e)}`, true);
+        this.bar.setStatus(`Invalid regular expression: ${errorText(e)}`, true);
         this.updateSearchUi();
         return;
       }
@@ -205,7 +206,7 @@ export class TrajectoryView {
       const r = await this.ctx.host.request('search', { searchId: id, pattern: pattern.slice(0, 1000), regex: s.regex, caseSensitive: s.caseSensitive, ...(kinds ? { kinds } : {}) });
       if (!r.started && this.search.fail(id, r.error)) this.bar.setStatus(oneLine(r.error, 200), true);
     } catch (e) {
-      if (this.search.fail(id, e instanceof Error ? e.message : String(e))) this.bar.setStatus(oneLine(this.search.error ?? '', 200), true);
+      if (this.search.fail(id, errorText(e))) this.bar.setStatus(oneLine(this.search.error ?? '', 200), true);
     }
     this.updateSearchUi();
   }
@@ -256,7 +257,7 @@ export class TrajectoryView {
       if (token !== this.jumpToken || !step) return;
       this.detail.show(hit.column, step, hit);
     } catch (e) {
-      if (token === this.jumpToken) this.ctx.status(`Could not jump to the hit: ${e instanceof Error ? e.message : String(e)}`, true);
+      if (token === this.jumpToken) this.ctx.status(`Could not jump to the hit: ${errorText(e)}`, true);
     }
   }
 
