@@ -8,6 +8,9 @@
 
 export const PROTOCOL_VERSION = 1;
 
+/** No message between host and webview, either way, is larger than this many bytes of JSON (defined once). */
+export const MAX_MESSAGE_BYTES = 1_000_000;
+
 /** Largest text sent in one message; longer texts are fetched in slices with `getStepText`. */
 export const MAX_TEXT_SLICE = 256 * 1024;
 /** Longest preview of a step's text in a page of steps; the rest is folded and fetched on demand. */

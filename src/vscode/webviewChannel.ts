@@ -6,8 +6,10 @@
 import { jsonBytes } from '../core/view/text';
 import { errorText } from '../core/errorText';
 
-/** No message to a webview may be larger than this many bytes of JSON (defined once, for every panel). */
-export const MAX_MESSAGE_BYTES = 1_000_000;
+import { MAX_MESSAGE_BYTES } from '../protocol/messages';
+
+/** No message to a webview may be larger than this (the protocol's one cap, for every panel). */
+export { MAX_MESSAGE_BYTES };
 
 /** The reply every protocol of ours uses for a request. */
 export type WebviewReply = { type: 'reply'; id: number; ok: true; result: unknown } | { type: 'reply'; id: number; ok: false; error: string };

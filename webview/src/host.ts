@@ -3,6 +3,7 @@
 // routing around it. No DOM here beyond the window's message event (`MessageSource`); `post` is the VS Code API's postMessage (or a
 // test double).
 import type { CurationRequestMap, RequestMap } from '../../src/protocol/messages';
+import { MAX_MESSAGE_BYTES } from '../../src/protocol/messages';
 import { startHandshake } from './handshake';
 
 /** A surface's request table: method -> params and result (the protocol's `RequestMap`, `CurationRequestMap`). */
@@ -17,7 +18,7 @@ export type ReplyMessage = { type: 'reply'; id: number; ok: true; result: unknow
  * No message between host and webview goes over about 1 MB (the host caps what it sends at the same size); a
  * request bigger than that is refused here rather than dropped on the way.
  */
-export const MAX_REQUEST_BYTES = 1_000_000;
+export const MAX_REQUEST_BYTES = MAX_MESSAGE_BYTES;
 
 interface Pending {
   method: string;
