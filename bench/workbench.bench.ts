@@ -121,7 +121,7 @@ async function hostSide(root: string): Promise<void> {
       compareColumns: async () => ({ opened: true }),
       openTest: async () => ({ opened: true }),
       openPatch: async () => ({ opened: true }),
-      runCommand: async () => ({ ran: false }),
+      act: async () => ({ ran: false }),
     },
   });
   let id = 0;

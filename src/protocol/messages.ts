@@ -18,6 +18,21 @@ export const STEP_PREVIEW_CHARS = 2000;
 /** Most steps in one page. */
 export const MAX_STEP_PAGE = 200;
 
+// ---- domain unions (the protocol's own copies: it imports nothing; src/core/view/protocolUnions.ts checks at
+// compile time that each equals core's) -------------------------------------------------------------------------
+
+/** A task's life-cycle status. */
+export const TASK_STATUS_VIEWS = ['candidate', 'in_review', 'flagged', 'needs_repair', 'repaired', 'revalidated', 'approved', 'rejected'] as const;
+export type TaskStatusView = (typeof TASK_STATUS_VIEWS)[number];
+/** The verifier's verdict on a spec. */
+export type SpecVerdictView = 'pass' | 'fail' | 'unknown';
+/** Where a final verdict or score comes from. */
+export type FinalSourceView = 'none' | 'single' | 'agreement' | 'adjudicated' | 'policy' | 'disagreement';
+/** What a repair changed in one cell of the before/after matrix. */
+export type CellChangeView = 'fp_fixed' | 'fn_fixed' | 'fp_new' | 'fn_new' | 'verdict_changed' | 'same';
+/** What a repair suggestion is asked to change (`auto`: the agent chooses). */
+export type RepairTargetView = 'request' | 'specs' | 'tests' | 'spec_test_map';
+
 // ---- view models (host -> webview) ---------------------------------------------------------------------------
 
 /** An inline run of request text; never HTML. `specs` lists the spec ids whose text this run states. */
@@ -106,7 +121,7 @@ export interface ResultsView {
   /** testId -> columnId -> status text (PASSED, FAILED, missing...). */
   tests: Record<string, Record<string, string>>;
   /** specId -> columnId -> pass | fail | unknown. */
-  specs: Record<string, Record<string, string>>;
+  specs: Record<string, Record<string, SpecVerdictView>>;
   /** columnId -> run summary (status, stale). */
   runs: Record<string, {
     runId: string;
@@ -159,7 +174,7 @@ export interface RepairView {
   toRevision?: number;
   matrix?: RepairMatrixView;
   /** (additive) What the curator asked to change: auto, request, specs, tests or spec_test_map. */
-  target?: string;
+  target?: RepairTargetView | 'auto';
   /** (additive) The model's reasoning, at most 20,000 characters; hostile text. */
   rationale?: string;
   /** (additive) Why the request was refused or failed. */
@@ -171,17 +186,21 @@ export interface RepairView {
   decidedAt?: string;
 }
 
-/** Outcomes are true_pass, true_fail, false_positive, false_negative, undecided or absent; verdicts pass, fail, unknown or absent. */
+/** One side of a matrix cell; `absent`: the spec or the attempt does not exist on that side. */
+export interface RepairMatrixSideView {
+  verifier: SpecVerdictView | 'absent';
+  outcome: OutcomeView | 'absent';
+}
+
 export interface RepairMatrixView {
   attempts: string[];
   specs: string[];
   cells: Array<{
     attempt: string;
     spec: string;
-    before: { verifier: string; outcome: string };
-    after: { verifier: string; outcome: string };
-    /** fp_fixed, fn_fixed, fp_new, fn_new, verdict_changed or same. */
-    change: string;
+    before: RepairMatrixSideView;
+    after: RepairMatrixSideView;
+    change: CellChangeView;
   }>;
   fixed: { falsePositives: Array<{ attempt: string; spec: string }>; falseNegatives: Array<{ attempt: string; spec: string }> };
   introduced: { falsePositives: Array<{ attempt: string; spec: string }>; falseNegatives: Array<{ attempt: string; spec: string }> };
@@ -222,7 +241,7 @@ export interface LabelView {
 export interface ReviewCellView {
   attempt: string;
   spec: string;
-  verifier: 'pass' | 'fail' | 'unknown';
+  verifier: SpecVerdictView;
   verifierStale: boolean;
   /** The viewer's own current label. */
   mine?: LabelView;
@@ -231,8 +250,7 @@ export interface ReviewCellView {
   /** Labels made on an older revision of the spec. */
   stale: LabelView[];
   final?: CuratorVerdictView;
-  /** none, single, agreement, adjudicated, policy or disagreement. */
-  from: string;
+  from: FinalSourceView;
   disagreement: boolean;
   outcome: OutcomeView;
 }
@@ -313,9 +331,9 @@ export interface ReviewView {
   othersHidden: boolean;
   viewerSubmitted: boolean;
   submittedBy: string[];
-  status: string;
+  status: TaskStatusView;
   /** Statuses a plain transition may set now (approve and reject have their own actions). */
-  nextStatuses: string[];
+  nextStatuses: TaskStatusView[];
   attempts: ReviewAttemptView[];
   /** Spec ids in task order (their texts are in `TaskViewModel.specs`). */
   specs: string[];
@@ -404,6 +422,20 @@ export interface SearchHit {
 
 // ---- requests (webview -> host) ------------------------------------------------------------------------------
 
+/** The answer to an action request: whether the host ran it, or why not. */
+export interface ActionResult {
+  ran: boolean;
+  message?: string;
+}
+
+/** The action requests that take no params (the host acts on the panel's task). */
+export const TASK_ACTIONS = ['nextTask', 'previousTask', 'startReviewMode', 'requestRepair'] as const;
+/** The action requests on one repair suggestion of the panel's task. */
+export const REPAIR_ACTIONS = ['reviewRepair', 'acceptRepair', 'rejectRepair', 'showRepairPrompt', 'showRepairMatrix'] as const;
+export type TaskAction = (typeof TASK_ACTIONS)[number];
+export type RepairAction = (typeof REPAIR_ACTIONS)[number];
+export type ActionMethod = TaskAction | RepairAction;
+
 export interface RequestMap {
   /** A page of a trajectory's steps, optionally only some kinds. */
   getSteps: {
@@ -439,8 +471,22 @@ export interface RequestMap {
    * result appears; without `testId` at the top.
    */
   openRunLog: { params: { column: string; testId?: string }; result: { opened: boolean; line?: number; message?: string } };
-  /** Runs a command contributed by the extension (e.g. run verifier), when the workspace allows it. */
-  runCommand: { params: { command: string; args: string[] }; result: { ran: boolean; message?: string } };  // Curation: each recording request answers once the event is on disk (append + fsync), or says why not.
+  // Actions the page asks the host to carry out on its task (the host runs its own command for each, which checks
+  // workspace trust itself); `ran: false` with a message when the host could not.
+  /** The header's next/previous-task buttons (the same the keyboard shortcuts run). */
+  nextTask: { params: Record<string, never>; result: ActionResult };
+  previousTask: { params: Record<string, never>; result: ActionResult };
+  /** Starts review mode (the host picks the queue and shows its first task in this panel). */
+  startReviewMode: { params: Record<string, never>; result: ActionResult };
+  /** Asks the repair agent for a (new) suggestion on this panel's task. */
+  requestRepair: { params: Record<string, never>; result: ActionResult };
+  /** The repair tab's buttons, on one suggestion of this panel's task. */
+  reviewRepair: { params: { suggestion: string }; result: ActionResult };
+  acceptRepair: { params: { suggestion: string }; result: ActionResult };
+  rejectRepair: { params: { suggestion: string }; result: ActionResult };
+  showRepairPrompt: { params: { suggestion: string }; result: ActionResult };
+  showRepairMatrix: { params: { suggestion: string }; result: ActionResult };
+  // Curation: each recording request answers once the event is on disk (append + fsync), or says why not.
   /** The viewer's verdict on one (attempt, spec), with its note and evidence links. */
   label: {
     params: { attempt: string; spec: string; verdict: CuratorVerdictView; note?: string; evidence?: EvidenceLinkView[] };

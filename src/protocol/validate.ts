@@ -18,6 +18,15 @@ const isKinds = (v: unknown): v is StepKindView[] =>
   Array.isArray(v) && v.length <= STEP_KINDS.length && v.every((k) => STEP_KINDS.includes(k as StepKindView));
 const opt = <T>(v: unknown, check: (x: unknown) => x is T): boolean => v === undefined || check(v);
 
+/** An action on the panel's task: no params. */
+function noParams(method: string): (p: Obj) => string | undefined {
+  return (p) => (Object.keys(p).length === 0 ? undefined : `${method} takes no params`);
+}
+/** An action on one repair suggestion: its id. */
+function suggestionParam(method: string): (p: Obj) => string | undefined {
+  return (p) => (isId(p.suggestion) && Object.keys(p).length === 1 ? undefined : `${method} needs suggestion (a suggestion id) and nothing else`);
+}
+
 /** For each request method: a check of its params, returning an error text or undefined. */
 const paramChecks: Record<RequestMethod, (p: Obj) => string | undefined> = {
   getSteps: (p) =>
@@ -35,10 +44,15 @@ const paramChecks: Record<RequestMethod, (p: Obj) => string | undefined> = {
   openTest: (p) => (isStr(p.testId, 256) ? undefined : 'openTest needs testId'),
   openPatch: (p) => (isStr(p.column, 256) ? undefined : 'openPatch needs column'),
   openRunLog: (p) => (isStr(p.column, 256) && opt(p.testId, (v): v is string => isStr(v, 256)) ? undefined : 'openRunLog needs column, testId?'),
-  runCommand: (p) =>
-    isStr(p.command, 200) && /^specweave\./.test(p.command) && Array.isArray(p.args) && p.args.length <= 8 && p.args.every((a) => isStr(a, 1024))
-      ? undefined
-      : 'runCommand needs a specweave.* command and at most 8 string args',
+  nextTask: noParams('nextTask'),
+  previousTask: noParams('previousTask'),
+  startReviewMode: noParams('startReviewMode'),
+  requestRepair: noParams('requestRepair'),
+  reviewRepair: suggestionParam('reviewRepair'),
+  acceptRepair: suggestionParam('acceptRepair'),
+  rejectRepair: suggestionParam('rejectRepair'),
+  showRepairPrompt: suggestionParam('showRepairPrompt'),
+  showRepairMatrix: suggestionParam('showRepairMatrix'),
   label: (p) =>
     isId(p.attempt) && isId(p.spec) && isVerdict(p.verdict) && opt(p.note, isText) && opt(p.evidence, isEvidenceList)
       ? undefined

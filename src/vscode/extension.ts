@@ -13,12 +13,13 @@ import { CurationStatus } from './reviewStatus';
 import { readSettings } from './settings';
 import { TaskPanels } from './taskPanels';
 import { requireTrust } from './trust';
-import { RepairController } from './repair/repairController';
+import { REPAIR_CMD, RepairController } from './repair/repairController';
 import { VerifierController } from './verifier/verifierController';
-import { CurationController, readCurationSettings } from './curation/curationController';
+import { CURATION_CMD, CurationController, readCurationSettings } from './curation/curationController';
 import { ActiveTask } from './activeTask';
 import { OpenDataset } from './openDataset';
 import { errorText } from '../core/errorText';
+import type { ActionMethod } from '../protocol/messages';
 
 /** What activation returns: the services, for the in-host tests and for later features to build on. */
 export interface SpecWeaveApi {
@@ -67,9 +68,6 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
   store.add(vscode.workspace.registerTextDocumentContentProvider(DOC_SCHEME, diffs));
   const curation = store.add(new CurationController({ extensionUri: context.extensionUri, owner, activeTask, diffs, statuses, log }));
 
-  const contributed = new Set(
-    ((context.extension.packageJSON as { contributes?: { commands?: Array<{ command: string }> } }).contributes?.commands ?? []).map((c) => c.command),
-  );
   const verifier = store.add(new VerifierController({ owner, treeView, activeTask, log }));
   // Revalidation runs go through the verifier's one queue (its concurrency limit, status bar item and log).
   const repair = store.add(new RepairController({ secrets: context.secrets, owner, activeTask, log, logUri: context.logUri, verifier }));
@@ -87,9 +85,9 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
       readTrajectory,
       memento: context.workspaceState,
       log,
-      // Only the extension's own contributed commands; each one that runs code checks trust itself (requireTrust).
-      runCommand: async (command, args) => {
-        if (!contributed.has(command)) return { ran: false, message: `${command} is not a SpecWeave command` };
+      // Each action runs the extension's own command for it; each one that runs code checks trust itself (requireTrust).
+      act: async (taskId, action, suggestion) => {
+        const [command, args] = actionCommand(action, taskId, suggestion ?? '');
         await vscode.commands.executeCommand(command, ...args);
         return { ran: true };
       },
@@ -127,3 +125,27 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
 }
 
 export function deactivate(): void {}
+
+/** The host command (and its arguments) behind each action a task page can ask for: the webview names none. */
+export function actionCommand(action: ActionMethod, taskId: string, suggestion: string): [string, unknown[]] {
+  switch (action) {
+    case 'nextTask':
+      return [CMD.nextTask, []];
+    case 'previousTask':
+      return [CMD.previousTask, []];
+    case 'startReviewMode':
+      return [CURATION_CMD.startReview, []];
+    case 'requestRepair':
+      return [REPAIR_CMD.request, [taskId]];
+    case 'reviewRepair':
+      return [REPAIR_CMD.review, [taskId, suggestion]];
+    case 'acceptRepair':
+      return [REPAIR_CMD.accept, [taskId, suggestion]];
+    case 'rejectRepair':
+      return [REPAIR_CMD.reject, [taskId, suggestion]];
+    case 'showRepairPrompt':
+      return [REPAIR_CMD.showPrompt, [taskId, suggestion]];
+    case 'showRepairMatrix':
+      return [REPAIR_CMD.showMatrix, [taskId, suggestion]];
+  }
+}

@@ -10,7 +10,7 @@ import type { CandidateTask } from '../core/model';
 import { buildTaskViewModel } from '../core/view/taskView';
 import type { TaskViewInputs, TextOrError } from '../core/view/taskView';
 import { PROTOCOL_VERSION } from '../protocol/messages';
-import type { TaskViewModel, TrajectoryInfoView, ViewCommand, WebviewState } from '../protocol/messages';
+import type { ActionMethod, ActionResult, TaskViewModel, TrajectoryInfoView, ViewCommand, WebviewState } from '../protocol/messages';
 import { CTX, TASK_PANEL_TYPE } from './commandIds';
 import type { ActiveTask } from './activeTask';
 import type { CandidatesTree } from './candidatesTree';
@@ -57,8 +57,8 @@ export interface TaskPanelDeps {
   readTrajectory: TrajectoryReadFn;
   memento: vscode.Memento;
   log: vscode.LogOutputChannel;
-  /** Runs a contributed command the webview asks for (the caller checks trust). */
-  runCommand(command: string, args: string[]): Promise<{ ran: boolean; message?: string }>;
+  /** Carries out an action a task page asks for on its task (each command it runs checks trust itself). */
+  act(taskId: string, action: ActionMethod, suggestion?: string): Promise<ActionResult>;
   /** Answers a task view's review requests (the curation feature). */
   review?: (taskId: string) => ReviewRequests;
   /** The sections features contribute to the task view (verifier results, repair, review), merged in this order. */
@@ -318,7 +318,7 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
       compareColumns: (left, right, file) => this.d.diffs.compare(taskId, left, right, file, beside),
       openTest: (testId) => this.d.diffs.openTest(taskId, testId, beside),
       openPatch: (column) => this.d.diffs.openPatchFile(taskId, column, beside),
-      runCommand: (command, args) => this.d.runCommand(command, args),
+      act: (action, suggestion) => this.d.act(taskId, action, suggestion),
       ...(this.d.openRunLog ? { openRunLog: (column: string, testId?: string) => this.d.openRunLog!(taskId, column, testId) } : {}),
     };
   }

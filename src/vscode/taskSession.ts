@@ -2,7 +2,7 @@
 // trajectory cache and the editor actions it is given, streams search hits, and refuses to post any message over the
 // size limit. The panel (taskPanel.ts) wires it to a real webview; tests drive it directly.
 import { validateWebviewMessage } from '../protocol/validate';
-import type { HostToWebview, RequestMap, RequestMethod, TaskViewModel, TrajectoryInfoView, ViewCommand, WebviewState, WebviewToHost } from '../protocol/messages';
+import type { ActionMethod, ActionResult, HostToWebview, RequestMap, RequestMethod, TaskViewModel, TrajectoryInfoView, ViewCommand, WebviewState, WebviewToHost } from '../protocol/messages';
 import { compileSearch, runSearch } from '../core/view/search';
 import { trajectoryInfo } from '../core/view/taskView';
 import { MAX_MESSAGE_BYTES, WebviewChannel } from './webviewChannel';
@@ -18,7 +18,8 @@ export interface EditorActions {
   compareColumns(left: string, right: string, path: string): Promise<RequestMap['compareColumns']['result']>;
   openTest(testId: string): Promise<RequestMap['openTest']['result']>;
   openPatch(column: string): Promise<RequestMap['openPatch']['result']>;
-  runCommand(command: string, args: string[]): Promise<RequestMap['runCommand']['result']>;
+  /** Carries out an action the page asks for on this task (a repair action names its suggestion). */
+  act(action: ActionMethod, suggestion?: string): Promise<ActionResult>;
   /** Opens the log of the verifier run behind a results column (the verifier feature). */
   openRunLog?(column: string, testId?: string): Promise<RequestMap['openRunLog']['result']>;
 }
@@ -213,7 +214,15 @@ export class TaskSession {
     compareColumns: (p) => this.o.actions.compareColumns(p.left, p.right, p.path),
     openTest: (p) => this.o.actions.openTest(p.testId),
     openPatch: (p) => this.o.actions.openPatch(p.column),
-    runCommand: (p) => this.o.actions.runCommand(p.command, p.args),
+    nextTask: () => this.o.actions.act('nextTask'),
+    previousTask: () => this.o.actions.act('previousTask'),
+    startReviewMode: () => this.o.actions.act('startReviewMode'),
+    requestRepair: () => this.o.actions.act('requestRepair'),
+    reviewRepair: (p) => this.o.actions.act('reviewRepair', p.suggestion),
+    acceptRepair: (p) => this.o.actions.act('acceptRepair', p.suggestion),
+    rejectRepair: (p) => this.o.actions.act('rejectRepair', p.suggestion),
+    showRepairPrompt: (p) => this.o.actions.act('showRepairPrompt', p.suggestion),
+    showRepairMatrix: (p) => this.o.actions.act('showRepairMatrix', p.suggestion),
     openRunLog: (p) =>
       this.o.actions.openRunLog ? this.o.actions.openRunLog(p.column, p.testId) : Promise.resolve({ opened: false, message: 'Run logs are not available in this window.' }),
     ...reviewHandlers(() => this.o.review),

@@ -1,12 +1,34 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { validateWebviewMessage } from '../../src/protocol/validate';
+import { REPAIR_ACTIONS, TASK_ACTIONS } from '../../src/protocol/messages';
 
 test('well-formed webview messages pass', () => {
   assert.equal(validateWebviewMessage({ type: 'ready', protocol: 1 }).ok, true);
   assert.equal(validateWebviewMessage({ type: 'request', id: 1, method: 'getSteps', params: { column: 'a1', start: 0, count: 50, kinds: ['action'] } }).ok, true);
   assert.equal(validateWebviewMessage({ type: 'request', id: 7, method: 'search', params: { searchId: 3, pattern: 'err(or)?', regex: true, caseSensitive: false } }).ok, true);
   assert.equal(validateWebviewMessage({ type: 'uiState', state: { taskId: 't1', activeColumn: 'gold' } }).ok, true);
+  for (const method of TASK_ACTIONS) assert.equal(validateWebviewMessage({ type: 'request', id: 2, method, params: {} }).ok, true, method);
+  for (const method of REPAIR_ACTIONS) assert.equal(validateWebviewMessage({ type: 'request', id: 2, method, params: { suggestion: '20261129T134201123Z-a1b2c3' } }).ok, true, method);
+});
+
+test('action requests take typed params and no command id', () => {
+  const bad: unknown[] = [
+    { type: 'request', id: 1, method: 'runCommand', params: { command: 'specweave.repair.accept', args: ['t', 's'] } },
+    ...TASK_ACTIONS.map((method) => ({ type: 'request', id: 1, method, params: { command: 'workbench.action.terminal.new' } })),
+    ...REPAIR_ACTIONS.flatMap((method) => [
+      { type: 'request', id: 1, method, params: {} },
+      { type: 'request', id: 1, method, params: { suggestion: '' } },
+      { type: 'request', id: 1, method, params: { suggestion: 7 } },
+      { type: 'request', id: 1, method, params: { suggestion: 'x'.repeat(301) } },
+      { type: 'request', id: 1, method, params: { suggestion: 's', args: ['workbench.action.terminal.new'] } },
+    ]),
+  ];
+  for (const m of bad) {
+    const r = validateWebviewMessage(m);
+    assert.equal(r.ok, false, `should refuse ${JSON.stringify(m).slice(0, 120)}`);
+    assert.ok(!r.ok && r.error.length > 0);
+  }
 });
 
 test('malformed or hostile messages are refused with a reason', () => {

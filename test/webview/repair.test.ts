@@ -84,8 +84,8 @@ test('a revalidated repair: accepted, revision n -> n+1, the counts, and the bef
   assert.equal(await tid(page, 'repair-action-accept').count(), 0, 'no accept once accepted');
   await h.shot(page, 'revalidated-dark');
 
-  const matrixRequest = await nextRequest(page, 'runCommand', () => tid(page, 'repair-action-matrix').click());
-  assert.deepEqual(matrixRequest, { command: 'specweave.repair.showMatrix', args: ['demo__parser-1234', '20261129T134201123Z-a1b2c3'] });
+  const matrixRequest = await nextRequest(page, 'showRepairMatrix', () => tid(page, 'repair-action-matrix').click());
+  assert.deepEqual(matrixRequest, { suggestion: '20261129T134201123Z-a1b2c3' });
   await waitForStatus(page, /before\/after matrix as a document/);
   // A spec header shows the spec; a row header activates the attempt's column.
   await page.locator('[data-testid="repair-row"][data-attempt="a2"] th').click();
@@ -116,14 +116,13 @@ test('a suggestion ready for review: requested, what accepting makes, and the bu
   await tid(page, 'repair-rationale').locator('summary').click();
   assert.equal(await tid(page, 'repair-rationale-text').textContent(), repairFixture('ready', standardFixture().model)?.rationale);
   await h.shot(page, 'ready');
-  const ids = ['demo__parser-1234', '20261129T134201123Z-a1b2c3'];
-  for (const [button, command] of [
-    ['repair-action-review', 'specweave.repair.review'],
-    ['repair-action-accept', 'specweave.repair.accept'],
-    ['repair-action-reject', 'specweave.repair.reject'],
-    ['repair-action-prompt', 'specweave.repair.showPrompt'],
+  for (const [button, method] of [
+    ['repair-action-review', 'reviewRepair'],
+    ['repair-action-accept', 'acceptRepair'],
+    ['repair-action-reject', 'rejectRepair'],
+    ['repair-action-prompt', 'showRepairPrompt'],
   ] as const) {
-    assert.deepEqual(await nextRequest(page, 'runCommand', () => tid(page, button).click()), { command, args: ids }, button);
+    assert.deepEqual(await nextRequest(page, method, () => tid(page, button).click()), { suggestion: '20261129T134201123Z-a1b2c3' }, button);
   }
   assert.equal(await tid(page, 'repair-action-request').count(), 0, 'no new request while one waits for a decision');
   await page.close();
@@ -143,10 +142,7 @@ test('revalidating, rejected and failed suggestions say so', async () => {
   assert.equal(await tid(page, 'repair-note').textContent(), 'Reason: The tests were right; the request is the problem.');
   assert.match((await tid(page, 'repair-suggestion').textContent()) ?? '', /rejected by alice/);
   assert.equal(await tid(page, 'repair-matrix').count(), 0);
-  assert.deepEqual(await nextRequest(page, 'runCommand', () => tid(page, 'repair-action-request').click()), {
-    command: 'specweave.repair.request',
-    args: ['demo__parser-1234'],
-  });
+  assert.deepEqual(await nextRequest(page, 'requestRepair', () => tid(page, 'repair-action-request').click()), {});
   await page.close();
 
   page = await openRepair('repair=failed');

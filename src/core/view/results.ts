@@ -45,7 +45,7 @@ export function resultsView(task: CandidateTask, results: TaskVerifierResults): 
   }
   const specs: ResultsView['specs'] = {};
   for (const s of task.specs) {
-    const row: Record<string, string> = {};
+    const row: ResultsView['specs'][string] = {};
     for (const c of columns) {
       const v = results.attempts[c]?.specs[s.id];
       if (v !== undefined) row[c] = v;

@@ -64,10 +64,10 @@ const noActions: EditorActions = {
   compareColumns: async () => ({ opened: true }),
   openTest: async () => ({ opened: true }),
   openPatch: async () => ({ opened: true }),
-  runCommand: async () => ({ ran: false, message: 'no' }),
+  act: async () => ({ ran: false, message: 'no' }),
 };
 
-function session(t: CandidateTask, file: (column: string) => string) {
+function session(t: CandidateTask, file: (column: string) => string, actions: EditorActions = noActions) {
   const posted: Array<{ msg: HostToWebview; bytes: number }> = [];
   // The cache calls back only after a load, when `s` exists.
   const cache = new TrajectoryCache(readTrajectory, (c) => ({ abs: file(c), label: c }), (c, e) => s.trajectoryLoaded(c, e));
@@ -86,7 +86,7 @@ function session(t: CandidateTask, file: (column: string) => string) {
       }),
     cache,
     trajectoryColumns: t.attempts.map((a) => a.id),
-    actions: noActions,
+    actions,
     updateDelayMs: 10,
   });
   let id = 0;
@@ -231,5 +231,30 @@ test('after the first paint the shown column\'s trajectory loads by itself and i
   await s.receive({ type: 'uiState', state: { taskId: 'big', activeColumn: 'a7' } });
   const u2 = await update();
   assert.deepEqual(u2.model.columns.filter((c) => c.trajectory).map((c) => c.id), ['a4', 'a7']);
+  s.dispose();
+});
+
+test('action requests from the page reach the host actions, typed, with the suggestion they name', async () => {
+  const calls: Array<[string, string | undefined]> = [];
+  const actions: EditorActions = { ...noActions, act: async (action, suggestion) => (calls.push([action, suggestion]), { ran: action !== 'nextTask', message: 'why' }) };
+  const { s, request } = session(task(), (c) => path.join(dir, `${c}.traj`), actions);
+  assert.deepEqual(await request('nextTask', {}), { ok: true, result: { ran: false, message: 'why' } });
+  for (const m of ['previousTask', 'startReviewMode', 'requestRepair'] as const) assert.equal((await request(m, {})).ok, true, m);
+  for (const m of ['reviewRepair', 'acceptRepair', 'rejectRepair', 'showRepairPrompt', 'showRepairMatrix'] as const) assert.equal((await request(m, { suggestion: 's-1' })).ok, true, m);
+  // Refused before any action runs: a command id, extra params, a repair action without its suggestion.
+  assert.equal((await request('runCommand', { command: 'specweave.repair.accept', args: [] })).ok, false);
+  assert.equal((await request('nextTask', { command: 'workbench.action.terminal.new' })).ok, false);
+  assert.equal((await request('acceptRepair', {})).ok, false);
+  assert.deepEqual(calls, [
+    ['nextTask', undefined],
+    ['previousTask', undefined],
+    ['startReviewMode', undefined],
+    ['requestRepair', undefined],
+    ['reviewRepair', 's-1'],
+    ['acceptRepair', 's-1'],
+    ['rejectRepair', 's-1'],
+    ['showRepairPrompt', 's-1'],
+    ['showRepairMatrix', 's-1'],
+  ]);
   s.dispose();
 });

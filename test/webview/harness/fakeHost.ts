@@ -239,7 +239,15 @@ function answer(msg: Extract<WebviewToHost, { type: 'request' }>): unknown {
       return { opened: true };
     case 'openRunLog':
       return { opened: true, line: 12, message: `Opened the log of ${msg.params.column} at ${msg.params.testId ?? 'the top'} (line 12).` };
-    case 'runCommand':
+    case 'nextTask':
+    case 'previousTask':
+    case 'startReviewMode':
+    case 'requestRepair':
+    case 'reviewRepair':
+    case 'acceptRepair':
+    case 'rejectRepair':
+    case 'showRepairPrompt':
+    case 'showRepairMatrix':
       return { ran: true };
     default: {
       const r = review?.answer(msg, () => {

@@ -1,14 +1,15 @@
 // Repair views for the webview harness (`?repair=<kind>` on the page): a revalidated repair of the standard task with
 // false positives and negatives gone and appeared, the states before it (ready, revalidating, rejected, failed), a
 // hostile one, and one sized to the model for the DOM budget. Pure data, bundled with fakeHost.ts.
-import type { RepairMatrixView, RepairView, TaskViewModel } from '../../../src/protocol/messages';
+import type { CellChangeView, RepairMatrixSideView, RepairMatrixView, RepairView, TaskViewModel } from '../../../src/protocol/messages';
 import { HOSTILE_HTML, PWN } from './fixtures';
 
 type Cell = RepairMatrixView['cells'][number];
 
-const side = (verifier: string, outcome: string) => ({ verifier, outcome });
+type Side = [RepairMatrixSideView['verifier'], RepairMatrixSideView['outcome']];
+const side = (verifier: Side[0], outcome: Side[1]): RepairMatrixSideView => ({ verifier, outcome });
 
-function cell(attempt: string, spec: string, before: [string, string], after: [string, string], change: string): Cell {
+function cell(attempt: string, spec: string, before: Side, after: Side, change: CellChangeView): Cell {
   return { attempt, spec, before: side(...before), after: side(...after), change };
 }
 
@@ -63,7 +64,7 @@ function sizedMatrix(model: TaskViewModel): RepairMatrixView {
 const RATIONALE = 'TB3 pins the exact wording of the error message, which the request never states.\nThe attempts print the right line and file.\n\nLoosen the assertion to a regular expression.';
 
 export function repairFixture(kind: string, model: TaskViewModel): RepairView | undefined {
-  const base = { suggestion: '20261129T134201123Z-a1b2c3', summary: 'Loosen TB3: match the location, not the exact wording', target: 'tests', rationale: RATIONALE };
+  const base = { suggestion: '20261129T134201123Z-a1b2c3', summary: 'Loosen TB3: match the location, not the exact wording', target: 'tests' as const, rationale: RATIONALE };
   const rev = model.revision;
   switch (kind) {
     case 'ready':
@@ -86,7 +87,8 @@ export function repairFixture(kind: string, model: TaskViewModel): RepairView | 
         suggestion: `<script>${PWN}</script>`,
         status: 'revalidated',
         summary: `<b>bold</b> ${HOSTILE_HTML}`,
-        target: `<svg onload=${PWN}>`,
+        // Hostile: not one of the targets (a broken host); the page shows it as text all the same.
+        target: `<svg onload=${PWN}>` as RepairView['target'],
         rationale: `\u001b[31m${HOSTILE_HTML}\u001b[0m\n<iframe srcdoc="<script>parent.__pwned=1</script>"></iframe>\u202eevil`,
         note: `<a href="javascript:${PWN}">reason</a> ${HOSTILE_HTML}`,
         decidedBy: `<img src=x onerror=${PWN}>`,
@@ -97,7 +99,8 @@ export function repairFixture(kind: string, model: TaskViewModel): RepairView | 
           specs: [spec, `<script>${PWN}</script>`],
           cells: [
             cell(attempt, spec, ['fail', 'false_negative'], ['pass', 'true_pass'], 'fn_fixed'),
-            cell(attempt, `<script>${PWN}</script>`, [`<img src=x onerror=${PWN}>`, `<b>x</b>`], ['pass', 'false_positive'], `<i>${PWN}</i>`),
+            // Values outside the protocol's unions (a broken host): the page still shows them only as text.
+            cell(attempt, `<script>${PWN}</script>`, [`<img src=x onerror=${PWN}>` as Side[0], `<b>x</b>` as Side[1]], ['pass', 'false_positive'], `<i>${PWN}</i>` as CellChangeView),
             cell(evil, spec, ['pass', 'true_pass'], ['pass', 'true_pass'], 'same'),
             cell(evil, `<script>${PWN}</script>`, ['pass', 'true_pass'], ['fail', 'false_negative'], 'fn_new'),
           ],

@@ -11,6 +11,7 @@ import type {
   ReviewCellView,
   ReviewView,
   RuleView,
+  TaskStatusView,
   TaskViewModel,
   WebviewToHost,
 } from '../../../src/protocol/messages';
@@ -44,10 +45,14 @@ export interface ReviewSim {
   /** Every request the review side received, in order. */
   log: Array<{ method: string; params: unknown }>;
   labels: Map<string, Label>;
-  status: string;
+  status: TaskStatusView;
   submitted: boolean;
   waiverLog: Array<Array<{ rule: string; reason: string }>>;
   queueCalls: Array<{ action: string; submit?: boolean }>;
+}
+
+function isTransition(from: TaskStatusView, to: string): to is TaskStatusView {
+  return TRANSITIONS[from].some((s) => s === to);
 }
 
 const key = (a: string, s: string) => `${a}\u0000${s}`;
@@ -58,7 +63,7 @@ function outcomeOf(final: CuratorVerdictView | undefined, verifier: string): Out
   return final === 'violated' ? 'true_fail' : 'false_negative';
 }
 
-const TRANSITIONS: Record<string, string[]> = {
+const TRANSITIONS: Record<TaskStatusView, TaskStatusView[]> = {
   candidate: ['in_review', 'flagged', 'needs_repair'],
   in_review: ['flagged', 'needs_repair'],
   flagged: ['in_review', 'needs_repair'],
@@ -264,7 +269,8 @@ export class FakeReview {
       case 'transition': {
         const from = this.sim.status;
         const to = msg.params.to;
-        if (!(TRANSITIONS[from] ?? []).includes(to)) return { ok: false, code: 'transition', message: `a task cannot go from ${from} to ${to}` };
+        // `to` is any string the page sends; only a listed status gets through.
+        if (!isTransition(from, to)) return { ok: false, code: 'transition', message: `a task cannot go from ${from} to ${to}` };
         this.sim.status = to;
         return this.record('status', `status ${from} → ${to}`, () => (this.sim.status = from));
       }

@@ -6,13 +6,11 @@ import { oneLine } from '../text';
 import { vsBadge, vsButton } from '../ui/controls';
 import { errorText } from '../text';
 
-/** Host commands the header's next/previous task buttons run (the same the keyboard shortcuts run). */
-export const TASK_COMMANDS = { next: 'specweave.task.next', previous: 'specweave.task.previous' } as const;
-
 export function header(ctx: Ctx, statusLine: HTMLElement): TemplateResult {
   const m = ctx.model();
-  const run = (command: string): void => {
-    ctx.host.request('runCommand', { command, args: [] }).then(
+  // The host runs the same command the keyboard shortcuts run.
+  const run = (action: 'nextTask' | 'previousTask'): void => {
+    ctx.host.request(action, {}).then(
       (r) => {
         if (!r.ran) ctx.status(r.message ?? 'Not available.');
       },
@@ -27,11 +25,11 @@ export function header(ctx: Ctx, statusLine: HTMLElement): TemplateResult {
         data-testid="task-id"
         >${`${oneLine(m.taskId, 120)} · rev ${m.revision}`}</span
       ><span class="spacer"></span>${m.position
-        ? html`<span class="muted small" data-testid="task-position">${`Task ${m.position.index + 1} of ${m.position.total}`}</span>${vsButton('\u2039', () => run(TASK_COMMANDS.previous), {
+        ? html`<span class="muted small" data-testid="task-position">${`Task ${m.position.index + 1} of ${m.position.total}`}</span>${vsButton('\u2039', () => run('previousTask'), {
               secondary: true,
               testid: 'prev-task',
               title: 'Previous task',
-            })}${vsButton('\u203a', () => run(TASK_COMMANDS.next), { secondary: true, testid: 'next-task', title: 'Next task' })}`
+            })}${vsButton('\u203a', () => run('nextTask'), { secondary: true, testid: 'next-task', title: 'Next task' })}`
         : nothing}
     </div>
     <div class="muted small where">${where}</div>

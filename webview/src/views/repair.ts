@@ -1,8 +1,8 @@
 // The repair tab of the task view: the latest repair suggestion's state (requested, accepted, rejected; revision
 // n -> n+1), its summary and rationale, and once revalidated the before/after matrix of outcomes per attempt and
 // spec, with the false positives and negatives that disappeared or appeared marked in their cells and counted
-// above. The buttons run the host's repair commands; the host checks trust and asks for what it needs (a reason).
-import type { RepairMatrixView, RepairView } from '../../../src/protocol/messages';
+// above. The buttons ask the host for its repair actions; the host checks trust and asks for what it needs (a reason).
+import type { ActionResult, RepairAction, RepairMatrixSideView, RepairMatrixView, RepairView } from '../../../src/protocol/messages';
 import type { Ctx } from '../context';
 import { el } from '../dom';
 import { capText, oneLine } from '../text';
@@ -37,21 +37,11 @@ export class SeenRepairs {
   }
 }
 
-/** Host commands the tab's buttons run (all contributed by the extension, so `runCommand` lets them through). */
-export const REPAIR_COMMANDS = {
-  review: 'specweave.repair.review',
-  accept: 'specweave.repair.accept',
-  reject: 'specweave.repair.reject',
-  showPrompt: 'specweave.repair.showPrompt',
-  showMatrix: 'specweave.repair.showMatrix',
-  request: 'specweave.repair.request',
-} as const;
-
 /** Cells rendered before "show all" (each is 3 or 4 elements), so a big task stays inside the DOM budget. */
 const FIRST_CELLS = 160;
 const RATIONALE_CHARS = 20_000;
 
-type Outcome = 'true_pass' | 'true_fail' | 'false_positive' | 'false_negative' | 'undecided' | 'absent';
+type Outcome = RepairMatrixSideView['outcome'];
 
 const OUTCOMES: Record<Outcome, { short: string; text: string }> = {
   true_pass: { short: 'TP', text: 'true pass' },
@@ -62,11 +52,13 @@ const OUTCOMES: Record<Outcome, { short: string; text: string }> = {
   absent: { short: '\u2014', text: 'not in this revision' },
 };
 
-function outcomeOf(v: string): Outcome {
-  return v in OUTCOMES ? (v as Outcome) : 'undecided';
+/** A value outside the protocol's union (a broken host) reads as undecided. */
+function outcomeOf(v: Outcome): Outcome {
+  return Object.prototype.hasOwnProperty.call(OUTCOMES, v) ? v : 'undecided';
 }
 
-const VERDICTS: Record<string, string> = { pass: 'pass', fail: 'fail', unknown: '?', absent: '\u2014' };
+/** Indexed with what the host sent: a value outside the union finds nothing and reads as `?`. */
+const VERDICTS: Partial<Record<RepairMatrixSideView['verifier'], string>> = { pass: 'pass', fail: 'fail', unknown: '?', absent: '\u2014' };
 
 type Cell = RepairMatrixView['cells'][number];
 type Kind = 'fp' | 'fn';
@@ -171,28 +163,36 @@ export function renderRepair(ctx: Ctx): HTMLElement {
 }
 
 function actions(ctx: Ctx, r: RepairView): HTMLElement {
-  const m = ctx.model();
-  const run = (command: string, args: string[], doing: string) => {
-    ctx.status(doing);
-    ctx.host.request('runCommand', { command, args }).then(
+  const settle = (p: Promise<ActionResult>): void => {
+    p.then(
       (res) => {
         if (!res.ran) ctx.status(res.message ?? 'Not available.', true);
       },
       (e: unknown) => ctx.status(errorText(e), true),
     );
   };
-  const ids = [m.taskId, r.suggestion];
   const bar = el('div', { class: 'repair-actions', testid: 'repair-actions' });
-  const add = (label: string, command: string, args: string[], doing: string, testid: string, secondary = true, title?: string) =>
-    bar.append(button(label, () => run(command, args, doing), { testid, secondary, ...(title ? { title } : {}) }));
+  const add = (label: string, run: () => Promise<ActionResult>, doing: string, testid: string, secondary = true, title?: string) =>
+    bar.append(
+      button(
+        label,
+        () => {
+          ctx.status(doing);
+          settle(run());
+        },
+        { testid, secondary, ...(title ? { title } : {}) },
+      ),
+    );
+  // The host acts on this panel's task; a suggestion's buttons name the suggestion.
+  const on = (action: RepairAction) => () => ctx.host.request(action, { suggestion: r.suggestion });
   if (r.status === 'ready') {
-    add('Show Diff', REPAIR_COMMANDS.review, ids, 'Opening the suggested changes\u2026', 'repair-action-review');
-    add('Accept', REPAIR_COMMANDS.accept, ids, 'Accepting: writing the new revision, then revalidating it\u2026', 'repair-action-accept', false, 'Write the next revision (with your edits of the suggested files) and rerun gold, empty and every attempt on it');
-    add('Reject\u2026', REPAIR_COMMANDS.reject, ids, 'Rejecting: the host asks for a reason\u2026', 'repair-action-reject');
+    add('Show Diff', on('reviewRepair'), 'Opening the suggested changes\u2026', 'repair-action-review');
+    add('Accept', on('acceptRepair'), 'Accepting: writing the new revision, then revalidating it\u2026', 'repair-action-accept', false, 'Write the next revision (with your edits of the suggested files) and rerun gold, empty and every attempt on it');
+    add('Reject\u2026', on('rejectRepair'), 'Rejecting: the host asks for a reason\u2026', 'repair-action-reject');
   }
-  if (r.status === 'revalidated') add('Open as Document', REPAIR_COMMANDS.showMatrix, ids, 'Opening the before/after matrix as a document\u2026', 'repair-action-matrix');
-  add('Show What Was Sent', REPAIR_COMMANDS.showPrompt, ids, 'Opening the prompt\u2026', 'repair-action-prompt');
-  if (r.status !== 'ready' && r.status !== 'revalidating') add('Request Another\u2026', REPAIR_COMMANDS.request, [m.taskId], 'Requesting a repair suggestion\u2026', 'repair-action-request');
+  if (r.status === 'revalidated') add('Open as Document', on('showRepairMatrix'), 'Opening the before/after matrix as a document\u2026', 'repair-action-matrix');
+  add('Show What Was Sent', on('showRepairPrompt'), 'Opening the prompt\u2026', 'repair-action-prompt');
+  if (r.status !== 'ready' && r.status !== 'revalidating') add('Request Another\u2026', () => ctx.host.request('requestRepair', {}), 'Requesting a repair suggestion\u2026', 'repair-action-request');
   return bar;
 }
 

@@ -249,7 +249,7 @@ export class ReviewController {
 
   /** Review mode starts on the host (it picks the queue and shows its first task in this panel). */
   startReviewMode(): void {
-    this.ctx.host.request('runCommand', { command: 'specweave.review.start', args: [] }).then(
+    this.ctx.host.request('startReviewMode', {}).then(
       (x) => {
         if (!x.ran) this.ctx.status(x.message ?? 'Review mode is not available.', true);
       },

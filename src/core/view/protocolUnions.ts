@@ -1,0 +1,41 @@
+// Compile-time checks that the protocol's copies of domain unions (src/protocol imports nothing) are exactly core's:
+// a value added to or removed from either side fails `npm run check` here. No runtime code.
+import type { CuratorVerdict, LabelOutcome, SpecVerdict, StepKind, TaskStatus } from '../model';
+import type { FinalSource } from '../review/consensus';
+import type { HunkPatch } from '../review/evidence';
+import type { CellChange, MatrixSide } from '../repair/matrix';
+import type { RepairTarget } from '../repair/suggestion';
+import type {
+  CellChangeView,
+  CuratorVerdictView,
+  FinalSourceView,
+  OutcomeView,
+  RepairMatrixSideView,
+  RepairTargetView,
+  SpecVerdictView,
+  StepKindView,
+  TaskStatusView,
+} from '../../protocol/messages';
+import type { EvidenceLinkView, TASK_STATUS_VIEWS } from '../../protocol/messages';
+import type { TASK_STATUSES } from '../model';
+
+/** True when A and B are the same type (not merely assignable one way). */
+export type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+/** Compiles only with `true`. */
+export type Assert<T extends true> = T;
+
+export type UnionChecks = [
+  Assert<Equal<TaskStatus, TaskStatusView>>,
+  Assert<Equal<SpecVerdict, SpecVerdictView>>,
+  Assert<Equal<LabelOutcome, OutcomeView>>,
+  Assert<Equal<CuratorVerdict, CuratorVerdictView>>,
+  Assert<Equal<StepKind, StepKindView>>,
+  Assert<Equal<FinalSource, FinalSourceView>>,
+  Assert<Equal<CellChange, CellChangeView>>,
+  Assert<Equal<RepairTarget, RepairTargetView>>,
+  Assert<Equal<HunkPatch, Extract<EvidenceLinkView, { kind: 'diff_hunk' }>['patch']>>,
+  Assert<Equal<MatrixSide['verifier'], RepairMatrixSideView['verifier']>>,
+  Assert<Equal<MatrixSide['outcome'], RepairMatrixSideView['outcome']>>,
+  // The lists too, in the same order.
+  Assert<Equal<typeof TASK_STATUSES, typeof TASK_STATUS_VIEWS>>,
+];
