@@ -9,10 +9,56 @@ import type { LogFs } from '../../../src/adapters/fs/reviewLog';
 import { CurationStore } from '../../../src/app/curationStore';
 import type { RequestMap, ReviewView } from '../../../src/protocol/messages';
 import { ReviewActions } from '../../../src/vscode/curation/reviewActions';
-import { reviewDataset, writeT1Runs } from '../../unit/review/helpers';
+import { reviewDataset, writeRun, writeT1Runs } from '../../unit/review/helpers';
+import { copyFixture } from '../../unit/helpers/tmp';
 
-export const REAL_TASK = 't1';
 export const REAL_VIEWER = 'alice';
+
+/**
+ * Which dataset the real host opens: `ds` (test/fixtures/review/ds, task t1) or `story` (test/fixtures/review/story:
+ * task demo__parser-1234 with the task view fixture's ids, five specs, verifier runs with a gold probe failing T3,
+ * bob's labels, and three more tasks in the review queue).
+ */
+export type RealDataset = 'ds' | 'story';
+export interface RealReviewOptions {
+  dataset?: RealDataset;
+  /** Blind review: the others' labels hidden until the viewer submits. */
+  blind?: boolean;
+  /** Review mode (the queue) on from the start. */
+  queue?: boolean;
+}
+
+export const STORY_TASK = 'demo__parser-1234';
+const T = {
+  T1: 'tests/test_parser.py::TestNested::test_trailing_comma',
+  T2: 'tests/test_parser.py::TestNested::test_spaces',
+  T3: 'tests/test_errors.py::test_unclosed',
+  T4: 'tests/test_parser.py::test_flat_list',
+};
+
+/**
+ * The story's runs and the other curator's work, written through the real run-record builder and the real store:
+ * the gold patch fails T3 (the probe flag "gold fails test"); the empty patch fails the FAIL_TO_PASS tests; a1 passes
+ * T1, T2, T4 and fails T3 (S1 and S4 pass, S2 fails); a2 fails T1 and T2 and misses T3. bob moved the task into
+ * review, labelled a1 × S1 violated (with a note and a test link) and a2 × S2 satisfied, and reviewed q4 (so the
+ * queue has three tasks left, one done).
+ */
+async function writeStory(root: string, store: () => CurationStore): Promise<void> {
+  const pass = 'PASSED';
+  const fail = 'FAILED';
+  writeRun(root, STORY_TASK, 'gold', { [T.T1]: pass, [T.T2]: pass, [T.T3]: fail, [T.T4]: pass });
+  writeRun(root, STORY_TASK, 'empty', { [T.T1]: fail, [T.T2]: fail, [T.T3]: fail, [T.T4]: pass });
+  writeRun(root, STORY_TASK, 'a1', { [T.T1]: pass, [T.T2]: pass, [T.T3]: fail, [T.T4]: pass });
+  writeRun(root, STORY_TASK, 'a2', { [T.T1]: fail, [T.T2]: fail, [T.T4]: pass });
+  const s = store();
+  const act = async (task: string, intent: Parameters<CurationStore['act']>[2]) => {
+    const r = await s.act(task, 'bob', intent);
+    if (!r.ok) throw new Error(`story: ${intent.kind} on ${task}: ${r.refusal.message}`);
+  };
+  await act(STORY_TASK, { kind: 'status', to: 'in_review' });
+  await act(STORY_TASK, { kind: 'label', attempt: 'a1', spec: 'S1', verdict: 'violated', note: 'the nested comma is dropped', evidence: [{ kind: 'test', test: 'T1' }] });
+  await act(STORY_TASK, { kind: 'label', attempt: 'a2', spec: 'S2', verdict: 'satisfied' });
+}
 
 type ReviewMethod = 'label' | 'score' | 'submit' | 'transition' | 'approve' | 'reject' | 'undo' | 'decideSuggestion' | 'openEvidence' | 'reviewQueue';
 const METHODS: readonly string[] = ['label', 'score', 'submit', 'transition', 'approve', 'reject', 'undo', 'decideSuggestion', 'openEvidence', 'reviewQueue'];
@@ -34,10 +80,22 @@ export class RealReviewHost {
   /** The next append fails as a full disk would (ENOSPC): nothing is recorded. */
   diskFull = false;
   private changedTasks = 0;
+  readonly task: string;
 
-  constructor() {
-    this.root = reviewDataset();
-    writeT1Runs(this.root);
+  static async create(o: RealReviewOptions = {}): Promise<RealReviewHost> {
+    const h = new RealReviewHost(o);
+    if (o.dataset === 'story') {
+      await writeStory(h.root, () => h.store);
+    }
+    if (o.queue) h.actions.startReviewMode();
+    return h;
+  }
+
+  private constructor(o: RealReviewOptions) {
+    this.task = o.dataset === 'story' ? STORY_TASK : 't1';
+    this.root = o.dataset === 'story' ? copyFixture('review/story') : reviewDataset();
+    if (o.dataset !== 'story') writeT1Runs(this.root);
+    this.blind = o.blind === true;
     const logFs: LogFs = {
       ...fs,
       writeSync: ((...args: Parameters<typeof fs.writeSync>) => {
@@ -54,25 +112,32 @@ export class RealReviewHost {
     this.actions = new ReviewActions({
       store: () => this.store,
       curator: () => ({ ok: true, name: REAL_VIEWER, source: 'setting' }),
-      blind: () => false,
+      blind: () => this.blind,
       changed: () => void this.changedTasks++,
       showTask: () => undefined,
       openEvidence: async (_task, link) => ({ opened: true, message: `Opened ${link.kind}.` }),
     });
   }
 
+  private readonly blind: boolean;
+
   view(): ReviewView | undefined {
-    return this.actions.view(REAL_TASK);
+    return this.actions.view(this.task);
   }
 
   async handle(method: string, params: unknown): Promise<RealReviewAnswer> {
     if (method === 'view') return { handled: true, review: this.view() };
     if (!METHODS.includes(method)) return { handled: false };
     const before = this.changedTasks;
-    const handler = this.actions.requests(REAL_TASK)[method as ReviewMethod] as (p: RequestMap[ReviewMethod]['params']) => Promise<unknown>;
+    const handler = this.actions.requests(this.task)[method as ReviewMethod] as (p: RequestMap[ReviewMethod]['params']) => Promise<unknown>;
     const result = await handler(params as RequestMap[ReviewMethod]['params']);
     const changed = this.changedTasks !== before;
     return { handled: true, result, changed, ...(changed ? { review: this.view() } : {}) };
+  }
+
+  /** The viewer's events on disk, in order (the story's own events, bob's, left out). */
+  mine(): Array<Record<string, unknown>> {
+    return this.events().filter((e) => e.curator === REAL_VIEWER);
   }
 
   /** The events on disk, in order. */
