@@ -309,8 +309,10 @@ test('scores are recorded from the Decision tab', async () => {
 });
 
 test('review mode: the count left, the last label submits and moves on, n skips, and the mouse does the same', async () => {
-  const page = await openReview('review=1&queue=1');
+  const queueCalls = async (page: Page) => (await sent(page, 'reviewQueue')).map((r) => r.params);
+  const { page, real } = await openStory('&queue=1');
   assert.equal(await tid(page, 'specs-tab-review').getAttribute('active'), '', 'review mode opens on the Review tab');
+  // bob rejected q4, so alice has three tasks left (this one, q2, q3) and one done; this one has 10 pairs.
   assert.match((await tid(page, 'review-remaining').textContent()) ?? '', /3 tasks left \(1 done\) · 10 pairs left here/);
   await tid(page, 'review-grid').click({ position: { x: 2, y: 2 } });
   for (let i = 0; i < 9; i++) {
@@ -319,41 +321,55 @@ test('review mode: the count left, the last label submits and moves on, n skips,
     await waitUntil(page, `document.querySelector('[data-testid="review-pair"]')?.dataset.attempt + '×' + document.querySelector('[data-testid="review-pair"]')?.dataset.spec !== ${JSON.stringify(before)}`);
   }
   await waitUntil(page, `/1 pair left here/.test(document.querySelector('[data-testid="review-remaining"]').textContent)`);
-  assert.deepEqual((await sim(page)).queueCalls, []);
+  assert.deepEqual(await queueCalls(page), []);
   await h.shot(page, 'review-mode');
   await page.keyboard.press('v');
-  await waitUntil(page, (g) => (g.__fakeHost as unknown as { review: ReviewProbe }).review.queueCalls.length === 1);
-  assert.deepEqual((await sim(page)).queueCalls, [{ action: 'next', submit: true }]);
-  await waitForStatus(page, /Submitted demo/);
+  await waitUntil(page, (g) => g.__fakeHost.requests('reviewQueue').length === 1);
+  assert.deepEqual(await queueCalls(page), [{ action: 'next', submit: true }]);
+  await waitForStatus(page, /Submitted demo__parser-1234/);
+  const kinds = real.mine().map((e) => e.kind);
+  assert.deepEqual(kinds, [...Array<string>(10).fill('label'), 'submit'], 'ten labels, then the submit, on disk');
+  assert.deepEqual(real.actions.firstQueued(), 'q2', 'the queue moved on to q2');
 
-  const again = await openReview('review=1&queue=1');
-  await tid(again, 'review-grid').click({ position: { x: 2, y: 2 } });
-  await again.keyboard.press('n');
-  await waitUntil(again, (g) => (g.__fakeHost as unknown as { review: ReviewProbe }).review.queueCalls.length === 1);
-  assert.deepEqual((await sim(again)).queueCalls, [{ action: 'skip' }]);
-  const third = await openReview('review=1&queue=1');
-  await tid(third, 'queue-submit-next').click();
-  await tid(third, 'queue-stop').click();
-  await waitUntil(third, (g) => (g.__fakeHost as unknown as { review: ReviewProbe }).review.queueCalls.length === 2);
-  assert.deepEqual((await sim(third)).queueCalls, [{ action: 'next', submit: true }, { action: 'stop' }]);
+  const again = await openStory('&queue=1');
+  await tid(again.page, 'review-grid').click({ position: { x: 2, y: 2 } });
+  await again.page.keyboard.press('n');
+  await waitUntil(again.page, (g) => g.__fakeHost.requests('reviewQueue').length === 1);
+  assert.deepEqual(await queueCalls(again.page), [{ action: 'skip' }]);
+  assert.deepEqual(again.real.mine(), [], 'a skip records nothing');
+  const third = await openStory('&queue=1');
+  await tid(third.page, 'queue-submit-next').click();
+  await tid(third.page, 'queue-stop').click();
+  await waitUntil(third.page, (g) => g.__fakeHost.requests('reviewQueue').length === 2);
+  assert.deepEqual(await queueCalls(third.page), [{ action: 'next', submit: true }, { action: 'stop' }]);
+  assert.deepEqual(third.real.mine().map((e) => e.kind), ['submit']);
+  assert.equal(third.real.actions.reviewMode, false, 'stop ends review mode');
 });
 
 test('hostile notes, names, messages and history render as inert text', async () => {
-  const page = await openReview('review=hostile', { fixture: 'hostile' });
+  const page = await h.open({ query: 'review=real&ds=hostile', fixture: 'hostile' });
+  await probe(page, (g) => g.__fakeHost.resetState());
+  await tid(page, 'specs-tab-review').click();
+  await tid(page, 'review-grid').waitFor();
+  const real = h.realReview(page)!;
   const first = page.locator('[data-testid="review-cell"]').first();
   await first.click();
   // What a curator types is hostile too: it goes to the host as text and comes back as text.
-  await tid(page, 'review-note').fill('<img src=x onerror="window.__pwned=2"><script>window.__pwned=3</script>');
+  const typed = '<img src=x onerror="window.__pwned=2"><script>window.__pwned=3</script>';
+  await tid(page, 'review-note').fill(typed);
   await tid(page, 'verdict-violated').click();
-  await waitUntil(page, (g) => (g.__fakeHost as unknown as { review: ReviewProbe }).review.log.some((l) => l.method === 'label'));
+  await waitUntil(page, (g) => g.__fakeHost.requests('label').length === 1);
+  await waitUntil(page, `document.querySelector('[data-testid="review-cell"]').dataset.mine === 'violated'`);
+  assert.deepEqual(real.mine().map((e) => (e.payload as { note?: string }).note), [typed], 'the note is in the log byte for byte');
   await first.click();
   await page.locator('[data-testid="other-label-note"]').first().waitFor();
   assert.match((await page.locator('[data-testid="other-label-note"]').first().textContent()) ?? '', /<script>window.__pwned=1<\/script>/);
+  assert.match((await tid(page, 'review-others').textContent()) ?? '', /bob<script>window.__pwned=1<\/script>/, "the other curator's name as text");
   await tid(page, 'specs-tab-decision').click();
   await page.locator('[data-testid="history-entry"]').first().waitFor();
   assert.match((await tid(page, 'history-list').textContent()) ?? '', /<img src=x onerror=/);
   await tid(page, 'specs-tab-review').click();
-  assert.match((await page.locator('[data-testid="suggestion"]').textContent()) ?? '', /<svg onload=/);
+  assert.match((await page.locator('[data-testid="suggestion"][data-kind="gold_fails_test"]').textContent()) ?? '', /<svg onload=/);
   const dangerous = await probe(page, (g) => g.__fakeHost.dangerous());
   assert.deepEqual(dangerous, []);
   assert.equal(await probe(page, (g) => g.__pwned), undefined, 'no injected script ran');

@@ -11,15 +11,17 @@ import type { RequestMap, ReviewView } from '../../../src/protocol/messages';
 import { ReviewActions } from '../../../src/vscode/curation/reviewActions';
 import { reviewDataset, writeRun, writeT1Runs } from '../../unit/review/helpers';
 import { copyFixture } from '../../unit/helpers/tmp';
+import { HOSTILE_HTML } from './fixtures';
 
 export const REAL_VIEWER = 'alice';
 
 /**
  * Which dataset the real host opens: `ds` (test/fixtures/review/ds, task t1) or `story` (test/fixtures/review/story:
  * task demo__parser-1234 with the task view fixture's ids, five specs, verifier runs with a gold probe failing T3,
- * bob's labels, and three more tasks in the review queue).
+ * bob's labels, and three more tasks in the review queue), or `hostile`: the story where everything another writer
+ * put in the dataset and the log is hostile HTML (T3's parametrized name, the other curator's name, notes).
  */
-export type RealDataset = 'ds' | 'story';
+export type RealDataset = 'ds' | 'story' | 'hostile';
 export interface RealReviewOptions {
   dataset?: RealDataset;
   /** Blind review: the others' labels hidden until the viewer submits. */
@@ -29,7 +31,17 @@ export interface RealReviewOptions {
 }
 
 export const STORY_TASK = 'demo__parser-1234';
-const T = {
+const hostileT3 = `tests/test_errors.py::test_unclosed[${HOSTILE_HTML}]`;
+
+/** A pytest parametrized id may hold any text: in the hostile story T3's name carries markup into the probe flag. */
+function makeHostile(root: string): void {
+  const f = path.join(root, 'tasks', STORY_TASK, 'task.json');
+  const task = JSON.parse(fs.readFileSync(f, 'utf8')) as { tests: Array<{ id: string; name: string }> };
+  task.tests.find((t) => t.id === 'T3')!.name = hostileT3;
+  fs.writeFileSync(f, JSON.stringify(task, null, 2));
+}
+
+const TESTS = {
   T1: 'tests/test_parser.py::TestNested::test_trailing_comma',
   T2: 'tests/test_parser.py::TestNested::test_spaces',
   T3: 'tests/test_errors.py::test_unclosed',
@@ -40,10 +52,11 @@ const T = {
  * The story's runs and the other curator's work, written through the real run-record builder and the real store:
  * the gold patch fails T3 (the probe flag "gold fails test"); the empty patch fails the FAIL_TO_PASS tests; a1 passes
  * T1, T2, T4 and fails T3 (S1 and S4 pass, S2 fails); a2 fails T1 and T2 and misses T3. bob moved the task into
- * review, labelled a1 × S1 violated (with a note and a test link) and a2 × S2 satisfied, and reviewed q4 (so the
- * queue has three tasks left, one done).
+ * review, labelled a1 × S1 violated (with a note and a test link) and a2 × S2 satisfied, and rejected q4 (so
+ * alice's queue has three tasks left, one done).
  */
-async function writeStory(root: string, store: () => CurationStore): Promise<void> {
+async function writeStory(root: string, store: () => CurationStore, hostile: boolean): Promise<void> {
+  const T = hostile ? { ...TESTS, T3: hostileT3 } : TESTS;
   const pass = 'PASSED';
   const fail = 'FAILED';
   writeRun(root, STORY_TASK, 'gold', { [T.T1]: pass, [T.T2]: pass, [T.T3]: fail, [T.T4]: pass });
@@ -51,13 +64,15 @@ async function writeStory(root: string, store: () => CurationStore): Promise<voi
   writeRun(root, STORY_TASK, 'a1', { [T.T1]: pass, [T.T2]: pass, [T.T3]: fail, [T.T4]: pass });
   writeRun(root, STORY_TASK, 'a2', { [T.T1]: fail, [T.T2]: fail, [T.T4]: pass });
   const s = store();
+  const bob = hostile ? `bob${HOSTILE_HTML.slice(0, 40)}` : 'bob';
   const act = async (task: string, intent: Parameters<CurationStore['act']>[2]) => {
-    const r = await s.act(task, 'bob', intent);
+    const r = await s.act(task, bob, intent);
     if (!r.ok) throw new Error(`story: ${intent.kind} on ${task}: ${r.refusal.message}`);
   };
-  await act(STORY_TASK, { kind: 'status', to: 'in_review' });
-  await act(STORY_TASK, { kind: 'label', attempt: 'a1', spec: 'S1', verdict: 'violated', note: 'the nested comma is dropped', evidence: [{ kind: 'test', test: 'T1' }] });
+  await act(STORY_TASK, { kind: 'status', to: 'in_review', ...(hostile ? { note: `status note ${HOSTILE_HTML}` } : {}) });
+  await act(STORY_TASK, { kind: 'label', attempt: 'a1', spec: 'S1', verdict: 'violated', note: hostile ? `${HOSTILE_HTML}\u202eevil` : 'the nested comma is dropped', evidence: [{ kind: 'test', test: 'T1' }] });
   await act(STORY_TASK, { kind: 'label', attempt: 'a2', spec: 'S2', verdict: 'satisfied' });
+  await act('q4', { kind: 'reject', reason: 'a duplicate of demo__parser-1234' });
 }
 
 type ReviewMethod = 'label' | 'score' | 'submit' | 'transition' | 'approve' | 'reject' | 'undo' | 'decideSuggestion' | 'openEvidence' | 'reviewQueue';
@@ -84,17 +99,19 @@ export class RealReviewHost {
 
   static async create(o: RealReviewOptions = {}): Promise<RealReviewHost> {
     const h = new RealReviewHost(o);
-    if (o.dataset === 'story') {
-      await writeStory(h.root, () => h.store);
+    if (o.dataset === 'story' || o.dataset === 'hostile') {
+      await writeStory(h.root, () => h.store, o.dataset === 'hostile');
     }
     if (o.queue) h.actions.startReviewMode();
     return h;
   }
 
   private constructor(o: RealReviewOptions) {
-    this.task = o.dataset === 'story' ? STORY_TASK : 't1';
-    this.root = o.dataset === 'story' ? copyFixture('review/story') : reviewDataset();
-    if (o.dataset !== 'story') writeT1Runs(this.root);
+    const story = o.dataset === 'story' || o.dataset === 'hostile';
+    this.task = story ? STORY_TASK : 't1';
+    this.root = story ? copyFixture('review/story') : reviewDataset();
+    if (!story) writeT1Runs(this.root);
+    if (o.dataset === 'hostile') makeHostile(this.root);
     this.blind = o.blind === true;
     const logFs: LogFs = {
       ...fs,
