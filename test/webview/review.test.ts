@@ -1,5 +1,8 @@
-// The review part of the task view in Chromium, against the fake host's stand-in for the curation store: the verdict
-// grid with outcomes marked, the keyboard (one key per verdict, moves, undo) and the mouse doing the same, notes and
+// The review part of the task view in Chromium, against the real review host (harness/realReview.ts: the extension's
+// ReviewActions over a real CurationStore on a copy of test/fixtures/review/story, whose other curator's labels, gold
+// probe and review queue were written through the real store and run-record code), so every answer the page gets is
+// what the extension decided and every recorded action is checked in curation/events.jsonl too. The verdict grid
+// with outcomes marked, the keyboard (one key per verdict, moves, undo) and the mouse doing the same, notes and
 // evidence links recorded with a verdict and followed, a failed write losing nothing typed, blind mode, suggestions,
 // the approval rules with waivers, rejection, review mode, hostile text rendered inert, and the DOM budget.
 import { after, before, test } from 'node:test';
@@ -18,24 +21,12 @@ after(async () => {
   await h?.close();
 });
 
-interface ReviewProbe {
-  log: Array<{ method: string; params: Record<string, unknown> }>;
-  failNext: string | undefined;
-  labels: unknown;
-  queueCalls: Array<{ action: string; submit?: boolean }>;
-  waiverLog: Array<Array<{ rule: string; reason: string }>>;
-}
-
-const sim = (page: Page) => probe(page, (g) => (g.__fakeHost as unknown as { review: ReviewProbe }).review);
 const tid = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`);
 const cellOf = (page: Page, attempt: string, spec: string) => page.locator(`[data-testid="review-cell"][data-attempt="${attempt}"][data-spec="${spec}"]`);
 
-/**
- * The task view against the real review host on the story dataset (test/fixtures/review/story, written by
- * harness/realReview.ts through the real store): what a page shows is what the extension's ReviewActions answered.
- */
-async function openStory(extra = ''): Promise<{ page: Page; real: RealReviewHost }> {
-  const page = await h.open({ query: `review=real&ds=story${extra}` });
+/** The task view against the real review host on a copy of a dataset (`ds=story` unless `extra` says otherwise). */
+async function openStory(extra = '', o: { fixture?: 'standard' | 'hostile' | 'scale' } = {}): Promise<{ page: Page; real: RealReviewHost }> {
+  const page = await h.open({ query: `review=real${/(^|&)ds=/.test(extra) ? '' : '&ds=story'}${extra}`, ...(o.fixture ? { fixture: o.fixture } : {}) });
   await probe(page, (g) => g.__fakeHost.resetState());
   await tid(page, 'specs-tab-review').click();
   await tid(page, 'review-grid').waitFor();
@@ -44,14 +35,6 @@ async function openStory(extra = ''): Promise<{ page: Page; real: RealReviewHost
 /** Every request of `method` the page sent (the harness logs them before the real host answers). */
 const sent = (page: Page, method: string) =>
   page.evaluate(`window.__fakeHost.requests(${JSON.stringify(method)})`) as Promise<Array<{ method: string; params: Record<string, unknown> }>>;
-
-async function openReview(query = 'review=1', o: { fixture?: 'standard' | 'hostile' | 'scale' } = {}): Promise<Page> {
-  const page = await h.open({ query, ...(o.fixture ? { fixture: o.fixture } : {}) });
-  await probe(page, (g) => g.__fakeHost.resetState());
-  await tid(page, 'specs-tab-review').click();
-  await tid(page, 'review-grid').waitFor();
-  return page;
-}
 
 async function focused(page: Page): Promise<string> {
   const p = tid(page, 'review-pair');
@@ -347,11 +330,7 @@ test('review mode: the count left, the last label submits and moves on, n skips,
 });
 
 test('hostile notes, names, messages and history render as inert text', async () => {
-  const page = await h.open({ query: 'review=real&ds=hostile', fixture: 'hostile' });
-  await probe(page, (g) => g.__fakeHost.resetState());
-  await tid(page, 'specs-tab-review').click();
-  await tid(page, 'review-grid').waitFor();
-  const real = h.realReview(page)!;
+  const { page, real } = await openStory('&ds=hostile', { fixture: 'hostile' });
   const first = page.locator('[data-testid="review-cell"]').first();
   await first.click();
   // What a curator types is hostile too: it goes to the host as text and comes back as text.
@@ -379,8 +358,11 @@ test('hostile notes, names, messages and history render as inert text', async ()
 });
 
 test('a big task stays under the DOM budget in the Review and Decision tabs', async () => {
-  const page = await openReview('review=1&reviewAll=1&attempts=10&steps=2000&specs=40&tests=200', { fixture: 'scale' });
+  const { page } = await openStory('&ds=scale&attempts=10&steps=2000&specs=40&tests=200', { fixture: 'scale' });
   assert.equal(await page.locator('[data-testid="review-cell"]').count(), 400);
+  // Verified by the store's runs: only the five specs without a test (S0, S9, S18, S27, S36) have no verifier verdict.
+  assert.equal(await page.locator('[data-testid="review-cell"][data-verifier="unknown"]').count(), 50);
+  assert.equal(await page.locator('[data-testid="review-cell"][data-attempt="a1"][data-outcome="undecided"]').count() < 40, true, "bob's labels give a1 outcomes");
   const inReview = await probe(page, (g) => g.__fakeHost.countElements());
   assert.ok(inReview < 2000, `${inReview} elements in the Review tab`);
   await tid(page, 'specs-tab-decision').click();

@@ -19,9 +19,11 @@ export const REAL_VIEWER = 'alice';
  * Which dataset the real host opens: `ds` (test/fixtures/review/ds, task t1) or `story` (test/fixtures/review/story:
  * task demo__parser-1234 with the task view fixture's ids, five specs, verifier runs with a gold probe failing T3,
  * bob's labels, and three more tasks in the review queue), or `hostile`: the story where everything another writer
- * put in the dataset and the log is hostile HTML (T3's parametrized name, the other curator's name, notes).
+ * put in the dataset and the log is hostile HTML (T3's parametrized name, the other curator's name, notes), or
+ * `scale`: the story with a big task `scale` added (10 attempts × 40 specs, 200 tests, every attempt verified, bob's
+ * noted label on each of a1's pairs).
  */
-export type RealDataset = 'ds' | 'story' | 'hostile';
+export type RealDataset = 'ds' | 'story' | 'hostile' | 'scale';
 export interface RealReviewOptions {
   dataset?: RealDataset;
   /** Blind review: the others' labels hidden until the viewer submits. */
@@ -39,6 +41,46 @@ function makeHostile(root: string): void {
   const task = JSON.parse(fs.readFileSync(f, 'utf8')) as { tests: Array<{ id: string; name: string }> };
   task.tests.find((t) => t.id === 'T3')!.name = hostileT3;
   fs.writeFileSync(f, JSON.stringify(task, null, 2));
+}
+
+export const SCALE_TASK = 'scale';
+
+/** The big task's folder, written as a dataset author's tool would: task.json, patches, attempts. */
+function writeScaleTask(root: string): void {
+  const dir = path.join(root, 'tasks', SCALE_TASK);
+  const story = path.join(root, 'tasks', STORY_TASK);
+  const base = JSON.parse(fs.readFileSync(path.join(story, 'task.json'), 'utf8')) as Record<string, unknown>;
+  const nSpecs = 40;
+  const nTests = 200;
+  const specsOf = (t: number) => [`S${t % nSpecs}`].filter((s) => Number(s.slice(1)) % 9 !== 0);
+  const task = {
+    ...base,
+    id: SCALE_TASK,
+    title: 'A big task',
+    specs: Array.from({ length: nSpecs }, (_, s) => ({ id: `S${s}`, category: 'parsing-representation', text: `Spec ${s}: ${'the parser keeps what it must keep. '.repeat(3)}` })),
+    tests: Array.from({ length: nTests }, (_, t) => ({ id: `T${t}`, name: `tests/test_mod_${t % 11}.py::TestCase${t % 5}::test_case_${t}`, kind: t < 10 ? 'fail_to_pass' : 'pass_to_pass', specs: specsOf(t) })),
+  };
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'task.json'), JSON.stringify(task, null, 2));
+  for (const f of ['request.md', 'gold.patch', 'tests.patch']) fs.copyFileSync(path.join(story, f), path.join(dir, f));
+  for (let a = 1; a <= 10; a++) {
+    const ad = path.join(dir, 'attempts', `a${a}`);
+    fs.mkdirSync(ad, { recursive: true });
+    fs.copyFileSync(path.join(story, 'attempts', 'a1', 'patch.diff'), path.join(ad, 'patch.diff'));
+    fs.writeFileSync(path.join(ad, 'attempt.json'), JSON.stringify({ model: `model-${a}`, agent: 'swe-agent' }));
+  }
+}
+
+async function writeScale(root: string, store: CurationStore): Promise<void> {
+  const names = Array.from({ length: 200 }, (_, t) => `tests/test_mod_${t % 11}.py::TestCase${t % 5}::test_case_${t}`);
+  const all = (status: (t: number) => 'PASSED' | 'FAILED') => Object.fromEntries(names.map((n, t) => [n, status(t)]));
+  writeRun(root, SCALE_TASK, 'gold', all(() => 'PASSED'));
+  writeRun(root, SCALE_TASK, 'empty', all((t) => (t < 10 ? 'FAILED' : 'PASSED')));
+  for (let a = 1; a <= 10; a++) writeRun(root, SCALE_TASK, `a${a}`, all((t) => ((a + t) % 3 ? 'PASSED' : 'FAILED')));
+  for (let s = 0; s < 40; s++) {
+    const r = await store.act(SCALE_TASK, 'bob', { kind: 'label', attempt: 'a1', spec: `S${s}`, verdict: s % 2 ? 'satisfied' : 'violated', note: `bob's note on S${s}: ${'a careful reason. '.repeat(5)}` });
+    if (!r.ok) throw new Error(`scale: label a1 × S${s}: ${r.refusal.message}`);
+  }
 }
 
 const TESTS = {
@@ -102,16 +144,20 @@ export class RealReviewHost {
     if (o.dataset === 'story' || o.dataset === 'hostile') {
       await writeStory(h.root, () => h.store, o.dataset === 'hostile');
     }
+    if (o.dataset === 'scale') {
+      await writeScale(h.root, h.store);
+    }
     if (o.queue) h.actions.startReviewMode();
     return h;
   }
 
   private constructor(o: RealReviewOptions) {
-    const story = o.dataset === 'story' || o.dataset === 'hostile';
-    this.task = story ? STORY_TASK : 't1';
+    const story = o.dataset === 'story' || o.dataset === 'hostile' || o.dataset === 'scale';
+    this.task = o.dataset === 'scale' ? SCALE_TASK : story ? STORY_TASK : 't1';
     this.root = story ? copyFixture('review/story') : reviewDataset();
     if (!story) writeT1Runs(this.root);
     if (o.dataset === 'hostile') makeHostile(this.root);
+    if (o.dataset === 'scale') writeScaleTask(this.root);
     this.blind = o.blind === true;
     const logFs: LogFs = {
       ...fs,
