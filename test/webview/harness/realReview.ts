@@ -20,7 +20,7 @@ export const REAL_VIEWER = 'alice';
  * task demo__parser-1234 with the task view fixture's ids, five specs, verifier runs with a gold probe failing T3,
  * bob's labels, and three more tasks in the review queue), or `hostile`: the story where everything another writer
  * put in the dataset and the log is hostile HTML (T3's parametrized name, the other curator's name, notes), or
- * `scale`: the story with a big task `scale` added (10 attempts × 40 specs, 200 tests, every attempt verified, bob's
+ * `scale`: the story with a big task `scale` added (by default 10 attempts × 40 specs, 200 tests, every attempt verified, bob's
  * noted label on each of a1's pairs).
  */
 export type RealDataset = 'ds' | 'story' | 'hostile' | 'scale';
@@ -30,6 +30,13 @@ export interface RealReviewOptions {
   blind?: boolean;
   /** Review mode (the queue) on from the start. */
   queue?: boolean;
+  /** The size of the `scale` task (default 10 attempts, 40 specs, 200 tests). */
+  size?: ScaleSize;
+}
+export interface ScaleSize {
+  attempts: number;
+  specs: number;
+  tests: number;
 }
 
 export const STORY_TASK = 'demo__parser-1234';
@@ -46,12 +53,12 @@ function makeHostile(root: string): void {
 export const SCALE_TASK = 'scale';
 
 /** The big task's folder, written as a dataset author's tool would: task.json, patches, attempts. */
-function writeScaleTask(root: string): void {
+function writeScaleTask(root: string, size: ScaleSize): void {
   const dir = path.join(root, 'tasks', SCALE_TASK);
   const story = path.join(root, 'tasks', STORY_TASK);
   const base = JSON.parse(fs.readFileSync(path.join(story, 'task.json'), 'utf8')) as Record<string, unknown>;
-  const nSpecs = 40;
-  const nTests = 200;
+  const nSpecs = size.specs;
+  const nTests = size.tests;
   const specsOf = (t: number) => [`S${t % nSpecs}`].filter((s) => Number(s.slice(1)) % 9 !== 0);
   const task = {
     ...base,
@@ -63,7 +70,7 @@ function writeScaleTask(root: string): void {
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, 'task.json'), JSON.stringify(task, null, 2));
   for (const f of ['request.md', 'gold.patch', 'tests.patch']) fs.copyFileSync(path.join(story, f), path.join(dir, f));
-  for (let a = 1; a <= 10; a++) {
+  for (let a = 1; a <= size.attempts; a++) {
     const ad = path.join(dir, 'attempts', `a${a}`);
     fs.mkdirSync(ad, { recursive: true });
     fs.copyFileSync(path.join(story, 'attempts', 'a1', 'patch.diff'), path.join(ad, 'patch.diff'));
@@ -71,13 +78,13 @@ function writeScaleTask(root: string): void {
   }
 }
 
-async function writeScale(root: string, store: CurationStore): Promise<void> {
-  const names = Array.from({ length: 200 }, (_, t) => `tests/test_mod_${t % 11}.py::TestCase${t % 5}::test_case_${t}`);
+async function writeScale(root: string, store: CurationStore, size: ScaleSize): Promise<void> {
+  const names = Array.from({ length: size.tests }, (_, t) => `tests/test_mod_${t % 11}.py::TestCase${t % 5}::test_case_${t}`);
   const all = (status: (t: number) => 'PASSED' | 'FAILED') => Object.fromEntries(names.map((n, t) => [n, status(t)]));
   writeRun(root, SCALE_TASK, 'gold', all(() => 'PASSED'));
   writeRun(root, SCALE_TASK, 'empty', all((t) => (t < 10 ? 'FAILED' : 'PASSED')));
-  for (let a = 1; a <= 10; a++) writeRun(root, SCALE_TASK, `a${a}`, all((t) => ((a + t) % 3 ? 'PASSED' : 'FAILED')));
-  for (let s = 0; s < 40; s++) {
+  for (let a = 1; a <= size.attempts; a++) writeRun(root, SCALE_TASK, `a${a}`, all((t) => ((a + t) % 3 ? 'PASSED' : 'FAILED')));
+  for (let s = 0; s < size.specs; s++) {
     const r = await store.act(SCALE_TASK, 'bob', { kind: 'label', attempt: 'a1', spec: `S${s}`, verdict: s % 2 ? 'satisfied' : 'violated', note: `bob's note on S${s}: ${'a careful reason. '.repeat(5)}` });
     if (!r.ok) throw new Error(`scale: label a1 × S${s}: ${r.refusal.message}`);
   }
@@ -145,7 +152,7 @@ export class RealReviewHost {
       await writeStory(h.root, () => h.store, o.dataset === 'hostile');
     }
     if (o.dataset === 'scale') {
-      await writeScale(h.root, h.store);
+      await writeScale(h.root, h.store, h.size);
     }
     if (o.queue) h.actions.startReviewMode();
     return h;
@@ -157,7 +164,8 @@ export class RealReviewHost {
     this.root = story ? copyFixture('review/story') : reviewDataset();
     if (!story) writeT1Runs(this.root);
     if (o.dataset === 'hostile') makeHostile(this.root);
-    if (o.dataset === 'scale') writeScaleTask(this.root);
+    this.size = o.size ?? { attempts: 10, specs: 40, tests: 200 };
+    if (o.dataset === 'scale') writeScaleTask(this.root, this.size);
     this.blind = o.blind === true;
     const logFs: LogFs = {
       ...fs,
@@ -183,6 +191,7 @@ export class RealReviewHost {
   }
 
   private readonly blind: boolean;
+  private readonly size: ScaleSize;
 
   view(): ReviewView | undefined {
     return this.actions.view(this.task);
