@@ -2,8 +2,9 @@
 // to the updated cell (its verdict on screen, after the host's `update`), and the DOM nodes replaced per key (nodes
 // added + removed, each counted with its subtree, seen by a MutationObserver), for the webview built from this tree
 // and for the one built from an older commit (`--before REV`, default c42285d: a git worktree in a temp dir, bundled
-// with the same esbuild settings), side by side in one run. The in-page fake host answers at once, so the time is
-// the webview's own work. Needs `node esbuild.js` first.
+// with the same esbuild settings), side by side in one run. The harness's real review host answers (the
+// extension's ReviewActions over a real store on the `scale` dataset, 16 x 30: test/webview/harness/realReview.ts), so
+// key→cell includes its append and fsync; "webview work" is the webview's own part. Needs `node esbuild.js` first.
 //   node --import tsx bench/webviewReview.bench.ts [--before c42285d] [--keys 22]
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
@@ -20,7 +21,7 @@ const arg = (name: string, d: string): string => {
 };
 const before = arg('before', 'c42285d');
 const keys = Number(arg('keys', '22'));
-const QUERY = 'fixture=scale&attempts=16&steps=50&chars=100&specs=30&tests=30&review=1&reviewAll=1';
+const QUERY = 'fixture=scale&attempts=16&steps=50&chars=100&specs=30&tests=30&review=real&ds=scale';
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const p95 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))]!;

@@ -34,7 +34,7 @@ test('the webview bundles no command id of the extension', () => {
 });
 
 test('every action button sends its typed request, and no request names a command', async () => {
-  const page = await h.open({ query: 'review=1&repair=ready' });
+  const page = await h.open({ query: 'review=real&ds=story&repair=ready' });
   await probe(page, (g) => g.__fakeHost.resetState());
   assert.deepEqual(await nextRequest(page, 'nextTask', () => tid(page, 'next-task').click()), {});
   assert.deepEqual(await nextRequest(page, 'previousTask', () => tid(page, 'prev-task').click()), {});

@@ -1,11 +1,15 @@
-// The review part of the task view in Chromium, against the fake host's stand-in for the curation store: the verdict
-// grid with outcomes marked, the keyboard (one key per verdict, moves, undo) and the mouse doing the same, notes and
+// The review part of the task view in Chromium, against the real review host (harness/realReview.ts: the extension's
+// ReviewActions over a real CurationStore on a copy of test/fixtures/review/story, whose other curator's labels, gold
+// probe and review queue were written through the real store and run-record code), so every answer the page gets is
+// what the extension decided and every recorded action is checked in curation/events.jsonl too. The verdict grid
+// with outcomes marked, the keyboard (one key per verdict, moves, undo) and the mouse doing the same, notes and
 // evidence links recorded with a verdict and followed, a failed write losing nothing typed, blind mode, suggestions,
 // the approval rules with waivers, rejection, review mode, hostile text rendered inert, and the DOM budget.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { probe, startBrowserHarness, waitForStatus, waitUntil, type Harness } from './harness/page';
+import type { RealReviewHost } from './harness/realReview';
 
 let h: Harness;
 
@@ -17,26 +21,20 @@ after(async () => {
   await h?.close();
 });
 
-interface ReviewProbe {
-  log: Array<{ method: string; params: Record<string, unknown> }>;
-  failNext: string | undefined;
-  labels: unknown;
-  queueCalls: Array<{ action: string; submit?: boolean }>;
-  waiverLog: Array<Array<{ rule: string; reason: string }>>;
-}
-
-const sim = (page: Page) => probe(page, (g) => (g.__fakeHost as unknown as { review: ReviewProbe }).review);
-const reviewRequests = async (page: Page, method: string) => (await sim(page)).log.filter((l) => l.method === method);
 const tid = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`);
 const cellOf = (page: Page, attempt: string, spec: string) => page.locator(`[data-testid="review-cell"][data-attempt="${attempt}"][data-spec="${spec}"]`);
 
-async function openReview(query = 'review=1', o: { fixture?: 'standard' | 'hostile' | 'scale' } = {}): Promise<Page> {
-  const page = await h.open({ query, ...(o.fixture ? { fixture: o.fixture } : {}) });
+/** The task view against the real review host on a copy of a dataset (`ds=story` unless `extra` says otherwise). */
+async function openStory(extra = '', o: { fixture?: 'standard' | 'hostile' | 'scale' } = {}): Promise<{ page: Page; real: RealReviewHost }> {
+  const page = await h.open({ query: `review=real${/(^|&)ds=/.test(extra) ? '' : '&ds=story'}${extra}`, ...(o.fixture ? { fixture: o.fixture } : {}) });
   await probe(page, (g) => g.__fakeHost.resetState());
   await tid(page, 'specs-tab-review').click();
   await tid(page, 'review-grid').waitFor();
-  return page;
+  return { page, real: h.realReview(page)! };
 }
+/** Every request of `method` the page sent (the harness logs them before the real host answers). */
+const sent = (page: Page, method: string) =>
+  page.evaluate(`window.__fakeHost.requests(${JSON.stringify(method)})`) as Promise<Array<{ method: string; params: Record<string, unknown> }>>;
 
 async function focused(page: Page): Promise<string> {
   const p = tid(page, 'review-pair');
@@ -44,7 +42,7 @@ async function focused(page: Page): Promise<string> {
 }
 
 test('the grid shows the verifier, your verdict and the outcome of every pair; the bar says what blocks approval', async () => {
-  const page = await openReview();
+  const { page } = await openStory();
   assert.equal(await page.locator('[data-testid="review-cell"]').count(), 10, '2 attempts × 5 specs');
   const a1s1 = cellOf(page, 'a1', 'S1');
   assert.equal(await a1s1.getAttribute('data-verifier'), 'pass');
@@ -52,7 +50,7 @@ test('the grid shows the verifier, your verdict and the outcome of every pair; t
   assert.match((await a1s1.textContent()) ?? '', /✓ · \+1 FP/);
   assert.match((await a1s1.getAttribute('title')) ?? '', /others: bob violated; final: violated; outcome: false positive/);
   assert.equal(await cellOf(page, 'a2', 'S1').getAttribute('data-verifier'), 'fail');
-  assert.match((await tid(page, 'review-blockers').textContent()) ?? '', /Approval blocked by: no-open-false-positive, every-spec-tested, every-attempt-judged/);
+  assert.match((await tid(page, 'review-blockers').textContent()) ?? '', /Approval blocked by: gold-passes, no-open-false-positive, every-spec-tested, every-attempt-judged/, 'the gold probe fails T3');
   assert.match((await tid(page, 'review-curator').textContent()) ?? '', /Curator: alice/);
   assert.equal(await focused(page), 'a1×S1', 'focus on the first pair you have not labelled');
   assert.match((await tid(page, 'review-others').textContent()) ?? '', /bob violated\s*the nested comma is dropped/);
@@ -60,7 +58,7 @@ test('the grid shows the verifier, your verdict and the outcome of every pair; t
 });
 
 test('keys label the focused pair and move on; the outcome is marked once it is on disk; z undoes', async () => {
-  const page = await openReview();
+  const { page, real } = await openStory();
   await tid(page, 'review-grid').click({ position: { x: 2, y: 2 } });
   await page.keyboard.press('s');
   // The focus moves on at once, before the host answers.
@@ -78,14 +76,20 @@ test('keys label the focused pair and move on; the outcome is marked once it is 
   assert.equal(await focused(page), 'a2×S3');
   await page.keyboard.press('ArrowLeft');
   assert.equal(await focused(page), 'a1×S3');
-  const labels = await reviewRequests(page, 'label');
+  const labels = await sent(page, 'label');
   assert.deepEqual(
     labels.map((l) => `${String(l.params.attempt)}×${String(l.params.spec)}:${String(l.params.verdict)}`),
     ['a1×S1:satisfied', 'a1×S2:violated'],
   );
+  assert.deepEqual(
+    real.mine().map((e) => { const p = e.payload as Record<string, unknown>; return `${String(p.attempt)}×${String(p.spec)}:${String(p.verdict)}`; }),
+    ['a1×S1:satisfied', 'a1×S2:violated'],
+    'both labels are on disk',
+  );
   await page.keyboard.press('z');
   await waitUntil(page, `document.querySelector('[data-testid="review-cell"][data-attempt="a1"][data-spec="S2"]').dataset.mine === ''`);
-  assert.equal((await reviewRequests(page, 'undo')).length, 1);
+  assert.equal((await sent(page, 'undo')).length, 1);
+  assert.deepEqual(real.mine().map((e) => e.kind), ['label', 'label', 'undo']);
   await waitForStatus(page, /Undone/);
   await page.keyboard.press('?');
   await tid(page, 'review-help').waitFor();
@@ -94,23 +98,24 @@ test('keys label the focused pair and move on; the outcome is marked once it is 
 });
 
 test('every action has a mouse path: a cell focuses, buttons give the verdict', async () => {
-  const page = await openReview();
+  const { page, real } = await openStory();
   await cellOf(page, 'a2', 'S2').click();
   assert.equal(await focused(page), 'a2×S2');
   await tid(page, 'verdict-unsure').click();
   await waitUntil(page, `document.querySelector('[data-testid="review-cell"][data-attempt="a2"][data-spec="S2"]').dataset.mine === 'unsure'`);
-  assert.deepEqual((await reviewRequests(page, 'label')).map((l) => l.params.verdict), ['unsure']);
+  assert.deepEqual((await sent(page, 'label')).map((l) => l.params.verdict), ['unsure']);
   await tid(page, 'bar-undo').click();
   await waitUntil(page, `document.querySelector('[data-testid="review-cell"][data-attempt="a2"][data-spec="S2"]').dataset.mine === ''`);
+  assert.deepEqual(real.mine().map((e) => e.kind), ['label', 'undo']);
 });
 
 test('a note and evidence links go with the verdict; links open their place', async () => {
-  const page = await openReview();
+  const { page, real } = await openStory();
   await cellOf(page, 'a1', 'S3').click();
   const note = tid(page, 'review-note');
   await note.fill('The empty list case is not handled.');
   // Typing a note never labels: s, v and u are letters in it.
-  assert.equal((await reviewRequests(page, 'label')).length, 0);
+  assert.equal((await sent(page, 'label')).length, 0);
   await tid(page, 'evidence-kind').evaluate((e) => {
     (e as unknown as { value: string }).value = 'test';
     e.dispatchEvent(new Event('change'));
@@ -126,8 +131,10 @@ test('a note and evidence links go with the verdict; links open their place', as
   assert.deepEqual(await page.locator('[data-testid="evidence-editor"] [data-testid="evidence-link"]').allTextContents(), ['test T1', 'step 12 of a1']);
   await tid(page, 'verdict-violated').click();
   await waitUntil(page, `document.querySelector('[data-testid="review-cell"][data-attempt="a1"][data-spec="S3"]').dataset.mine === 'violated'`);
-  const [label] = await reviewRequests(page, 'label');
-  assert.deepEqual(label?.params, { attempt: 'a1', spec: 'S3', verdict: 'violated', note: 'The empty list case is not handled.', evidence: [{ kind: 'test', test: 'T1' }, { kind: 'trajectory_step', attempt: 'a1', step: 12 }] });
+  const [label] = await sent(page, 'label');
+  const recorded = { attempt: 'a1', spec: 'S3', verdict: 'violated', note: 'The empty list case is not handled.', evidence: [{ kind: 'test', test: 'T1' }, { kind: 'trajectory_step', attempt: 'a1', step: 12 }] };
+  assert.deepEqual(label?.params, recorded);
+  assert.deepEqual(real.mine().map((e) => e.payload), [recorded], 'the note and links are in the log');
 
   // Back on the pair: the recorded note and links; following the step link shows step 12 in the trajectory.
   await cellOf(page, 'a1', 'S3').click();
@@ -141,23 +148,24 @@ test('a note and evidence links go with the verdict; links open their place', as
   // Removing a link and saving records the label again with its verdict.
   await page.locator('[data-testid="evidence-editor"] [data-testid="evidence-remove"]').first().click();
   await tid(page, 'review-save-note').click();
-  await waitUntil(page, (g) => (g.__fakeHost as unknown as { review: ReviewProbe }).review.log.filter((l) => l.method === 'label').length === 2);
-  const labels = await reviewRequests(page, 'label');
+  await waitUntil(page, (g) => g.__fakeHost.requests('label').length === 2);
+  const labels = await sent(page, 'label');
   assert.deepEqual(labels[1]?.params.evidence, [{ kind: 'trajectory_step', attempt: 'a1', step: 12 }]);
   assert.equal(labels[1]?.params.verdict, 'violated');
+  await waitUntil(page, `document.querySelectorAll('[data-testid="evidence-editor"] [data-testid="evidence-link"]').length === 1`);
+  assert.deepEqual((real.mine()[1]?.payload as { evidence: unknown }).evidence, [{ kind: 'trajectory_step', attempt: 'a1', step: 12 }]);
   await h.shot(page, 'note-and-evidence');
 });
 
 test('a write that fails loses nothing typed: the note stays, the pair stays unlabelled and focused, the error says why', async () => {
-  const page = await openReview();
+  const { page, real } = await openStory();
   await cellOf(page, 'a2', 'S3').click();
   await tid(page, 'review-note').fill('A careful note <b>that must survive</b>');
-  await probe(page, (g) => {
-    (g.__fakeHost as unknown as { review: ReviewProbe }).review.failNext = 'disk_full';
-  });
+  real.diskFull = true;
   await tid(page, 'review-grid').click({ position: { x: 2, y: 2 } });
   await page.keyboard.press('v');
-  await waitForStatus(page, /Not recorded: .*NOT recorded/);
+  await waitForStatus(page, /Not recorded: .*(ENOSPC|no space)/);
+  assert.deepEqual(real.mine(), [], 'nothing reached the log');
   assert.equal(await tid(page, 'status-line').evaluate((e) => e.classList.contains('error')), true);
   assert.equal(await focused(page), 'a2×S3', 'the focus comes back to the pair that was not recorded');
   assert.equal(await cellOf(page, 'a2', 'S3').getAttribute('data-mine'), '');
@@ -166,13 +174,14 @@ test('a write that fails loses nothing typed: the note stays, the pair stays unl
   // The same key again: recorded, with the note.
   await page.keyboard.press('v');
   await waitUntil(page, `document.querySelector('[data-testid="review-cell"][data-attempt="a2"][data-spec="S3"]').dataset.mine === 'violated'`);
-  const labels = await reviewRequests(page, 'label');
+  const labels = await sent(page, 'label');
   assert.equal(labels.length, 2);
   assert.equal(labels[1]?.params.note, 'A careful note <b>that must survive</b>');
+  assert.deepEqual(real.mine().map((e) => (e.payload as { note?: string }).note), ['A careful note <b>that must survive</b>']);
 });
 
 test('an update arriving while a note is typed keeps the focus, the caret and the text', async () => {
-  const page = await openReview();
+  const { page, real } = await openStory();
   await cellOf(page, 'a2', 'S4').click();
   const note = tid(page, 'review-note');
   await note.click();
@@ -183,11 +192,12 @@ test('an update arriving while a note is typed keeps the focus, the caret and th
   await page.keyboard.type(', second half');
   assert.equal(await tid(page, 'review-note').inputValue(), 'first half, second half');
   assert.equal(await tid(page, 'review-note').evaluate((e) => (e as unknown as { ownerDocument: { activeElement: unknown } }).ownerDocument.activeElement === e), true);
-  assert.equal((await reviewRequests(page, 'label')).length, 0, 'typing s, v or u in a note labels nothing');
+  assert.equal((await sent(page, 'label')).length, 0, 'typing s, v or u in a note labels nothing');
+  assert.deepEqual(real.mine(), []);
 });
 
 test('blind mode hides the other curator until you submit', async () => {
-  const page = await openReview('review=1&blind=1');
+  const { page, real } = await openStory('&blind=1');
   assert.equal(await page.locator('[data-testid="other-label"]').count(), 0);
   await tid(page, 'review-blind').waitFor();
   assert.match((await tid(page, 'review-blind-mode').textContent()) ?? '', /others hidden until you submit/);
@@ -199,27 +209,32 @@ test('blind mode hides the other curator until you submit', async () => {
   await cellOf(page, 'a1', 'S1').click();
   await page.locator('[data-testid="other-label"]').first().waitFor();
   assert.equal(await cellOf(page, 'a1', 'S1').getAttribute('data-outcome'), 'false_positive');
+  assert.deepEqual(real.mine().map((e) => e.kind), ['submit']);
 });
 
 test('oracle-probe flags are suggestions to confirm or dismiss', async () => {
-  const page = await openReview();
-  const s = page.locator('[data-testid="suggestion"]');
+  const { page, real } = await openStory();
+  // The story's probes: the gold run fails T3; S3 and S5 have no test; a1 is unresolved only through T3.
+  assert.deepEqual(await page.locator('[data-testid="suggestion"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-kind'))), ['spec_without_test', 'spec_without_test', 'gold_fails_test', 'attempt_suspect_false_negative']);
+  const s = page.locator('[data-testid="suggestion"][data-kind="gold_fails_test"]');
   assert.equal(await s.count(), 1);
-  assert.match((await s.textContent()) ?? '', /gold fails test\s*suspect FN\s*the gold patch fails T3/);
+  assert.match((await s.textContent()) ?? '', /gold fails test\s*suspect FN\s*tests\/test_errors\.py::test_unclosed fails with the gold patch \(FAILED\)/);
   await s.locator('[data-testid="suggestion-confirm"]').click();
   await page.locator('[data-testid="suggestion-decision"]', { hasText: 'confirmed by alice' }).waitFor();
-  assert.deepEqual((await reviewRequests(page, 'decideSuggestion')).map((r) => r.params), [{ suggestion: 'gold_fails_test:gold:T3', decision: 'confirmed' }]);
-  assert.equal((await reviewRequests(page, 'label')).length, 0, 'a suggestion is never a label');
+  const decided = [{ suggestion: 'gold_fails_test::tests/test_errors.py::test_unclosed', decision: 'confirmed' }];
+  assert.deepEqual((await sent(page, 'decideSuggestion')).map((r) => r.params), decided);
+  assert.deepEqual(real.mine().map((e) => e.kind), ['suggestion'], 'a suggestion is never a label');
+  assert.equal((await sent(page, 'label')).length, 0, 'a suggestion is never a label');
 });
 
 test('approval names the rules that block it and needs a reasoned waiver of each', async () => {
-  const page = await openReview();
+  const { page, real } = await openStory();
   await tid(page, 'review-blockers').click();
   await tid(page, 'approval').waitFor();
   const blocking = await page.locator('[data-testid="rule"][data-state="fails"]').evaluateAll((els) => els.map((e) => (e as unknown as { dataset: { rule: string } }).dataset.rule));
-  assert.deepEqual(blocking, ['no-open-false-positive', 'every-spec-tested', 'every-attempt-judged']);
-  assert.equal(await page.locator('[data-testid="rule-blocks"]').count(), 3);
-  assert.match((await tid(page, 'approval-summary').textContent()) ?? '', /blocked by 3 rules: no-open-false-positive, every-spec-tested, every-attempt-judged/);
+  assert.deepEqual(blocking, ['gold-passes', 'no-open-false-positive', 'every-spec-tested', 'every-attempt-judged']);
+  assert.equal(await page.locator('[data-testid="rule-blocks"]').count(), 4);
+  assert.match((await tid(page, 'approval-summary').textContent()) ?? '', /blocked by 4 rules: gold-passes, no-open-false-positive, every-spec-tested, every-attempt-judged/);
   const approve = tid(page, 'approve');
   assert.equal(await approve.evaluate((b) => (b as unknown as { disabled: boolean }).disabled), true);
   for (const rule of blocking) {
@@ -230,8 +245,10 @@ test('approval names the rules that block it and needs a reasoned waiver of each
   await h.shot(page, 'waivers');
   await approve.click();
   await tid(page, 'approval-record').waitFor();
-  assert.deepEqual((await sim(page)).waiverLog, [blocking.map((rule) => ({ rule, reason: `accepted: ${rule}` }))]);
-  assert.match((await tid(page, 'approval-record').textContent()) ?? '', /Approved by alice .* waiving no-open-false-positive \(accepted: no-open-false-positive\)/);
+  const waivers = blocking.map((rule) => ({ rule, reason: `accepted: ${rule}` }));
+  assert.deepEqual((await sent(page, 'approve')).map((r) => r.params.waivers), [waivers]);
+  assert.deepEqual(real.mine().filter((e) => e.kind === 'approve').map((e) => (e.payload as { waivers: unknown }).waivers), [waivers], 'the waivers are in the log');
+  assert.match((await tid(page, 'approval-record').textContent()) ?? '', /^Approved by alice at .*, waiving gold-passes \(accepted: gold-passes\); no-open-false-positive \(accepted: no-open-false-positive\); every-spec-tested \(accepted: every-spec-tested\); every-attempt-judged \(accepted: every-attempt-judged\)\.$/);
   assert.equal(await tid(page, 'review-status').textContent(), 'approved');
   // Decided: labels are off until reopened.
   await tid(page, 'specs-tab-review').click();
@@ -241,25 +258,27 @@ test('approval names the rules that block it and needs a reasoned waiver of each
 });
 
 test('life-cycle transitions are buttons for the allowed moves; a rejection needs a reason', async () => {
-  const page = await openReview();
+  const { page, real } = await openStory();
   await tid(page, 'specs-tab-decision').click();
   assert.deepEqual(await page.locator('[data-testid="transitions"] vscode-button').allTextContents(), ['Flag', 'Send to repair']);
   await tid(page, 'reject-button').click();
   await waitForStatus(page, /needs a reason/);
-  assert.equal((await reviewRequests(page, 'reject')).length, 0);
+  assert.equal((await sent(page, 'reject')).length, 0);
+  assert.deepEqual(real.mine(), []);
   await tid(page, 'reject-reason').fill('The request contradicts itself.');
   await tid(page, 'reject-button').click();
   await tid(page, 'rejection-record').waitFor();
-  assert.deepEqual((await reviewRequests(page, 'reject')).map((r) => r.params), [{ reason: 'The request contradicts itself.' }]);
+  assert.deepEqual((await sent(page, 'reject')).map((r) => r.params), [{ reason: 'The request contradicts itself.' }]);
   await tid(page, 'bar-reopen').click();
   await page.locator('[data-testid="review-status"]', { hasText: 'in review' }).waitFor();
   await tid(page, 'bar-repair').click();
   await page.locator('[data-testid="review-status"]', { hasText: 'needs repair' }).waitFor();
-  assert.deepEqual((await reviewRequests(page, 'transition')).map((r) => r.params.to), ['in_review', 'needs_repair']);
+  assert.deepEqual((await sent(page, 'transition')).map((r) => r.params.to), ['in_review', 'needs_repair']);
+  assert.deepEqual(real.mine().map((e) => e.kind === 'status' ? `status ${String((e.payload as { to: string }).to)}` : e.kind), ['reject', 'status in_review', 'status needs_repair']);
 });
 
 test('scores are recorded from the Decision tab', async () => {
-  const page = await openReview();
+  const { page, real } = await openStory();
   await tid(page, 'specs-tab-decision').click();
   await tid(page, 'score-fnSeverity-2').click();
   await tid(page, 'score-underspecified-1').click();
@@ -267,12 +286,16 @@ test('scores are recorded from the Decision tab', async () => {
   await tid(page, 'score-other').fill('the fixture needs network');
   await tid(page, 'score-save').click();
   await waitForStatus(page, /Scores recorded/);
-  assert.deepEqual((await reviewRequests(page, 'score')).map((r) => r.params), [{ underspecified: 1, fnSeverity: 2, fpSeverity: 0, envDefects: ['flaky'], otherIssues: 'the fixture needs network' }]);
+  const scores = { underspecified: 1, fnSeverity: 2, fpSeverity: 0, envDefects: ['flaky'], otherIssues: 'the fixture needs network' };
+  assert.deepEqual((await sent(page, 'score')).map((r) => r.params), [scores]);
+  assert.deepEqual(real.mine().map((e) => e.payload), [scores], 'the scores are in the log');
 });
 
 test('review mode: the count left, the last label submits and moves on, n skips, and the mouse does the same', async () => {
-  const page = await openReview('review=1&queue=1');
+  const queueCalls = async (page: Page) => (await sent(page, 'reviewQueue')).map((r) => r.params);
+  const { page, real } = await openStory('&queue=1');
   assert.equal(await tid(page, 'specs-tab-review').getAttribute('active'), '', 'review mode opens on the Review tab');
+  // bob rejected q4, so alice has three tasks left (this one, q2, q3) and one done; this one has 10 pairs.
   assert.match((await tid(page, 'review-remaining').textContent()) ?? '', /3 tasks left \(1 done\) · 10 pairs left here/);
   await tid(page, 'review-grid').click({ position: { x: 2, y: 2 } });
   for (let i = 0; i < 9; i++) {
@@ -281,41 +304,51 @@ test('review mode: the count left, the last label submits and moves on, n skips,
     await waitUntil(page, `document.querySelector('[data-testid="review-pair"]')?.dataset.attempt + '×' + document.querySelector('[data-testid="review-pair"]')?.dataset.spec !== ${JSON.stringify(before)}`);
   }
   await waitUntil(page, `/1 pair left here/.test(document.querySelector('[data-testid="review-remaining"]').textContent)`);
-  assert.deepEqual((await sim(page)).queueCalls, []);
+  assert.deepEqual(await queueCalls(page), []);
   await h.shot(page, 'review-mode');
   await page.keyboard.press('v');
-  await waitUntil(page, (g) => (g.__fakeHost as unknown as { review: ReviewProbe }).review.queueCalls.length === 1);
-  assert.deepEqual((await sim(page)).queueCalls, [{ action: 'next', submit: true }]);
-  await waitForStatus(page, /Submitted demo/);
+  await waitUntil(page, (g) => g.__fakeHost.requests('reviewQueue').length === 1);
+  assert.deepEqual(await queueCalls(page), [{ action: 'next', submit: true }]);
+  await waitForStatus(page, /Submitted demo__parser-1234/);
+  const kinds = real.mine().map((e) => e.kind);
+  assert.deepEqual(kinds, [...Array<string>(10).fill('label'), 'submit'], 'ten labels, then the submit, on disk');
+  assert.deepEqual(real.actions.firstQueued(), 'q2', 'the queue moved on to q2');
 
-  const again = await openReview('review=1&queue=1');
-  await tid(again, 'review-grid').click({ position: { x: 2, y: 2 } });
-  await again.keyboard.press('n');
-  await waitUntil(again, (g) => (g.__fakeHost as unknown as { review: ReviewProbe }).review.queueCalls.length === 1);
-  assert.deepEqual((await sim(again)).queueCalls, [{ action: 'skip' }]);
-  const third = await openReview('review=1&queue=1');
-  await tid(third, 'queue-submit-next').click();
-  await tid(third, 'queue-stop').click();
-  await waitUntil(third, (g) => (g.__fakeHost as unknown as { review: ReviewProbe }).review.queueCalls.length === 2);
-  assert.deepEqual((await sim(third)).queueCalls, [{ action: 'next', submit: true }, { action: 'stop' }]);
+  const again = await openStory('&queue=1');
+  await tid(again.page, 'review-grid').click({ position: { x: 2, y: 2 } });
+  await again.page.keyboard.press('n');
+  await waitUntil(again.page, (g) => g.__fakeHost.requests('reviewQueue').length === 1);
+  assert.deepEqual(await queueCalls(again.page), [{ action: 'skip' }]);
+  assert.deepEqual(again.real.mine(), [], 'a skip records nothing');
+  const third = await openStory('&queue=1');
+  await tid(third.page, 'queue-submit-next').click();
+  await tid(third.page, 'queue-stop').click();
+  await waitUntil(third.page, (g) => g.__fakeHost.requests('reviewQueue').length === 2);
+  assert.deepEqual(await queueCalls(third.page), [{ action: 'next', submit: true }, { action: 'stop' }]);
+  assert.deepEqual(third.real.mine().map((e) => e.kind), ['submit']);
+  assert.equal(third.real.actions.reviewMode, false, 'stop ends review mode');
 });
 
 test('hostile notes, names, messages and history render as inert text', async () => {
-  const page = await openReview('review=hostile', { fixture: 'hostile' });
+  const { page, real } = await openStory('&ds=hostile', { fixture: 'hostile' });
   const first = page.locator('[data-testid="review-cell"]').first();
   await first.click();
   // What a curator types is hostile too: it goes to the host as text and comes back as text.
-  await tid(page, 'review-note').fill('<img src=x onerror="window.__pwned=2"><script>window.__pwned=3</script>');
+  const typed = '<img src=x onerror="window.__pwned=2"><script>window.__pwned=3</script>';
+  await tid(page, 'review-note').fill(typed);
   await tid(page, 'verdict-violated').click();
-  await waitUntil(page, (g) => (g.__fakeHost as unknown as { review: ReviewProbe }).review.log.some((l) => l.method === 'label'));
+  await waitUntil(page, (g) => g.__fakeHost.requests('label').length === 1);
+  await waitUntil(page, `document.querySelector('[data-testid="review-cell"]').dataset.mine === 'violated'`);
+  assert.deepEqual(real.mine().map((e) => (e.payload as { note?: string }).note), [typed], 'the note is in the log byte for byte');
   await first.click();
   await page.locator('[data-testid="other-label-note"]').first().waitFor();
   assert.match((await page.locator('[data-testid="other-label-note"]').first().textContent()) ?? '', /<script>window.__pwned=1<\/script>/);
+  assert.match((await tid(page, 'review-others').textContent()) ?? '', /bob<script>window.__pwned=1<\/script>/, "the other curator's name as text");
   await tid(page, 'specs-tab-decision').click();
   await page.locator('[data-testid="history-entry"]').first().waitFor();
   assert.match((await tid(page, 'history-list').textContent()) ?? '', /<img src=x onerror=/);
   await tid(page, 'specs-tab-review').click();
-  assert.match((await page.locator('[data-testid="suggestion"]').textContent()) ?? '', /<svg onload=/);
+  assert.match((await page.locator('[data-testid="suggestion"][data-kind="gold_fails_test"]').textContent()) ?? '', /<svg onload=/);
   const dangerous = await probe(page, (g) => g.__fakeHost.dangerous());
   assert.deepEqual(dangerous, []);
   assert.equal(await probe(page, (g) => g.__pwned), undefined, 'no injected script ran');
@@ -325,8 +358,11 @@ test('hostile notes, names, messages and history render as inert text', async ()
 });
 
 test('a big task stays under the DOM budget in the Review and Decision tabs', async () => {
-  const page = await openReview('review=1&reviewAll=1&attempts=10&steps=2000&specs=40&tests=200', { fixture: 'scale' });
+  const { page } = await openStory('&ds=scale&attempts=10&steps=2000&specs=40&tests=200', { fixture: 'scale' });
   assert.equal(await page.locator('[data-testid="review-cell"]').count(), 400);
+  // Verified by the store's runs: only the five specs without a test (S0, S9, S18, S27, S36) have no verifier verdict.
+  assert.equal(await page.locator('[data-testid="review-cell"][data-verifier="unknown"]').count(), 50);
+  assert.equal(await page.locator('[data-testid="review-cell"][data-attempt="a1"][data-outcome="undecided"]').count() < 40, true, "bob's labels give a1 outcomes");
   const inReview = await probe(page, (g) => g.__fakeHost.countElements());
   assert.ok(inReview < 2000, `${inReview} elements in the Review tab`);
   await tid(page, 'specs-tab-decision').click();

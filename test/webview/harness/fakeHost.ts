@@ -9,7 +9,6 @@ import type { HostToWebview, SearchHit, TaskViewModel, StepKindView, StepView, V
 import { validateWebviewMessage } from '../../../src/protocol/validate';
 import { fixtureByName, type Fixture, type FullStep } from './fixtures';
 import { repairFixture } from './repairFixtures';
-import { FakeReview } from './reviewHost';
 
 interface El {
   tagName: string;
@@ -36,13 +35,10 @@ interface PageGlobal {
 const g = globalThis as unknown as PageGlobal;
 const params = new URLSearchParams(g.location.search);
 const fixture: Fixture = fixtureByName(params.get('fixture') ?? 'standard', params);
-// `review=1` (or `review=hostile`) adds the review part, answered by a small stand-in for the curation store;
-// `blind=1` hides the other curator until submit; `queue=1` starts in review mode; `reviewAll=1` judges every attempt.
+// `review=real` adds the review part, answered by the real review host on the Node side (harness/realReview.ts:
+// `ds=story|hostile|scale` picks its dataset, `blind=1` hides the other curator until submit, `queue=1` starts in
+// review mode).
 const realReview = params.get('review') === 'real';
-const review = params.get('review') && !realReview
-  ? new FakeReview(fixture.model, { blind: params.get('blind') === '1', hostile: params.get('review') === 'hostile', queue: params.get('queue') === '1', allAttempts: params.get('reviewAll') === '1' })
-  : undefined;
-if (review) fixture.model = { ...fixture.model, review: review.model() };
 // `repair=<kind>` adds the task's repair (repairFixtures.ts: ready, failed, rejected, revalidating, revalidated, sized,
 // hostile).
 const repair = repairFixture(params.get('repair') ?? '', fixture.model);
@@ -249,14 +245,8 @@ function answer(msg: Extract<WebviewToHost, { type: 'request' }>): unknown {
     case 'showRepairPrompt':
     case 'showRepairMatrix':
       return { ran: true };
-    default: {
-      const r = review?.answer(msg, () => {
-        fixture.model = { ...fixture.model, review: review.model() };
-        send({ type: 'update', model: fixture.model });
-      });
-      if (r === undefined) throw new Error(`${msg.method} is not answered by this fixture`);
-      return r;
-    }
+    default:
+      throw new Error(`${msg.method} is not answered by this fixture`);
   }
 }
 
@@ -432,7 +422,6 @@ g.__fakeHost = {
   stepKind: (column: string, i: number) => fixture.trajectories[column]?.step(i).kind,
   countElements: () => countElements(g.document),
   dangerous: () => dangerous(g.document),
-  review: review?.sim,
   reviewModel: () => fixture.model.review,
   resetState: () => {
     g.sessionStorage.removeItem(STATE_KEY);

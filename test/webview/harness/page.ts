@@ -66,7 +66,9 @@ export async function startBrowserHarness(suite: string, o: { dist?: string } = 
       const page = await browser.newPage({ viewport: { width: o.width ?? 1600, height: o.height ?? 1000 } });
       page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
       if (/(^|&)review=real(&|$)/.test(o.query ?? '')) {
-        const real = new RealReviewHost();
+        const q = new URLSearchParams(o.query);
+        const n = (k: string, d: number) => Math.max(1, Math.min(1000, Number(q.get(k)) || d));
+        const real = await RealReviewHost.create({ dataset: (['story', 'hostile', 'scale'] as const).find((d) => d === q.get('ds')) ?? 'ds', blind: q.get('blind') === '1', queue: q.get('queue') === '1', size: { attempts: n('attempts', 10), specs: n('specs', 40), tests: n('tests', 200) } });
         reals.set(page, real);
         page.on('close', () => real.dispose());
         await page.exposeBinding('__realReview', async (_source, method: string, params: string) => JSON.stringify(await real.handle(method, JSON.parse(params) as unknown)));

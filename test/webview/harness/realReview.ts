@@ -9,10 +9,120 @@ import type { LogFs } from '../../../src/adapters/fs/reviewLog';
 import { CurationStore } from '../../../src/app/curationStore';
 import type { RequestMap, ReviewView } from '../../../src/protocol/messages';
 import { ReviewActions } from '../../../src/vscode/curation/reviewActions';
-import { reviewDataset, writeT1Runs } from '../../unit/review/helpers';
+import { reviewDataset, writeRun, writeT1Runs } from '../../unit/review/helpers';
+import { copyFixture } from '../../unit/helpers/tmp';
+import { HOSTILE_HTML } from './fixtures';
 
-export const REAL_TASK = 't1';
 export const REAL_VIEWER = 'alice';
+
+/**
+ * Which dataset the real host opens: `ds` (test/fixtures/review/ds, task t1) or `story` (test/fixtures/review/story:
+ * task demo__parser-1234 with the task view fixture's ids, five specs, verifier runs with a gold probe failing T3,
+ * bob's labels, and three more tasks in the review queue), or `hostile`: the story where everything another writer
+ * put in the dataset and the log is hostile HTML (T3's parametrized name, the other curator's name, notes), or
+ * `scale`: the story with a big task `scale` added (by default 10 attempts × 40 specs, 200 tests, every attempt verified, bob's
+ * noted label on each of a1's pairs).
+ */
+export type RealDataset = 'ds' | 'story' | 'hostile' | 'scale';
+export interface RealReviewOptions {
+  dataset?: RealDataset;
+  /** Blind review: the others' labels hidden until the viewer submits. */
+  blind?: boolean;
+  /** Review mode (the queue) on from the start. */
+  queue?: boolean;
+  /** The size of the `scale` task (default 10 attempts, 40 specs, 200 tests). */
+  size?: ScaleSize;
+}
+export interface ScaleSize {
+  attempts: number;
+  specs: number;
+  tests: number;
+}
+
+export const STORY_TASK = 'demo__parser-1234';
+const hostileT3 = `tests/test_errors.py::test_unclosed[${HOSTILE_HTML}]`;
+
+/** A pytest parametrized id may hold any text: in the hostile story T3's name carries markup into the probe flag. */
+function makeHostile(root: string): void {
+  const f = path.join(root, 'tasks', STORY_TASK, 'task.json');
+  const task = JSON.parse(fs.readFileSync(f, 'utf8')) as { tests: Array<{ id: string; name: string }> };
+  task.tests.find((t) => t.id === 'T3')!.name = hostileT3;
+  fs.writeFileSync(f, JSON.stringify(task, null, 2));
+}
+
+export const SCALE_TASK = 'scale';
+
+/** The big task's folder, written as a dataset author's tool would: task.json, patches, attempts. */
+function writeScaleTask(root: string, size: ScaleSize): void {
+  const dir = path.join(root, 'tasks', SCALE_TASK);
+  const story = path.join(root, 'tasks', STORY_TASK);
+  const base = JSON.parse(fs.readFileSync(path.join(story, 'task.json'), 'utf8')) as Record<string, unknown>;
+  const nSpecs = size.specs;
+  const nTests = size.tests;
+  const specsOf = (t: number) => [`S${t % nSpecs}`].filter((s) => Number(s.slice(1)) % 9 !== 0);
+  const task = {
+    ...base,
+    id: SCALE_TASK,
+    title: 'A big task',
+    specs: Array.from({ length: nSpecs }, (_, s) => ({ id: `S${s}`, category: 'parsing-representation', text: `Spec ${s}: ${'the parser keeps what it must keep. '.repeat(3)}` })),
+    tests: Array.from({ length: nTests }, (_, t) => ({ id: `T${t}`, name: `tests/test_mod_${t % 11}.py::TestCase${t % 5}::test_case_${t}`, kind: t < 10 ? 'fail_to_pass' : 'pass_to_pass', specs: specsOf(t) })),
+  };
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'task.json'), JSON.stringify(task, null, 2));
+  for (const f of ['request.md', 'gold.patch', 'tests.patch']) fs.copyFileSync(path.join(story, f), path.join(dir, f));
+  for (let a = 1; a <= size.attempts; a++) {
+    const ad = path.join(dir, 'attempts', `a${a}`);
+    fs.mkdirSync(ad, { recursive: true });
+    fs.copyFileSync(path.join(story, 'attempts', 'a1', 'patch.diff'), path.join(ad, 'patch.diff'));
+    fs.writeFileSync(path.join(ad, 'attempt.json'), JSON.stringify({ model: `model-${a}`, agent: 'swe-agent' }));
+  }
+}
+
+async function writeScale(root: string, store: CurationStore, size: ScaleSize): Promise<void> {
+  const names = Array.from({ length: size.tests }, (_, t) => `tests/test_mod_${t % 11}.py::TestCase${t % 5}::test_case_${t}`);
+  const all = (status: (t: number) => 'PASSED' | 'FAILED') => Object.fromEntries(names.map((n, t) => [n, status(t)]));
+  writeRun(root, SCALE_TASK, 'gold', all(() => 'PASSED'));
+  writeRun(root, SCALE_TASK, 'empty', all((t) => (t < 10 ? 'FAILED' : 'PASSED')));
+  for (let a = 1; a <= size.attempts; a++) writeRun(root, SCALE_TASK, `a${a}`, all((t) => ((a + t) % 3 ? 'PASSED' : 'FAILED')));
+  for (let s = 0; s < size.specs; s++) {
+    const r = await store.act(SCALE_TASK, 'bob', { kind: 'label', attempt: 'a1', spec: `S${s}`, verdict: s % 2 ? 'satisfied' : 'violated', note: `bob's note on S${s}: ${'a careful reason. '.repeat(5)}` });
+    if (!r.ok) throw new Error(`scale: label a1 × S${s}: ${r.refusal.message}`);
+  }
+}
+
+const TESTS = {
+  T1: 'tests/test_parser.py::TestNested::test_trailing_comma',
+  T2: 'tests/test_parser.py::TestNested::test_spaces',
+  T3: 'tests/test_errors.py::test_unclosed',
+  T4: 'tests/test_parser.py::test_flat_list',
+};
+
+/**
+ * The story's runs and the other curator's work, written through the real run-record builder and the real store:
+ * the gold patch fails T3 (the probe flag "gold fails test"); the empty patch fails the FAIL_TO_PASS tests; a1 passes
+ * T1, T2, T4 and fails T3 (S1 and S4 pass, S2 fails); a2 fails T1 and T2 and misses T3. bob moved the task into
+ * review, labelled a1 × S1 violated (with a note and a test link) and a2 × S2 satisfied, and rejected q4 (so
+ * alice's queue has three tasks left, one done).
+ */
+async function writeStory(root: string, store: () => CurationStore, hostile: boolean): Promise<void> {
+  const T = hostile ? { ...TESTS, T3: hostileT3 } : TESTS;
+  const pass = 'PASSED';
+  const fail = 'FAILED';
+  writeRun(root, STORY_TASK, 'gold', { [T.T1]: pass, [T.T2]: pass, [T.T3]: fail, [T.T4]: pass });
+  writeRun(root, STORY_TASK, 'empty', { [T.T1]: fail, [T.T2]: fail, [T.T3]: fail, [T.T4]: pass });
+  writeRun(root, STORY_TASK, 'a1', { [T.T1]: pass, [T.T2]: pass, [T.T3]: fail, [T.T4]: pass });
+  writeRun(root, STORY_TASK, 'a2', { [T.T1]: fail, [T.T2]: fail, [T.T4]: pass });
+  const s = store();
+  const bob = hostile ? `bob${HOSTILE_HTML.slice(0, 40)}` : 'bob';
+  const act = async (task: string, intent: Parameters<CurationStore['act']>[2]) => {
+    const r = await s.act(task, bob, intent);
+    if (!r.ok) throw new Error(`story: ${intent.kind} on ${task}: ${r.refusal.message}`);
+  };
+  await act(STORY_TASK, { kind: 'status', to: 'in_review', ...(hostile ? { note: `status note ${HOSTILE_HTML}` } : {}) });
+  await act(STORY_TASK, { kind: 'label', attempt: 'a1', spec: 'S1', verdict: 'violated', note: hostile ? `${HOSTILE_HTML}\u202eevil` : 'the nested comma is dropped', evidence: [{ kind: 'test', test: 'T1' }] });
+  await act(STORY_TASK, { kind: 'label', attempt: 'a2', spec: 'S2', verdict: 'satisfied' });
+  await act('q4', { kind: 'reject', reason: 'a duplicate of demo__parser-1234' });
+}
 
 type ReviewMethod = 'label' | 'score' | 'submit' | 'transition' | 'approve' | 'reject' | 'undo' | 'decideSuggestion' | 'openEvidence' | 'reviewQueue';
 const METHODS: readonly string[] = ['label', 'score', 'submit', 'transition', 'approve', 'reject', 'undo', 'decideSuggestion', 'openEvidence', 'reviewQueue'];
@@ -34,10 +144,29 @@ export class RealReviewHost {
   /** The next append fails as a full disk would (ENOSPC): nothing is recorded. */
   diskFull = false;
   private changedTasks = 0;
+  readonly task: string;
 
-  constructor() {
-    this.root = reviewDataset();
-    writeT1Runs(this.root);
+  static async create(o: RealReviewOptions = {}): Promise<RealReviewHost> {
+    const h = new RealReviewHost(o);
+    if (o.dataset === 'story' || o.dataset === 'hostile') {
+      await writeStory(h.root, () => h.store, o.dataset === 'hostile');
+    }
+    if (o.dataset === 'scale') {
+      await writeScale(h.root, h.store, h.size);
+    }
+    if (o.queue) h.actions.startReviewMode();
+    return h;
+  }
+
+  private constructor(o: RealReviewOptions) {
+    const story = o.dataset === 'story' || o.dataset === 'hostile' || o.dataset === 'scale';
+    this.task = o.dataset === 'scale' ? SCALE_TASK : story ? STORY_TASK : 't1';
+    this.root = story ? copyFixture('review/story') : reviewDataset();
+    if (!story) writeT1Runs(this.root);
+    if (o.dataset === 'hostile') makeHostile(this.root);
+    this.size = o.size ?? { attempts: 10, specs: 40, tests: 200 };
+    if (o.dataset === 'scale') writeScaleTask(this.root, this.size);
+    this.blind = o.blind === true;
     const logFs: LogFs = {
       ...fs,
       writeSync: ((...args: Parameters<typeof fs.writeSync>) => {
@@ -54,25 +183,33 @@ export class RealReviewHost {
     this.actions = new ReviewActions({
       store: () => this.store,
       curator: () => ({ ok: true, name: REAL_VIEWER, source: 'setting' }),
-      blind: () => false,
+      blind: () => this.blind,
       changed: () => void this.changedTasks++,
       showTask: () => undefined,
       openEvidence: async (_task, link) => ({ opened: true, message: `Opened ${link.kind}.` }),
     });
   }
 
+  private readonly blind: boolean;
+  private readonly size: ScaleSize;
+
   view(): ReviewView | undefined {
-    return this.actions.view(REAL_TASK);
+    return this.actions.view(this.task);
   }
 
   async handle(method: string, params: unknown): Promise<RealReviewAnswer> {
     if (method === 'view') return { handled: true, review: this.view() };
     if (!METHODS.includes(method)) return { handled: false };
     const before = this.changedTasks;
-    const handler = this.actions.requests(REAL_TASK)[method as ReviewMethod] as (p: RequestMap[ReviewMethod]['params']) => Promise<unknown>;
+    const handler = this.actions.requests(this.task)[method as ReviewMethod] as (p: RequestMap[ReviewMethod]['params']) => Promise<unknown>;
     const result = await handler(params as RequestMap[ReviewMethod]['params']);
     const changed = this.changedTasks !== before;
     return { handled: true, result, changed, ...(changed ? { review: this.view() } : {}) };
+  }
+
+  /** The viewer's events on disk, in order (the story's own events, bob's, left out). */
+  mine(): Array<Record<string, unknown>> {
+    return this.events().filter((e) => e.curator === REAL_VIEWER);
   }
 
   /** The events on disk, in order. */
