@@ -253,9 +253,8 @@ describe('curation in the workbench', { timeout: 900_000 }, () => {
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'specweave' }).first().waitFor();
     await input.fill('specweave');
     await page.keyboard.press('Enter');
-    // code-server's own folder picker: a quick input holding a path.
-    await page.waitForTimeout(500);
-    await input.waitFor();
+    // code-server's own folder picker: a quick input holding a path (the format pick has gone).
+    await page.locator('.quick-input-widget input:not([placeholder="Format of the curated set"])').waitFor({ timeout: 30_000 });
     await input.fill(`${outDir}/`);
     await wb.screenshot('export-folder');
     await page.keyboard.press('Enter');

@@ -395,10 +395,15 @@ test('a repository the image already holds is used in place, nothing uploaded in
 });
 
 test('cancelling a running job kills and removes its container', async () => {
-  const s = new VerifierService({ datasetRoot: ds.root, engine, concurrency: 1 });
+  // Cancelled once its container is running: the first bytes of its output have arrived.
+  let started!: () => void;
+  const running = new Promise<void>((r) => (started = r));
+  const s = new VerifierService({ datasetRoot: ds.root, engine, concurrency: 1, onOutput: (req) => req.attemptId === 'loop' && started() });
   const id = s.enqueue({ task: task('sigterm'), attemptId: 'loop', force: true, timeoutSec: 30 });
   const queued = s.enqueue({ task: task('calc'), attemptId: 'good', force: true });
-  await new Promise((r) => setTimeout(r, 1500));
+  let bound: NodeJS.Timeout | undefined;
+  await Promise.race([running, new Promise((_, no) => (bound = setTimeout(() => no(new Error('the run produced no output within 60 s')), 60_000)))]);
+  clearTimeout(bound);
   const t0 = Date.now();
   s.queue.cancelAll();
   assert.deepEqual(await s.queue.result(id), { state: 'cancelled' });
