@@ -527,8 +527,16 @@ export class ReviewLog {
     try {
       this.fs.mkdirSync(dir, { recursive: true });
       // Both sides' appended lines survive a merge; the reduction sorts them, so their order does not matter.
-      this.fs.writeFileSync(path.join(dir, '.gitattributes'), `${LOG_FILE} merge=union\n${REJECTED_FILE} merge=union\n`, { flag: 'wx' });
-      this.fs.writeFileSync(path.join(dir, '.gitignore'), `${LOCK_FILE}\n${LOCK_FILE}.break\n`, { flag: 'wx' });
+      // Another process creating the folder at the same moment may have written them first: that is no error.
+      const writeNew = (name: string, text: string) => {
+        try {
+          this.fs.writeFileSync(path.join(dir, name), text, { flag: 'wx' });
+        } catch (e) {
+          if (errno(e) !== 'EEXIST') throw e;
+        }
+      };
+      writeNew('.gitattributes', `${LOG_FILE} merge=union\n${REJECTED_FILE} merge=union\n`);
+      writeNew('.gitignore', `${LOCK_FILE}\n${LOCK_FILE}.break\n`);
     } catch (e) {
       throw this.ioError(e, 'cannot create the curation folder');
     }
