@@ -81,8 +81,8 @@ export function taskFlags(task: OracleTask, probes: { gold?: RunView; empty?: Ru
       const envDefect = t.kind === 'pass_to_pass' ? both : both && g === 'ERROR' && e === 'ERROR';
       flags.push(
         envDefect
-          ? { kind: 'environment_defect', test: t.name, message: `${t.name} fails with the gold patch (${g}) and without any patch (${e}): environment or test defect` }
-          : { kind: 'gold_fails_test', test: t.name, message: `${t.name} fails with the gold patch (${g}): suspect false negative` },
+          ? { kind: 'environment_defect', test: t.name, message: `${t.name} fails with the gold patch (${shown(g)}) and without any patch (${shown(e)}): environment or test defect` }
+          : { kind: 'gold_fails_test', test: t.name, message: `${t.name} fails with the gold patch (${shown(g)}): suspect false negative` },
       );
     }
     if (empty && t.kind === 'fail_to_pass' && ok(e)) {
@@ -131,6 +131,9 @@ export function attemptFlags(task: OracleTask, run: RunView, flagsOfTask: Oracle
   }
   return out;
 }
+
+/** A test's outcome in a flag's message; a test the run's report does not name says so. */
+const shown = (st: GradedTestStatus | undefined): string => st ?? 'missing from its report';
 
 function outcomeClass(s: GradedTestStatus | undefined): string {
   if (s === undefined || s === 'MISSING') return 'missing';
