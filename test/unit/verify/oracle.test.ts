@@ -42,9 +42,9 @@ test('gold failing a test: suspect false negative; failing with and without the 
 test('a test the gold run did not report reads "missing" in the flag, never "(undefined)"', () => {
   const gold = run('gold', { f1: 'PASSED', f2: 'PASSED' });
   const [flag] = taskFlags(task, { gold }).filter((f) => f.test);
-  assert.equal(flag.message, 'p1 fails with the gold patch (missing from its report): suspect false negative');
+  assert.equal(flag?.message, 'p1 fails with the gold patch (missing from its report): suspect false negative');
   const [env] = taskFlags(task, { gold, empty: run('empty', { f1: 'FAILED', f2: 'FAILED' }) }).filter((f) => f.test);
-  assert.equal(env.message, 'p1 fails with the gold patch (missing from its report) and without any patch (missing from its report): environment or test defect');
+  assert.equal(env?.message, 'p1 fails with the gold patch (missing from its report) and without any patch (missing from its report): environment or test defect');
   assert.doesNotMatch(JSON.stringify(taskFlags(task, { gold, empty: run('empty', {}) })), /undefined/);
 });
 
