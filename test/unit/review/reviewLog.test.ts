@@ -179,6 +179,30 @@ describe('ReviewLog', () => {
     assert.equal(r.rejected[0]?.base64, Buffer.from([0x7b, 0xff, 0xfe, 0x7d]).toString('base64'));
   });
 
+  it('records the first event while another process creates the curation folder at the same moment', async () => {
+    // The other process wins the race between our "is the folder there?" and our mkdir: its .gitattributes and
+    // .gitignore are already there when ours are written. Found in a clean-clone run (EEXIST on .gitattributes).
+    const dir = tmpDir('sw-log-race-');
+    const curation = path.join(dir, 'curation');
+    const racing = {
+      ...fs,
+      mkdirSync: ((p: fs.PathLike, o?: fs.MakeDirectoryOptions) => {
+        const r = fs.mkdirSync(p, o);
+        if (path.resolve(String(p)) === curation) {
+          fs.writeFileSync(path.join(curation, '.gitattributes'), 'written by the other process\n');
+          fs.writeFileSync(path.join(curation, '.gitignore'), 'written by the other process\n');
+        }
+        return r;
+      }) as LogFs['mkdirSync'],
+    } as LogFs;
+    const log = ReviewLog.forDataset(dir, { fs: racing });
+    assert.equal(path.dirname(log.file), curation);
+    const [ev] = await log.append([draft('S1')]);
+    assert.ok(ev);
+    assert.deepEqual(new ReviewLog(log.file).load().events.map((e) => e.id), [ev.id]);
+    assert.equal(fs.readFileSync(path.join(curation, '.gitattributes'), 'utf8'), 'written by the other process\n', "the other process's file is kept");
+  });
+
   describe('a disk that fills up', () => {
     function failing(mode: 'enospc' | 'partial' | 'fsync'): LogFs {
       return {
