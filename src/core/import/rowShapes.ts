@@ -65,7 +65,7 @@ function withOptional<T extends object>(base: T, optional: Partial<Record<keyof 
  * what runs between its markers. Here-document bodies (the test patch) are skipped whole, so a marker line inside a
  * patch does not count.
  */
-export function evalScriptCommand(script: string): string | undefined {
+export function evalScriptTestCommand(script: string): string | undefined {
   const lines = script.replace(/\r\n?/g, '\n').split('\n');
   let here: string | undefined;
   let afterHere = 0;
@@ -119,7 +119,7 @@ function swebenchLike(f: RowFields, key: string | undefined, flavor: InstanceFla
 
   const evalScript = f.text('eval_script');
   if (evalScript) {
-    const cmd = evalScriptCommand(evalScript);
+    const cmd = evalScriptTestCommand(evalScript);
     if (cmd) command = { command: cmd, from: 'eval_script' };
     else notes.push("The row's eval_script has no `>>>>> Start Test Output` marker, so no test command was taken from it.");
     logParser = f.text('log_parser');

@@ -109,7 +109,7 @@ export function rebuildRow(f: SwebenchTaskFolder): RebuiltRow {
  * files>` and the `git apply … <<'EOF…'` here-document), which the driver does itself from tests.patch; everything
  * else (the environment set-up, a dependency re-sync, the test command between SWE-bench's markers) is kept in order.
  */
-export function evalScriptCommand(evalSh: string, baseCommit: string | undefined): { command: string; removed: number } | undefined {
+export function evalScriptWithoutTestPatch(evalSh: string, baseCommit: string | undefined): { command: string; removed: number } | undefined {
   const lines = evalSh.replace(/\r\n/g, '\n').split('\n');
   const out: string[] = [];
   let removed = 0;
@@ -164,7 +164,7 @@ export function applyTaskFolder(built: BuiltTask, x: TaskFolderExtras, o: { imag
   // (`source nvm.sh`, `conda activate testbed`, `cd`), with the parser the row reader chose.
   if (built.verifier.from !== 'option' && x.evalSh !== undefined) {
     const base = typeof built.task.source?.base_commit === 'string' ? built.task.source.base_commit : undefined;
-    const cmd = evalScriptCommand(x.evalSh, base);
+    const cmd = evalScriptWithoutTestPatch(x.evalSh, base);
     if (cmd) {
       const named = parserForName(x.logParser);
       const parser: ResultParser =

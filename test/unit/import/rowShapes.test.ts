@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readCsv } from '../../../src/core/import/csv';
 import { parseInstances } from '../../../src/core/import/instances';
 import { decodeText } from '../../../src/core/import/records';
-import { evalScriptCommand, newFileDiff } from '../../../src/core/import/rowShapes';
+import { evalScriptTestCommand, newFileDiff } from '../../../src/core/import/rowShapes';
 import { chooseVerifier, languageOfFiles, parserForName, parserOfCommand } from '../../../src/core/import/testCommand';
 import { buildTask } from '../../../src/core/import/toTask';
 import { parsePatch } from '../../../src/core/patch';
@@ -103,8 +103,8 @@ test('eval scripts: build steps after the here-document, then the marked command
     '#!/bin/bash', 'set -uxo pipefail', 'cd /testbed', "git apply -v - <<'EOF_1'", 'diff --git a/x b/x', ": '>>>>> Start Test Output'", 'EOF_1',
     'make -j4', ": '>>>>> Start Test Output'", 'make check', ": '>>>>> End Test Output'", 'git checkout abc x',
   ].join('\n');
-  assert.equal(evalScriptCommand(script), 'make -j4\nmake check', 'a marker inside the test patch does not count');
-  assert.equal(evalScriptCommand('#!/bin/bash\ngo test ./...\n'), undefined);
+  assert.equal(evalScriptTestCommand(script), 'make -j4\nmake check', 'a marker inside the test patch does not count');
+  assert.equal(evalScriptTestCommand('#!/bin/bash\ngo test ./...\n'), undefined);
   const rows = parseInstances(
     line({ instance_id: 'o__r-1', repo: 'o/r', base_commit: 'a'.repeat(40), problem_statement: 'p', eval_script: '#!/bin/bash\ngo test ./...\n', log_parser: 'parse_log_gotest', test_patch: 'diff --git a/a_test.go b/a_test.go\n--- a/a_test.go\n+++ b/a_test.go\n@@ -1 +1 @@\n-a\n+b\n', FAIL_TO_PASS: ['TestA'], PASS_TO_PASS: [] }),
     'v5.jsonl',

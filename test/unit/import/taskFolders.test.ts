@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { importCommand } from '../../../src/cli/import';
 import { setOutput } from '../../../src/cli/output';
 import { loadDataset } from '../../../src/adapters/fs/datasetLoader';
-import { evalScriptCommand } from '../../../src/core/import/taskFolder';
+import { evalScriptWithoutTestPatch } from '../../../src/core/import/taskFolder';
 import type { ImportSummary } from '../../../src/core/import/summary';
 import { tmpDir } from '../helpers/tmp';
 
@@ -141,9 +141,9 @@ test('a folder whose runs cannot be graded as SWE-bench grades them is an error,
 });
 
 test('eval.sh without a recognisable test-patch step is not rewritten', () => {
-  assert.equal(evalScriptCommand('#!/bin/bash\npytest -rA\n', 'abc'), undefined);
-  assert.equal(evalScriptCommand("git apply -v - <<'EOF_1'\nnever closed\n", 'abc'), undefined);
-  assert.deepEqual(evalScriptCommand("cd /testbed\ngit checkout abc t.py\ngit apply - <<'EOF_1'\ndiff\nEOF_1\npytest t.py\ngit checkout abc t.py\n", 'abc'), {
+  assert.equal(evalScriptWithoutTestPatch('#!/bin/bash\npytest -rA\n', 'abc'), undefined);
+  assert.equal(evalScriptWithoutTestPatch("git apply -v - <<'EOF_1'\nnever closed\n", 'abc'), undefined);
+  assert.deepEqual(evalScriptWithoutTestPatch("cd /testbed\ngit checkout abc t.py\ngit apply - <<'EOF_1'\ndiff\nEOF_1\npytest t.py\ngit checkout abc t.py\n", 'abc'), {
     command: 'cd /testbed\npytest t.py\n',
     removed: 5,
   });
