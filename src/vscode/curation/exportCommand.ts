@@ -46,7 +46,8 @@ async function ask(store: CurationStore, args: ExportArgs): Promise<{ out: strin
         { label: 'specweave', description: 'a SpecWeave dataset: task.json, request, tests, gold patch, provenance per task', format: 'specweave' as const },
         { label: 'swebench', description: 'tasks.jsonl in SWE-bench columns, plus provenance.json', format: 'swebench' as const },
       ],
-      { title: 'Export Curated Set: format', placeHolder: 'Format of the curated set' },
+      // A panel refreshing in the background (a live statistics update, a reloading webview) must not cancel the export.
+      { title: 'Export Curated Set: format', placeHolder: 'Format of the curated set', ignoreFocusOut: true },
     );
     if (!pick) return undefined;
     format = pick.format;
