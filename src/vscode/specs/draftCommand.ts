@@ -1,4 +1,4 @@
-// "SpecWeave: Draft Specs" (specweave.draftSpecs): runs the spec drafter (src/app/specDrafter.ts) on the active task
+// "SpecWeave: Draft Specs" (specweave.specs.draft): runs the spec drafter (src/app/specDrafter.ts) on the active task
 // with progress, then opens the stored draft in the repair review (a diff of task.json, the suggested side editable;
 // accept or reject as any repair suggestion). Same settings, key and trust check as the repair agent.
 import * as vscode from 'vscode';
@@ -15,7 +15,7 @@ import { commandRegistrar } from '../reportingCommand';
 import { requireTrust } from '../trust';
 import { API_KEY_SECRET, REPAIR_CMD, readRepairSettings } from '../repair/repairController';
 
-export const DRAFT_SPECS_CMD = 'specweave.draftSpecs';
+export const DRAFT_SPECS_CMD = 'specweave.specs.draft';
 
 export interface DraftCommandDeps {
   secrets: vscode.SecretStorage;

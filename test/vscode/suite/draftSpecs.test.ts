@@ -51,7 +51,7 @@ describe('draft specs (trusted workspace)', function () {
 
   it('drafts the task and opens the draft in the repair review, the suggested task.json editable', async () => {
     fake.push({ kind: 'answer', content: replyFromPrompt() });
-    const r = await vscode.commands.executeCommand<DraftCommandResult>('specweave.draftSpecs', FN_TASK, true);
+    const r = await vscode.commands.executeCommand<DraftCommandResult>('specweave.specs.draft', FN_TASK, true);
     assert.equal(r.status, 'drafted', JSON.stringify(r));
     if (r.status !== 'drafted') return;
     assert.equal(fake.requests.at(-1)?.authorization, `Bearer ${KEY}`);
@@ -71,7 +71,7 @@ describe('draft specs (trusted workspace)', function () {
     await closeAllEditors();
     const before = fs.readdirSync(path.join(root, 'curation', 'suggestions', FN_TASK)).sort();
     fake.push({ kind: 'answer', content: replyFromPrompt('This sentence is in no request at all.') });
-    const r = await vscode.commands.executeCommand<DraftCommandResult>('specweave.draftSpecs', FN_TASK, true);
+    const r = await vscode.commands.executeCommand<DraftCommandResult>('specweave.specs.draft', FN_TASK, true);
     assert.equal(r.status, 'failed', JSON.stringify(r));
     if (r.status !== 'failed') return;
     assert.match(r.message, /"This sentence is in no request at all\." is not in the request/);
