@@ -59,6 +59,11 @@ export interface ContextOptions {
   trajectories?: boolean;
   maxTrajectoryBytes?: number;
   signal?: AbortSignal;
+  /**
+   * Read the base texts of the test patch's files from the clone (default true). Accepting a change of task.json or
+   * request.md alone needs none, so a task whose repository lives in an image (a SWE-bench row) can take it.
+   */
+  baseFiles?: boolean;
 }
 
 export async function loadRepairContext(store: CurationStore, taskId: string, o: ContextOptions = {}): Promise<RepairContext> {
@@ -80,12 +85,14 @@ export async function loadRepairContext(store: CurationStore, taskId: string, o:
     const t = readDatasetTextIfExists(root, a.patchFile);
     if (t !== undefined) attemptPatches.set(a.id, t);
   }
-  const baseFiles = await baseFilesFor(root, task, testPatch);
-  const after = testFilesAfterPatch(testPatch, baseFiles);
-  notes.push(...after.problems);
+  const baseFiles = o.baseFiles === false ? new Map<string, string | undefined>() : await baseFilesFor(root, task, testPatch);
   // Keep only text files of the patch, in patch order.
   const testFiles = new Map<string, string | undefined>();
-  for (const part of splitPatch(testPatch)) if (after.files.has(part.path)) testFiles.set(part.path, after.files.get(part.path));
+  if (o.baseFiles !== false) {
+    const after = testFilesAfterPatch(testPatch, baseFiles);
+    notes.push(...after.problems);
+    for (const part of splitPatch(testPatch)) if (after.files.has(part.path)) testFiles.set(part.path, after.files.get(part.path));
+  }
 
   const verifier = store.verifier(taskId);
   const assessment = assessTask({ task, state: taskState(store.state, taskId), ...(verifier ? { verifier } : {}), policy: store.policy });

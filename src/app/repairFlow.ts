@@ -86,7 +86,9 @@ export async function acceptSuggestion(o: AcceptOptions): Promise<AcceptResult> 
   if (st.status === 'approved' || st.status === 'rejected') {
     throw new RepairFlowError('task_decided', `task ${o.taskId} is ${st.status}; reopen it first (specweave status DATASET ${o.taskId} in_review)`);
   }
-  const ctx = await loadRepairContext(store, o.taskId, { trajectories: false });
+  // Base files are read only when test files change: a change of task.json alone (a drafted spec list) needs no clone.
+  const changesTests = rec.files.some((f) => f.role === 'test');
+  const ctx = await loadRepairContext(store, o.taskId, { trajectories: false, baseFiles: changesTests });
   const fp = rec.taskFingerprint;
   const changedSince = [
     sha256(ctx.texts.taskJsonText) !== fp.taskJson ? 'task.json' : '',
@@ -103,9 +105,9 @@ export async function acceptSuggestion(o: AcceptOptions): Promise<AcceptResult> 
     throw new RepairFlowError('invalid_revision', (e as Error).message);
   }
   const testPaths = proposed.filter((p) => p.role === 'test').map((p) => p.path);
-  let baseFiles;
+  let baseFiles: Map<string, string | undefined> = new Map();
   try {
-    baseFiles = await baseFilesFor(o.root, task, ctx.texts.testPatch, testPaths);
+    if (changesTests || testPaths.length > 0) baseFiles = await baseFilesFor(o.root, task, ctx.texts.testPatch, testPaths);
   } catch (e) {
     throw new RepairFlowError('invalid_revision', (e as Error).message);
   }

@@ -128,7 +128,7 @@ function fail(json: boolean, code: string, message: string): number {
   return 1;
 }
 
-const endpointFlags = {
+export const endpointFlags = {
   model: { type: 'string', help: 'model name (default: $SPECWEAVE_MODEL, else gpt-4o-mini)' },
   'base-url': { type: 'string', help: 'OpenAI-compatible API base URL (default: $OPENAI_BASE_URL, else https://api.openai.com/v1)' },
   temperature: { type: 'string', help: 'sampling temperature (default 0.2)' },

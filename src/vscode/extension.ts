@@ -18,6 +18,7 @@ import { VerifierController } from './verifier/verifierController';
 import { CURATION_CMD, CurationController, readCurationSettings } from './curation/curationController';
 import { ActiveTask } from './activeTask';
 import { OpenDataset } from './openDataset';
+import { registerDraftSpecs } from './specs/draftCommand';
 import { errorText } from '../core/errorText';
 import type { ActionMethod } from '../protocol/messages';
 
@@ -98,6 +99,7 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
   repair.register(store);
   verifier.register(store);
   curation.register(store);
+  registerDraftSpecs({ secrets: context.secrets, owner, activeTask, log }, store);
 
   const setContext = (key: string, value: unknown): void => void vscode.commands.executeCommand('setContext', key, value);
   setContext(CTX.datasetOpen, false);

@@ -14,6 +14,8 @@ import type { RepairMatrix } from '../../core/repair/matrix';
 import type { SectionReport } from '../../core/repair/prompt';
 import type { ProposedFile, ProposedRole } from '../../core/repair/revision';
 import type { RepairTarget, RequestedTarget, SuggestionEvidence } from '../../core/repair/suggestion';
+import type { DraftRejection } from '../../core/specs/draftCheck';
+import type { Citation } from '../../core/specs/draftPrompt';
 import { DatasetFileError, ensureFolder, listFolder, readText, writeFileAtomicIn } from './datasetPaths';
 
 export const SUGGESTIONS_DIR = 'curation/suggestions';
@@ -77,8 +79,19 @@ export interface RoundRecord {
   errors?: string[];
 }
 
+/** What the spec drafter keeps beside its suggestion: each drafted spec's citation, the specs it rejected and why. */
+export interface DraftRecord {
+  citations: Record<string, Citation>;
+  rejections: DraftRejection[];
+  notes: string[];
+}
+
 export interface SuggestionRecord {
   format: 1;
+  /** Who made it: the repair agent (absent, older records) or the spec drafter (docs/drafter.md). */
+  provenance?: 'repair' | 'drafter';
+  /** The drafter's citations and rejections (provenance `drafter`). */
+  draft?: DraftRecord;
   id: string;
   task: string;
   /** Task revision the suggestion was made against. */

@@ -8,7 +8,10 @@ export type FakeReply =
   /** A model answer: streamed when the request asks for a stream, else one JSON completion. */
   | {
       kind: 'answer';
-      content: string;
+      /** The reply text, or made from the request's body (a reply that depends on which task was asked about). */
+      content: string | ((body: Record<string, unknown>) => string);
+      /** Answer only once this settles (to hold requests in flight). */
+      waitFor?: Promise<unknown>;
       /** Characters per SSE chunk (default 40). */
       chunkChars?: number;
       /** Pause between chunks. */
@@ -75,6 +78,29 @@ export class FakeOpenAI {
   baseUrl = '';
   /** Settles with the report of each flood reply, in order. */
   readonly floods: Array<Promise<FloodReport>> = [];
+  /** Chat requests whose response has not closed yet, and the most there ever were at once. */
+  inFlight = 0;
+  maxInFlight = 0;
+  private readonly inFlightWaiters: Array<{ n: number; resolve: () => void }> = [];
+
+  private readonly requestWaiters: Array<{ n: number; resolve: () => void }> = [];
+
+  /** Resolves once `n` chat requests in all have arrived. */
+  whenRequests(n: number): Promise<void> {
+    if (this.requests.length >= n) return Promise.resolve();
+    return new Promise((resolve) => this.requestWaiters.push({ n, resolve }));
+  }
+
+  /** Drops the replies not given yet. */
+  clear(): void {
+    this.script.length = 0;
+  }
+
+  /** Resolves once `n` requests are in flight at the same time. */
+  whenInFlight(n: number): Promise<void> {
+    if (this.inFlight >= n) return Promise.resolve();
+    return new Promise((resolve) => this.inFlightWaiters.push({ n, resolve }));
+  }
 
   push(...replies: FakeReply[]): this {
     this.script.push(...replies);
@@ -117,6 +143,17 @@ export class FakeOpenAI {
         return;
       }
       this.requests.push({ body, authorization: req.headers.authorization, at: Date.now() });
+      this.inFlight++;
+      this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+      res.once('close', () => this.inFlight--);
+      for (const w of this.requestWaiters.splice(0)) {
+        if (this.requests.length >= w.n) w.resolve();
+        else this.requestWaiters.push(w);
+      }
+      for (const w of this.inFlightWaiters.splice(0)) {
+        if (this.inFlight >= w.n) w.resolve();
+        else this.inFlightWaiters.push(w);
+      }
       const format = (body.response_format as { type?: string } | undefined)?.type;
       if (format && (format === this.rejectFormat || (this.rejectFormat === 'json_object' && format === 'json_schema'))) {
         this.json(res, 400, { error: { message: `response_format ${format} is not supported by this server`, type: 'invalid_request_error', param: 'response_format' } });
@@ -138,9 +175,11 @@ export class FakeOpenAI {
         this.json(res, reply.status, { error: { message: msg, type: 'error', ...(reply.param ? { param: reply.param } : {}) } }, reply.headers);
         return;
       }
-      const filled = { ...reply, content: fill(reply.content), ...(reply.refusal !== undefined ? { refusal: fill(reply.refusal) } : {}) };
-      if (body.stream === true) void this.stream(res, body, filled);
-      else this.complete(res, body, filled);
+      const filled = { ...reply, content: fill(typeof reply.content === 'function' ? reply.content(body) : reply.content), ...(reply.refusal !== undefined ? { refusal: fill(reply.refusal) } : {}) };
+      const answer = () => (body.stream === true ? this.stream(res, body, filled) : this.complete(res, body, filled));
+      // Errors of an answer are the connection's: the client sees them.
+      if (reply.waitFor) void reply.waitFor.then(answer, answer);
+      else void answer();
     });
   }
 
@@ -189,7 +228,7 @@ export class FakeOpenAI {
     res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(value));
   }
 
-  private complete(res: http.ServerResponse, body: Record<string, unknown>, r: Extract<FakeReply, { kind: 'answer' }>): void {
+  private complete(res: http.ServerResponse, body: Record<string, unknown>, r: Extract<FakeReply, { kind: 'answer' }> & { content: string }): void {
     const usage = r.usage ?? { prompt_tokens: 1000, completion_tokens: Math.ceil(r.content.length / 4) };
     this.json(res, 200, {
       id: 'chatcmpl-fake',
@@ -201,7 +240,7 @@ export class FakeOpenAI {
     });
   }
 
-  private async stream(res: http.ServerResponse, body: Record<string, unknown>, r: Extract<FakeReply, { kind: 'answer' }>): Promise<void> {
+  private async stream(res: http.ServerResponse, body: Record<string, unknown>, r: Extract<FakeReply, { kind: 'answer' }> & { content: string }): Promise<void> {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     const base = { id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: String(body.model) };
     const send = (v: unknown) => res.write(`data: ${JSON.stringify(v)}\n\n`);
