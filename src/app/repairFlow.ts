@@ -134,7 +134,12 @@ export async function acceptSuggestion(o: AcceptOptions): Promise<AcceptResult> 
       let status = now.status;
       if (status === 'approved' || status === 'rejected') return { abort: `task ${o.taskId} became ${status} meanwhile` };
       if (now.repairs.get(rec.id)?.decision) return { abort: `suggestion ${rec.id} was decided meanwhile` };
-      if (status !== 'needs_repair') {
+      // A spec draft is not a repair: accepting it starts the review (a candidate goes in review), it does not send
+      // the task through needs_repair -> repaired, which would have to be revalidated before approval.
+      const drafted = rec.provenance === 'drafter';
+      if (drafted) {
+        if (status === 'candidate') drafts.push({ kind: 'status', task: o.taskId, revision: built.revision - 1, curator: o.curator, payload: { from: status, to: 'in_review', note: `spec draft ${rec.id}` } });
+      } else if (status !== 'needs_repair') {
         const t = checkTransition(status, 'needs_repair');
         if (t.ok) {
           drafts.push({ kind: 'status', task: o.taskId, revision: built.revision - 1, curator: o.curator, payload: { from: status, to: 'needs_repair', note: `repair suggestion ${rec.id}` } });
@@ -145,7 +150,7 @@ export async function acceptSuggestion(o: AcceptOptions): Promise<AcceptResult> 
         { kind: 'revision', task: o.taskId, revision: built.revision, curator: o.curator, payload: { from: built.revision - 1, changedSpecs: built.changedSpecs, suggestion: rec.id, ...(o.note ? { note: o.note } : {}) } },
         { kind: 'repair.accept', task: o.taskId, revision: built.revision, curator: o.curator, payload: { suggestion: rec.id, from: built.revision - 1, to: built.revision, edited, changedSpecs: built.changedSpecs, ...(o.note ? { note: o.note } : {}) } },
       );
-      if (checkTransition(status, 'repaired').ok) drafts.push({ kind: 'status', task: o.taskId, revision: built.revision, curator: o.curator, payload: { from: status, to: 'repaired', note: `revision ${built.revision}` } });
+      if (!drafted && checkTransition(status, 'repaired').ok) drafts.push({ kind: 'status', task: o.taskId, revision: built.revision, curator: o.curator, payload: { from: status, to: 'repaired', note: `revision ${built.revision}` } });
       return drafts;
     });
     if (!r.ok) {
