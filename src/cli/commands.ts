@@ -17,6 +17,7 @@ import { validateCommand } from './validate';
 import { verifyCommand } from './verify';
 import { repairCommand } from './repair';
 import { trajectoryCommand } from './trajectory';
+import { specsCommand } from './specs';
 
 export const commands: CliCommand[] = [
   importCommand,
@@ -36,4 +37,5 @@ export const commands: CliCommand[] = [
   exportCommand,
   repairCommand,
   trajectoryCommand,
+  specsCommand,
 ];
