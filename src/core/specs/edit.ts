@@ -409,7 +409,7 @@ export function editSpecs(specs: readonly Spec[], tests: readonly TestCase[], op
 export function describeSpecOp(op: SpecOp): string {
   switch (op.op) {
     case 'add':
-      return `add a ${op.category} spec`;
+      return `add a spec (${op.category})`;
     case 'edit':
       return `edit ${op.spec} (${[op.text !== undefined ? 'text' : '', op.category !== undefined ? 'category' : '', op.dependsOn !== undefined ? 'dependsOn' : ''].filter((x) => x).join(', ')})`;
     case 'split':

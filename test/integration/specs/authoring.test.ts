@@ -88,7 +88,7 @@ describe('spec authoring on the example dataset', () => {
     assert.equal(st.deletedSpecs.get('B9'), 5);
     const lines = st.events.map(describeEvent);
     assert.ok(lines.some((l) => /^label claude-code-sonnet-4-5 × B9: satisfied/.test(l)), lines.join('\n'));
-    assert.ok(lines.some((l) => /^specs undo add a data-transformation spec .*: revision 4 -> 5 .*deleted B9 in revision 5/.test(l)), lines.join('\n'));
+    assert.ok(lines.some((l) => /^specs undo add a spec \(data-transformation\) .*: revision 4 -> 5 .*deleted B9 in revision 5/.test(l)), lines.join('\n'));
     assert.deepEqual(specEditEvents(root).map((e) => (e.kind === 'specs.edit' ? e.payload.op : '')), ['add', 'edit', 'undo', 'undo']);
   });
 
