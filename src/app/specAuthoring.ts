@@ -20,6 +20,9 @@ import type { RevisionFs } from '../adapters/fs/taskRevision';
 import { readRevision, recoverRevision, revisionOf, rollbackRevision, writeRevision } from '../adapters/fs/taskRevision';
 import { CurationStore } from './curationStore';
 
+/** The steps of one spec edit, as bench/specEdit.bench.ts reports them. */
+export type SpecEditStep = 'recover' | 'lock' | 'read' | 'edit' | 'serialize' | 'write' | 'append' | 'store';
+
 export type SpecAuthoringCode = 'unknown_task' | 'revision_raced' | 'task_decided' | 'invalid_edit' | 'nothing_to_undo' | 'invalid_revision' | 'write_failed' | 'log_failed';
 
 /** A spec edit that was not made, and why; nothing was changed. `details` are the edit's own errors. */
@@ -48,6 +51,8 @@ export interface SpecEditOptions {
   store?: CurationStore;
   /** For tests: a file system that fails on purpose. */
   fs?: RevisionFs;
+  /** Filled with the milliseconds of each step (for the benchmark). */
+  timings?: Partial<Record<SpecEditStep, number>>;
 }
 
 export interface SpecEditResult {
@@ -130,23 +135,35 @@ interface Planned {
  * the two events; if the log does not take them, the revision is taken back.
  */
 async function writeSpecRevision(
-  o: { root: string; taskId: string; expectedRevision?: number; curator: string; note?: string; store?: CurationStore; fs?: RevisionFs },
+  o: { root: string; taskId: string; expectedRevision?: number; curator: string; note?: string; store?: CurationStore; fs?: RevisionFs; timings?: Partial<Record<SpecEditStep, number>> },
   plan: (now: ReturnType<typeof readTaskNow>, state: ReviewState) => Omit<Planned, 'from' | 'to'>,
 ): Promise<SpecEditResult> {
+  let t = performance.now();
+  const lap = (step: SpecEditStep) => {
+    const n = performance.now();
+    if (o.timings) o.timings[step] = n - t;
+    t = n;
+  };
   recoverRevision(o.root, o.taskId, o.fs);
   const store = o.store ?? CurationStore.open(o.root);
+  lap('recover');
   let written: Planned | undefined;
   let events: ReviewEvent[];
   try {
     const r = await store.record<never>((state) => {
+      lap('lock');
       refuseDecided(state, o.taskId);
       const now = readTaskNow(o.root, o.taskId);
       const from = now.task.revision;
       refuseRaced(o.taskId, o.expectedRevision, from);
+      lap('read');
       const p = { ...plan(now, state), from, to: from + 1 };
+      lap('edit');
       const text = nextTaskJson(now.raw, o.taskId, p.to, p.specs, p.tests, store);
+      lap('serialize');
       try {
         writeRevision(o.root, o.taskId, p.to, { taskJson: text, request: now.request, testPatch: now.testPatch }, o.fs);
+        lap('write');
       } catch (e) {
         const onDisk = revisionOf(readDatasetTextIfExists(o.root, now.task.files.task));
         if (onDisk !== undefined && onDisk !== from) refuseRaced(o.taskId, from, onDisk);
@@ -160,6 +177,7 @@ async function writeSpecRevision(
       ];
     });
     events = r.ok ? r.events : [];
+    lap('append');
   } catch (e) {
     if (written) {
       rollbackRevision(o.root, o.taskId, written.to, o.fs);
@@ -172,6 +190,7 @@ async function writeSpecRevision(
   // The store sees the new revision at once: the one task folder is read again, not the dataset.
   const fresh = loadDataset(o.root, { only: [o.taskId] }).tasks.find((t) => t.id === o.taskId);
   store.updateTasks([o.taskId], () => fresh);
+  lap('store');
   return { task: o.taskId, from: p.from, to: p.to, changedSpecs: p.changedSpecs, created: p.created, deleted: p.deleted, warnings: p.warnings, events, specs: p.specs, tests: p.tests };
 }
 
