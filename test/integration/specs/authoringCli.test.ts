@@ -87,3 +87,19 @@ test('a test name holding a comma inside brackets is one test', () => {
   const after = JSON.parse(fs.readFileSync(file, 'utf8')) as { tests: Array<{ id: string; specs?: string[] }> };
   assert.deepEqual(after.tests.filter((x) => x.specs?.includes('B1')).map((x) => x.id), ['TB1', 'PB3']);
 });
+
+test('hostile text in a spec or a test reference reaches the terminal escaped, and is stored as given', () => {
+  const ds = dataset();
+  const evil = 'Prints the total \u001b]0;pwned\u0007 and \u202eevil';
+  let r = cli(['specs', 'add', ds, TASK, '--text', evil, '--category', 'other', '--curator', 'alice']);
+  assert.equal(r.status, 0, r.stderr);
+  const stored = JSON.parse(fs.readFileSync(path.join(ds, 'tasks', TASK, 'task.json'), 'utf8')) as { specs: Array<{ id: string; text: string }> };
+  assert.equal(stored.specs.find((s) => s.id === 'B9')?.text, evil, 'what the curator wrote is kept byte for byte');
+  r = cli(['specs', 'list', ds, TASK]);
+  assert.ok(!/[\u001b\u0007\u202e]/.test(r.stdout), 'no raw control or bidi character on stdout');
+  assert.match(r.stdout, /Prints the total \\x1b\]0;pwned\\x07 and \\u202eevil/);
+  r = cli(['specs', 'map', ds, TASK, 'B9', '--tests', '\u001b[2Jgone', '--curator', 'alice']);
+  assert.equal(r.status, 1);
+  assert.ok(!/\u001b/.test(r.stderr));
+  assert.match(r.stderr, /no test "\\x1b\[2Jgone"/);
+});
