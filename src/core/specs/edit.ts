@@ -390,8 +390,63 @@ function checkRules(w: Work, opts: EditOptions): void {
   }
 }
 
+const isStr = (v: unknown): v is string => typeof v === 'string';
+const isStrList = (v: unknown): v is string[] => Array.isArray(v) && v.length <= 100_000 && v.every(isStr);
+
+/**
+ * Checks that a value from outside (a webview request, a script's JSON) has an operation's shape: the first wrong
+ * field is named. The rules (texts, ids, categories) are checked by editSpecs.
+ */
+export function checkSpecOp(v: unknown): SpecEditError | undefined {
+  const bad = (field: string, want: string): SpecEditError => ({ code: 'invalid_op', message: `${field}: expected ${want}` });
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return bad('operation', 'an object');
+  const o = v as Record<string, unknown>;
+  if (!isStr(o.op) || !(SPEC_OP_KINDS as readonly string[]).includes(o.op)) return { code: 'invalid_op', message: `unknown operation ${JSON.stringify(o.op)}; expected one of ${SPEC_OP_KINDS.join(', ')}` };
+  const need = (k: string, kind: 'string' | 'list', optional = false): SpecEditError | undefined => {
+    const x = o[k];
+    if (x === undefined && optional) return undefined;
+    if (kind === 'string' ? !isStr(x) : !isStrList(x)) return bad(`${o.op}.${k}`, kind === 'string' ? 'a string' : 'a list of strings');
+    return undefined;
+  };
+  switch (o.op) {
+    case 'add':
+      if (o.at !== undefined && (typeof o.at !== 'number' || !Number.isInteger(o.at))) return bad('add.at', 'an integer');
+      return need('text', 'string') ?? need('category', 'string') ?? need('dependsOn', 'list', true) ?? need('tests', 'list', true);
+    case 'edit':
+      return need('spec', 'string') ?? need('text', 'string', true) ?? need('category', 'string', true) ?? need('dependsOn', 'list', true);
+    case 'split': {
+      const e = need('spec', 'string');
+      if (e) return e;
+      if (!Array.isArray(o.parts) || o.parts.length > 1000) return bad('split.parts', 'a list of parts');
+      for (const [i, p] of (o.parts as unknown[]).entries()) {
+        const part = p as Record<string, unknown> | null;
+        if (typeof part !== 'object' || part === null || !isStr(part.text)) return bad(`split.parts[${i}].text`, 'a string');
+        if (part.category !== undefined && !isStr(part.category)) return bad(`split.parts[${i}].category`, 'a string');
+        if (part.tests !== undefined && !isStrList(part.tests)) return bad(`split.parts[${i}].tests`, 'a list of strings');
+      }
+      return undefined;
+    }
+    case 'merge':
+      return need('specs', 'list') ?? need('text', 'string') ?? need('category', 'string', true);
+    case 'delete':
+      return need('spec', 'string');
+    case 'reorder':
+      return need('order', 'list');
+    case 'depends':
+      return need('spec', 'string') ?? need('dependsOn', 'list');
+    case 'map':
+      if (!isStr(o.mode) || !['replace', 'add', 'remove'].includes(o.mode)) return bad('map.mode', 'replace, add or remove');
+      return need('spec', 'string') ?? need('tests', 'list');
+    case 'toggle':
+      return need('spec', 'string') ?? need('test', 'string');
+  }
+  return undefined;
+}
+
 /** Applies one operation to a task's specs and tests (neither is changed in place). */
 export function editSpecs(specs: readonly Spec[], tests: readonly TestCase[], op: SpecOp, opts: EditOptions = {}): EditResult {
+  const shape = checkSpecOp(op);
+  if (shape) return { ok: false, errors: [shape] };
   const w: Work = { specs: copySpecs(specs), tests: copyTests(tests), errors: [], setTexts: [], setCategories: [], setDepends: [], created: [], deleted: [] };
   apply(w, op);
   if (w.errors.length === 0) checkRules(w, opts);

@@ -128,3 +128,14 @@ test('changedSpecsBetween sees tests, dependsOn order aside, and deleted specs',
   const after = { specs: [{ ...specs[0]!, dependsOn: [] }, { ...specs[1]! }], tests: tests.map((t) => ({ ...t, specs: t.id === 'T2' ? [] : t.specs })) };
   assert.deepEqual(changedSpecsBetween({ specs, tests }, after), ['B2', 'B3']);
 });
+
+test('an operation of the wrong shape (a hostile request) is refused naming the field, never thrown', () => {
+  const bad = (op: unknown) => errs(editSpecs(specs, tests, op as SpecOp)).join();
+  assert.match(bad(null), /operation: expected an object/);
+  assert.match(bad({ op: 'add', category: 'other' }), /add\.text: expected a string/);
+  assert.match(bad({ op: 'edit', spec: 'B1', dependsOn: 'B2' }), /edit\.dependsOn: expected a list of strings/);
+  assert.match(bad({ op: 'split', spec: 'B1', parts: [{ text: 'a' }, { text: 3 }] }), /split\.parts\[1\]\.text/);
+  assert.match(bad({ op: 'map', spec: 'B1', mode: 'swap', tests: [] }), /map\.mode: expected replace, add or remove/);
+  assert.match(bad({ op: 'toggle', spec: 'B1' }), /toggle\.test: expected a string/);
+  assert.match(bad({ op: 'add', text: 'x', category: 'other', at: 1.5 }), /add\.at: expected an integer/);
+});
