@@ -81,6 +81,9 @@ describe('spec authoring on the example dataset', () => {
     assert.deepEqual([undo2.to, undo2.deleted], [5, ['B9']]);
     assert.deepEqual(taskJson(root).specs, taskJson(root, 1).specs);
     await refused(undoSpecEdit({ root, taskId: FN_TASK, curator: 'alice', store }), 'nothing_to_undo', /no spec edit to undo/);
+    // The task view model still carries the deleted spec's label (as an orphan label, stale).
+    const orphan = store.review(FN_TASK)?.orphanLabels.find((l) => l.spec === 'B9');
+    assert.deepEqual([orphan?.verdict, orphan?.stale], ['satisfied', true]);
 
     // The deleted spec's label stays in the history, with a note on where the spec went.
     const st = taskState(CurationStore.open(root).state, FN_TASK);
