@@ -118,6 +118,25 @@ function nextTaskJson(raw: Record<string, unknown>, taskId: string, revision: nu
   return text;
 }
 
+/**
+ * A revision on disk that the review log never heard of (a process that died between writing it and logging it): its
+ * `revision` event, so labels on the specs it changed go stale like any other's. Nothing when the log knows it, or
+ * when the revision before it is not archived (a dataset imported at a later revision).
+ */
+function unrecordedRevision(state: ReviewState, root: string, taskId: string, task: CandidateTask, curator: string): EventDraft[] {
+  const rev = task.revision;
+  if (rev < 2 || taskState(state, taskId).revisions.some((r) => r.revision === rev)) return [];
+  const prev = readRevision(root, taskId, rev - 1);
+  if (!prev) return [];
+  const old = buildTask(
+    { name: taskId, taskJson: prev.taskJson, entries: [{ name: TASK_FILE, kind: 'file' }, { name: REQUEST_FILE, kind: 'file' }, { name: TEST_PATCH_FILE, kind: 'file' }], complete: true, attempts: [] },
+    { format: 1, name: 'archive', defaults: { workdir: '/repo', timeoutSec: 300, limits: { memoryMb: 2048, cpus: 1, pids: 512 } } },
+  ).task;
+  // Unreadable: every spec counts as changed (stale is the safe side).
+  const changedSpecs = old ? changedSpecsBetween(old, task) : [...new Set([...task.specs.map((s) => s.id)])].sort();
+  return [{ kind: 'revision', task: taskId, revision: rev, curator, payload: { from: rev - 1, changedSpecs, note: `recorded late by ${curator}: revision ${rev} was written by an interrupted write that never reached the review log` } }];
+}
+
 interface Planned {
   from: number;
   to: number;
@@ -149,34 +168,23 @@ async function writeSpecRevision(
   lap('recover');
   let written: Planned | undefined;
   let events: ReviewEvent[];
+  let refusal: unknown;
   try {
     const r = await store.record<never>((state) => {
       lap('lock');
-      refuseDecided(state, o.taskId);
       const now = readTaskNow(o.root, o.taskId);
-      const from = now.task.revision;
-      refuseRaced(o.taskId, o.expectedRevision, from);
-      lap('read');
-      const p = { ...plan(now, state), from, to: from + 1 };
-      lap('edit');
-      const text = nextTaskJson(now.raw, o.taskId, p.to, p.specs, p.tests, store);
-      lap('serialize');
+      const late = unrecordedRevision(state, o.root, o.taskId, now.task, o.curator);
       try {
-        writeRevision(o.root, o.taskId, p.to, { taskJson: text, request: now.request, testPatch: now.testPatch }, o.fs);
-        lap('write');
+        return [...late, ...prepareWrite(state, now)];
       } catch (e) {
-        const onDisk = revisionOf(readDatasetTextIfExists(o.root, now.task.files.task));
-        if (onDisk !== undefined && onDisk !== from) refuseRaced(o.taskId, from, onDisk);
-        throw new SpecAuthoringError('write_failed', errorText(e));
+        // The refusal stands, but a revision found unrecorded is recorded all the same.
+        if (late.length === 0) throw e;
+        refusal = e;
+        return late;
       }
-      written = p;
-      const note = o.note ? { note: o.note } : {};
-      return [
-        { kind: 'revision', task: o.taskId, revision: p.to, curator: o.curator, payload: { from, changedSpecs: p.changedSpecs, ...note } },
-        { kind: 'specs.edit', task: o.taskId, revision: p.to, curator: o.curator, payload: { ...p.payload, from, to: p.to, changedSpecs: p.changedSpecs, ...note } },
-      ];
     });
     events = r.ok ? r.events : [];
+    if (refusal !== undefined) throw refusal;
     lap('append');
   } catch (e) {
     if (written) {
@@ -191,7 +199,32 @@ async function writeSpecRevision(
   const fresh = loadDataset(o.root, { only: [o.taskId] }).tasks.find((t) => t.id === o.taskId);
   store.updateTasks([o.taskId], () => fresh);
   lap('store');
-  return { task: o.taskId, from: p.from, to: p.to, changedSpecs: p.changedSpecs, created: p.created, deleted: p.deleted, warnings: p.warnings, events, specs: p.specs, tests: p.tests };
+  return { task: o.taskId, from: p.from, to: p.to, changedSpecs: p.changedSpecs, created: p.created, deleted: p.deleted, warnings: p.warnings, events: events.filter((e) => e.revision === p.to), specs: p.specs, tests: p.tests };
+
+  function prepareWrite(state: ReviewState, now: ReturnType<typeof readTaskNow>): EventDraft[] {
+    refuseDecided(state, o.taskId);
+    const from = now.task.revision;
+    refuseRaced(o.taskId, o.expectedRevision, from);
+    lap('read');
+    const p = { ...plan(now, state), from, to: from + 1 };
+    lap('edit');
+    const text = nextTaskJson(now.raw, o.taskId, p.to, p.specs, p.tests, store);
+    lap('serialize');
+    try {
+      writeRevision(o.root, o.taskId, p.to, { taskJson: text, request: now.request, testPatch: now.testPatch }, o.fs);
+      lap('write');
+    } catch (e) {
+      const onDisk = revisionOf(readDatasetTextIfExists(o.root, now.task.files.task));
+      if (onDisk !== undefined && onDisk !== from) refuseRaced(o.taskId, from, onDisk);
+      throw new SpecAuthoringError('write_failed', errorText(e));
+    }
+    written = p;
+    const note = o.note ? { note: o.note } : {};
+    return [
+      { kind: 'revision', task: o.taskId, revision: p.to, curator: o.curator, payload: { from, changedSpecs: p.changedSpecs, ...note } },
+      { kind: 'specs.edit', task: o.taskId, revision: p.to, curator: o.curator, payload: { ...p.payload, from, to: p.to, changedSpecs: p.changedSpecs, ...note } },
+    ];
+  }
 }
 
 /** Applies one spec operation to a task as a new revision, recorded in the review log; all or nothing. */
@@ -234,6 +267,8 @@ export async function undoSpecEdit(o: UndoOptions): Promise<SpecEditResult> {
     const last = lastSpecEdit(state, o.taskId);
     if (!last) throw new SpecAuthoringError('nothing_to_undo', `task ${o.taskId} has no spec edit to undo`);
     // Only spec edits (and undos of them) may have come after it: a repair's revision is not silently reverted.
+    const known = Math.max(last.to, ...taskState(state, o.taskId).revisions.map((r) => r.revision));
+    if (now.task.revision > known) throw new SpecAuthoringError('nothing_to_undo', `task ${o.taskId} is at revision ${now.task.revision}, which the review log did not record (an interrupted write); it is recorded now: look at it and undo again if it still applies`);
     const bySpecEdits = new Set(taskState(state, o.taskId).specEdits.map((e) => e.to));
     const other = taskState(state, o.taskId).revisions.find((r) => r.revision > last.to && !bySpecEdits.has(r.revision));
     if (other || now.task.revision < last.to) {

@@ -7,6 +7,7 @@ import * as nodeFs from 'node:fs';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { RevisionFs } from '../../../src/adapters/fs/taskRevision';
+import { writeRevision } from '../../../src/adapters/fs/taskRevision';
 import type { LogFs } from '../../../src/adapters/fs/reviewLog';
 import { CurationStore } from '../../../src/app/curationStore';
 import { SpecAuthoringError, applySpecEdit, undoSpecEdit } from '../../../src/app/specAuthoring';
@@ -162,6 +163,27 @@ describe('spec authoring on the example dataset', () => {
     assert.equal(specEditEvents(root).length, 0);
     const ok = await applySpecEdit({ root, taskId: FN_TASK, curator: 'alice', op });
     assert.equal(ok.to, 2);
+  });
+});
+
+describe('a revision the review log never heard of', () => {
+  it('a process that died after writing a revision and before logging it: the next edit records it, and its labels go stale', async () => {
+    const root = copyExample();
+    const store = CurationStore.open(root);
+    assert.ok((await store.act(FN_TASK, 'alice', { kind: 'label', attempt: FN_ATTEMPT, spec: 'B8', verdict: 'violated', evidence: [] })).ok);
+    // What a killed `specweave specs edit` leaves: revision 2 on disk, nothing in the log.
+    const files = taskFiles(root);
+    const raw = JSON.parse(files['task.json'] as string) as { specs: Array<{ id: string; text: string }> };
+    (raw.specs.find((s) => s.id === 'B8') as { text: string }).text = 'Changed by a process that died.';
+    writeRevision(root, FN_TASK, 2, { taskJson: JSON.stringify({ ...raw, revision: 2 }, null, 2), request: files['request.md'] as string, testPatch: files['tests.patch'] as string });
+    await refused(undoSpecEdit({ root, taskId: FN_TASK, curator: 'bob', store }), 'nothing_to_undo', /no spec edit to undo/);
+    const late = CurationStore.open(root).state.events.filter((e) => e.kind === 'revision');
+    assert.deepEqual(late.map((e) => [e.revision, e.kind === 'revision' ? e.payload.changedSpecs : []]), [[2, ['B8']]], 'the refusal still recorded the revision it found');
+    assert.match(describeEvent(late[0]!), /recorded late by bob: revision 2 was written by an interrupted write/);
+    assert.equal(labelOf(CurationStore.open(root), 'B8')?.stale, true);
+    const r = await applySpecEdit({ root, taskId: FN_TASK, curator: 'bob', store, op: { op: 'edit', spec: 'B7', text: 'An unreadable file exits 2.' } });
+    assert.deepEqual([r.from, r.to, r.events.map((e) => e.kind)], [2, 3, ['revision', 'specs.edit']]);
+    assert.equal(CurationStore.open(root).state.events.filter((e) => e.kind === 'revision').length, 2, 'recorded once');
   });
 });
 

@@ -96,10 +96,10 @@ test('hostile text in a spec or a test reference reaches the terminal escaped, a
   const stored = JSON.parse(fs.readFileSync(path.join(ds, 'tasks', TASK, 'task.json'), 'utf8')) as { specs: Array<{ id: string; text: string }> };
   assert.equal(stored.specs.find((s) => s.id === 'B9')?.text, evil, 'what the curator wrote is kept byte for byte');
   r = cli(['specs', 'list', ds, TASK]);
-  assert.ok(!/[\u001b\u0007\u202e]/.test(r.stdout), 'no raw control or bidi character on stdout');
+  assert.ok(!['\u001b', '\u0007', '\u202e'].some((c) => r.stdout.includes(c)), 'no raw control or bidi character on stdout');
   assert.match(r.stdout, /Prints the total \\x1b\]0;pwned\\x07 and \\u202eevil/);
   r = cli(['specs', 'map', ds, TASK, 'B9', '--tests', '\u001b[2Jgone', '--curator', 'alice']);
   assert.equal(r.status, 1);
-  assert.ok(!/\u001b/.test(r.stderr));
+  assert.ok(!r.stderr.includes('\u001b'));
   assert.match(r.stderr, /no test "\\x1b\[2Jgone"/);
 });
