@@ -17,7 +17,7 @@ import { validateCommand } from './validate';
 import { verifyCommand } from './verify';
 import { repairCommand } from './repair';
 import { trajectoryCommand } from './trajectory';
-import { specsCommand } from './specsDraft';
+import { specsCommand } from './specs';
 
 export const commands: CliCommand[] = [
   importCommand,

@@ -121,17 +121,3 @@ export const specsDraftCommand: CliCommand = defineCommand({
     }
   },
 });
-
-/** `specweave specs SUBCOMMAND`: only `draft` lives here; the authoring subcommands join this table (docs/cli.md). */
-const SUBCOMMANDS: Record<string, CliCommand> = { draft: specsDraftCommand };
-
-export const specsCommand: CliCommand = {
-  name: 'specs',
-  summary: 'specs of a task: draft (with the model)',
-  run(args) {
-    const sub = args[0] !== undefined ? SUBCOMMANDS[args[0]] : undefined;
-    if (sub) return sub.run(args.slice(1));
-    err(`specweave specs: ${args[0] === undefined ? 'missing subcommand' : `unknown subcommand "${one(args[0])}"`}; one of: ${Object.keys(SUBCOMMANDS).join(', ')}\n`);
-    return Promise.resolve(2);
-  },
-};

@@ -46,6 +46,12 @@ export function describeEvent(e: ReviewEvent): string {
       return `repair ${e.payload.suggestion} accepted${e.payload.edited ? ' (edited)' : ''}: revision ${e.payload.from} -> ${e.payload.to}${note(e.payload.note)}`;
     case 'repair.reject':
       return `repair ${e.payload.suggestion} rejected — ${oneLine(e.payload.reason)}`;
+    case 'specs.edit': {
+      const p = e.payload;
+      const what = p.summary ? oneLine(p.summary) : p.op;
+      const deleted = p.deleted && p.deleted.length > 0 ? `; deleted ${p.deleted.join(', ')} in revision ${p.to}` : '';
+      return `specs ${what}: revision ${p.from} -> ${p.to}${p.changedSpecs.length > 0 ? ` (changed specs: ${p.changedSpecs.join(', ')})` : ''}${deleted}${note(p.note)}`;
+    }
     case 'revision':
       return `revision ${e.payload.from} -> ${e.revision}${e.payload.changedSpecs.length > 0 ? ` (changed specs: ${e.payload.changedSpecs.join(', ')})` : ''}${note(e.payload.note)}`;
   }

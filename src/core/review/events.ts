@@ -89,6 +89,30 @@ export interface ReviewPayloads {
   /** The curator accepted a suggestion (perhaps edited): revision `from` became `to`. */
   'repair.accept': { suggestion: string; from: number; to: number; edited: boolean; changedSpecs: string[]; note?: string };
   'repair.reject': { suggestion: string; reason: string };
+  /**
+   * A curator's spec authoring (src/app/specAuthoring.ts): revision `from` became `to`, written beside a `revision`
+   * event naming the same changed specs. `undo` restores the specs and tests of the revision before the spec edit
+   * `undoes` (an event id), as a new revision.
+   */
+  'specs.edit': SpecEditPayload;
+}
+
+/** Operations of spec authoring, as recorded in the log (`undo` restores the specs before an earlier one). */
+export const SPEC_EDIT_OPS = ['add', 'edit', 'split', 'merge', 'delete', 'reorder', 'depends', 'map', 'toggle', 'undo'] as const;
+
+export interface SpecEditPayload {
+  op: (typeof SPEC_EDIT_OPS)[number];
+  from: number;
+  to: number;
+  changedSpecs: string[];
+  /** Specs the edit created or deleted (a deleted spec's labels stay readable in history). */
+  created?: string[];
+  deleted?: string[];
+  /** One line on what was done, e.g. "edit B3 (text)". */
+  summary?: string;
+  /** With op `undo`: the `specs.edit` event undone. */
+  undoes?: string;
+  note?: string;
 }
 
 export interface RepairRequestedPayload {
@@ -176,6 +200,10 @@ export const PAYLOAD_CHECKS: { [K in ReviewEventKind]: Check } = {
     { note },
   ),
   'repair.reject': obj({ suggestion: id, reason: str({ min: 1, max: 20_000 }) }),
+  'specs.edit': obj(
+    { op: oneOf(SPEC_EDIT_OPS), from: int(1, 1_000_000), to: int(2, 1_000_001), changedSpecs: arrayOf(id, { max: 10_000 }) },
+    { created: arrayOf(id, { max: 10_000 }), deleted: arrayOf(id, { max: 10_000 }), summary: text(2000), undoes: id, note },
+  ),
 };
 
 export function isKnownKind(kind: string): kind is ReviewEventKind {
@@ -298,5 +326,6 @@ export function compareEvents(a: EventEnvelope, b: EventEnvelope): number {
 /** Event kinds an `undo` may target. */
 export function isUndoable(kind: string): boolean {
   // A repair's request and acceptance describe files written to disk; undoing the event would not unwrite them.
-  return kind !== 'revision' && kind !== 'repair.request' && kind !== 'repair.accept';
+  // A spec edit is undone by `specweave specs undo`, which writes a new revision.
+  return kind !== 'revision' && kind !== 'repair.request' && kind !== 'repair.accept' && kind !== 'specs.edit';
 }

@@ -68,6 +68,20 @@ export interface RevisionRecord extends EventRef {
   note?: string;
 }
 
+/** A curator's spec authoring act (a `specs.edit` event). */
+export interface SpecEditRecord extends EventRef {
+  op: string;
+  from: number;
+  to: number;
+  changedSpecs: string[];
+  created: string[];
+  deleted: string[];
+  summary?: string;
+  /** With op `undo`: the spec edit it undid. */
+  undoes?: string;
+  note?: string;
+}
+
 /** A repair suggestion's history in the log: asked for, then accepted or rejected. */
 export interface RepairRecord {
   suggestion: string;
@@ -100,6 +114,10 @@ export interface TaskReviewState {
   approval?: ApprovalRecord;
   rejection?: RejectionRecord;
   revisions: RevisionRecord[];
+  /** Spec authoring acts in log order. */
+  specEdits: SpecEditRecord[];
+  /** Specs deleted by a spec edit and not brought back since: the revision they were deleted in. */
+  deletedSpecs: Map<string, number>;
   /** Repair suggestions by id. */
   repairs: Map<string, RepairRecord>;
   /** Every event of the task in log order, undone ones included. */
@@ -142,6 +160,8 @@ export function emptyTaskState(task: string): TaskReviewState {
     adjudications: new Map(),
     flagDecisions: new Map(),
     revisions: [],
+    specEdits: [],
+    deletedSpecs: new Map(),
     repairs: new Map(),
     events: [],
     undone: new Set(),
@@ -344,6 +364,17 @@ export function reduceTask(task: string, events: ReviewEvent[]): TaskReviewState
         const r = st.repairs.get(p.suggestion) ?? { suggestion: p.suggestion };
         r.decision = e.kind === 'repair.accept' ? { ...ref(e), decision: 'accepted', from: e.payload.from, to: e.payload.to, edited: e.payload.edited } : { ...ref(e), decision: 'rejected', reason: e.payload.reason };
         st.repairs.set(p.suggestion, r);
+        break;
+      }
+      case 'specs.edit': {
+        const p = e.payload;
+        const rec: SpecEditRecord = { ...ref(e), op: p.op, from: p.from, to: p.to, changedSpecs: p.changedSpecs, created: p.created ?? [], deleted: p.deleted ?? [] };
+        if (p.summary !== undefined) rec.summary = p.summary;
+        if (p.undoes !== undefined) rec.undoes = p.undoes;
+        if (p.note !== undefined) rec.note = p.note;
+        st.specEdits.push(rec);
+        for (const d of rec.deleted) st.deletedSpecs.set(d, p.to);
+        for (const c of rec.created) st.deletedSpecs.delete(c);
         break;
       }
       case 'revision':

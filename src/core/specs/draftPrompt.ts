@@ -3,24 +3,15 @@
 // "[... N lines cut ...]" where it happened, patches keep their original line numbers (citations name them), and the
 // test-patch hunks that define the fail-to-pass tests are kept first. Pure and deterministic: the caller read the files.
 import type { CandidateTask, TestCase } from '../model';
+import { KNOWN_SPEC_CATEGORIES } from '../model';
 import { parseTestName } from '../testSource';
 
 /**
  * The spec taxonomy (docs/drafter.md; ../shared/reference/formats.md): functional semantics split three ways, domain
  * and protocol rules, interface and I/O contracts, control flow and ordering, and the training tasks' state
- * consistency, error handling and compatibility. Defined here until src/core/specs/categories.ts holds the list.
+ * consistency, error handling and compatibility, plus `other`: the dataset format's list, the one authoring offers.
  */
-export const SPEC_CATEGORIES = [
-  'data-transformation',
-  'parsing-and-representation',
-  'computation-and-algorithms',
-  'domain-and-protocol-rules',
-  'interface-and-io-contracts',
-  'control-flow-and-ordering',
-  'state-consistency',
-  'error-handling',
-  'compatibility',
-] as const;
+export const SPEC_CATEGORIES = KNOWN_SPEC_CATEGORIES;
 export type SpecCategory = (typeof SPEC_CATEGORIES)[number];
 
 export const CITATION_SOURCES = ['request', 'test_patch', 'gold_patch'] as const;

@@ -64,7 +64,7 @@ const replyOf = (...specs: Spec[]) => JSON.stringify({ refusal: null, specs });
 const S1: Spec = {
   id: 'S1',
   text: 'Engine.render_to_string() renders with the engine\'s autoescape setting: an engine made with autoescape=False does not escape.',
-  category: 'interface-and-io-contracts',
+  category: 'interface-io-contracts',
   dependsOn: [],
   tests: ['T1'],
   citation: { quote: 'So if you create en engine with autoescape=False and then call its render_to_string() method, the result will always be autoescaped.', source: 'request', line: null },
@@ -73,7 +73,7 @@ const S2: Spec = { id: 'S2', text: 'render_to_string() caches compiled templates
 const S3: Spec = {
   id: 'S3',
   text: 'A Context passed to render_to_string() is used as given.',
-  category: 'control-flow-and-ordering',
+  category: 'control-flow-ordering',
   dependsOn: ['S1'],
   tests: ['test_basic_context (template_tests.test_engine.RenderToStringTest)'],
   citation: { quote: 'return t.render(Context(context, autoescape=self.autoescape))', source: 'gold_patch', line: 9 },
@@ -188,7 +188,7 @@ function replyForRequest(root: string) {
     const user = (body.messages as Array<{ role: string; content: string }>).find((m) => m.role === 'user')?.content ?? '';
     const id = /^# Task (\S+)/.exec(user)?.[1] ?? '';
     const first = fs.readFileSync(path.join(root, 'tasks', id, 'request.md'), 'utf8').split('\n')[0] ?? '';
-    return replyOf({ id: 'S1', text: `The fix for ${id} holds.`, category: 'domain-and-protocol-rules', dependsOn: [], tests: ['T1'], citation: { quote: first, source: 'request', line: null } });
+    return replyOf({ id: 'S1', text: `The fix for ${id} holds.`, category: 'domain-protocol-rules', dependsOn: [], tests: ['T1'], citation: { quote: first, source: 'request', line: null } });
   };
 }
 

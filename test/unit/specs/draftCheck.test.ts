@@ -20,7 +20,7 @@ type S = DraftReply['specs'][number];
 const spec = (over: Partial<S> = {}): S => ({
   id: 'S1',
   text: 'The separability matrix of a nested compound model is computed as for the flat model.',
-  category: 'computation-and-algorithms',
+  category: 'computation-algorithms',
   dependsOn: [],
   tests: ['T1'],
   citation: { quote: 'The separability matrix of nested compound models is not computed correctly.', source: 'request', line: null },
@@ -104,7 +104,7 @@ test('empty and duplicate specs, unknown categories and bad ids are rejected', (
   assert.deepEqual(r.specs.map((s) => s.id), ['S1']);
   assert.deepEqual(
     r.rejections.map((x) => x.reason.replace(/^specs\[\d\] \([^)]*\): /, '')),
-    ['text: is empty', 'text: duplicates spec S1', 'id: "S1" is used by an earlier spec', `category: "performance" is not in the taxonomy (data-transformation, parsing-and-representation, computation-and-algorithms, domain-and-protocol-rules, interface-and-io-contracts, control-flow-and-ordering, state-consistency, error-handling, compatibility)`, 'id: "../x" is not a usable id (letters, digits, . _ -; up to 200)'],
+    ['text: is empty', 'text: duplicates spec S1', 'id: "S1" is used by an earlier spec', `category: "performance" is not in the taxonomy (data-transformation, parsing-representation, computation-algorithms, domain-protocol-rules, interface-io-contracts, control-flow-ordering, state-consistency, error-handling, compatibility, other)`, 'id: "../x" is not a usable id (letters, digits, . _ -; up to 200)'],
   );
 });
 

@@ -28,7 +28,7 @@ const dataset = () => copyFixture('datasets/tiny');
 test('specs without a subcommand, or with an unknown one, says which exist', async () => {
   const r = await cli(['specs']);
   assert.equal(r.code, 2);
-  assert.match(r.stderr, /specweave specs: missing subcommand; one of: draft/);
+  assert.match(r.stderr, /usage: specweave specs draft\|add\|edit\|rm/);
   const u = await cli(['specs', 'frobnicate']);
   assert.equal(u.code, 2);
   assert.match(u.stderr, /unknown subcommand "frobnicate"/);

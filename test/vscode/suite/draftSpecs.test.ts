@@ -19,7 +19,7 @@ function replyFromPrompt(quote?: string) {
     const user = (body.messages as Array<{ role: string; content: string }>).find((m) => m.role === 'user')?.content ?? '';
     const first = /## Request\n(.*)\n/.exec(user)?.[1] ?? '';
     const test = /## Tests \(id, kind, name\)\n(\S+) /.exec(user)?.[1] ?? '';
-    return JSON.stringify({ refusal: null, specs: [{ id: 'S1', text: 'Drafted in the workbench.', category: 'interface-and-io-contracts', dependsOn: [], tests: [test], citation: { quote: quote ?? first, source: 'request', line: null } }] });
+    return JSON.stringify({ refusal: null, specs: [{ id: 'S1', text: 'Drafted in the workbench.', category: 'interface-io-contracts', dependsOn: [], tests: [test], citation: { quote: quote ?? first, source: 'request', line: null } }] });
   };
 }
 
