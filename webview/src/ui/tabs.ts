@@ -3,6 +3,10 @@
 import '@vscode-elements/elements/dist/vscode-tabs/index.js';
 import '@vscode-elements/elements/dist/vscode-tab-header/index.js';
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
+import { html, nothing, type TemplateResult } from 'lit-html';
+import { live } from 'lit-html/directives/live.js';
+import { repeat } from 'lit-html/directives/repeat.js';
+import { uniqueKeys } from './template';
 
 export interface TabItem {
   id: string;
@@ -57,4 +61,30 @@ export function tabs(items: readonly TabItem[], selected: string, testid: string
       b.hidden = text === undefined;
     },
   };
+}
+
+/**
+ * The same row of tab headers as a lit-html template: an update patches the headers (labels, badges, the selected
+ * tab) instead of making new ones.
+ */
+export function vsTabs(items: readonly TabItem[], selected: string, testid: string, onSelect: (id: string) => void): TemplateResult {
+  const index = Math.max(0, items.findIndex((i) => i.id === selected));
+  return html`<vscode-tabs
+    data-testid=${testid}
+    .selectedIndex=${live(index)}
+    @vsc-tabs-select=${(e: Event) => {
+      const item = items[(e as CustomEvent<{ selectedIndex: number }>).detail.selectedIndex];
+      if (item) onSelect(item.id);
+    }}
+    >${repeat(
+      items,
+      uniqueKeys(items, (i) => i.id),
+      (item) =>
+        html`<vscode-tab-header slot="header" data-testid=${`${testid}-${item.id}`} data-tab=${item.id} title=${item.title ?? nothing}
+          >${item.label}<vscode-badge .variant=${"tab-header-counter"} slot="content-after" data-testid=${`${testid}-badge-${item.id}`} ?hidden=${item.badge === undefined}
+            >${item.badge ?? ''}</vscode-badge
+          ></vscode-tab-header
+        >`,
+    )}</vscode-tabs
+  >`;
 }
