@@ -130,8 +130,11 @@ export class TrajectoryView {
     const kinds = kindsParam(s);
     const estimate = kinds ? kinds.reduce((n, k) => n + (col.trajectory?.byKind[k] ?? 0), 0) : (col.trajectory?.steps ?? 0);
     const selected = s.selectedStep[col.id];
+    const source = { column: col.id, kinds, estimate };
+    // The same trajectory and filter (an update of the task): the list stays as it is, scrolled where it is.
+    if (this.list.shows(source)) return;
     if (this.list.column !== col.id || this.detail.shown.column !== col.id) this.detail.empty('Select a step to see it in full.');
-    this.list.setSource({ column: col.id, kinds, estimate }, selected, s.scrollTop[col.id] ?? 0);
+    this.list.setSource(source, selected, s.scrollTop[col.id] ?? 0);
     if (selected !== undefined && this.detail.shown.column !== col.id) void this.restoreSelection(col.id, selected);
   }
 
