@@ -5,7 +5,7 @@
 import { PROTOCOL_VERSION, type HostToWebview, type RequestMap, type RequestParams, type RequestResult, type TaskViewModel, type ViewCommand, type WebviewState } from '../../src/protocol/messages';
 import type { Actions, Ctx } from './context';
 import { html, nothing, render, type TemplateResult } from 'lit-html';
-import { el } from './dom';
+import { el, setText } from './dom';
 import { connect, HostConnection } from './host';
 import { actionForKey, CommandDedupe } from './keys';
 import { reconcile, restoreState, savedWebviewState, toPersisted, toWebviewState, type UiState } from './state';
@@ -367,7 +367,7 @@ export class App {
   }
 
   private status(message: string, error = false): void {
-    this.statusLine.textContent = oneLine(message, 300);
+    setText(this.statusLine, oneLine(message, 300));
     this.statusLine.classList.toggle('error', error);
     clearTimeout(this.statusTimer);
     this.statusTimer = setTimeout(() => {
