@@ -15,7 +15,7 @@ import { tabs, type Tabs } from './ui/tabs';
 import { ColumnsView } from './views/columns';
 import { header } from './views/header';
 import { MatrixView } from './views/matrix';
-import { REPAIR_TAB, renderRepair, SeenRepairs } from './views/repair';
+import { REPAIR_TAB, RepairTab, SeenRepairs } from './views/repair';
 import { requestView } from './views/request';
 import { ResultsView } from './views/results';
 import { reviewBar } from './views/reviewBar';
@@ -38,6 +38,7 @@ interface TaskViews {
   tests: TestsView;
   results: ResultsView;
   columns: ColumnsView;
+  repair: RepairTab;
 }
 
 /** A tab of the specs area, as a lit-html template. Later features add theirs here. */
@@ -45,7 +46,7 @@ interface SpecsTab {
   id: string;
   label: string;
   when(m: TaskViewModel): boolean;
-  template(app: { ctx: Ctx; views: TaskViews; review: ReviewController; repair(): HTMLElement }): TemplateResult | HTMLElement;
+  template(app: { ctx: Ctx; views: TaskViews; review: ReviewController }): TemplateResult;
 }
 
 const SPECS_TABS: readonly SpecsTab[] = [
@@ -55,8 +56,7 @@ const SPECS_TABS: readonly SpecsTab[] = [
   { id: 'results', label: 'Results', when: (m) => m.results !== undefined, template: (a) => a.views.results.template() },
   { id: REVIEW_TAB, label: 'Review', when: (m) => m.review !== undefined, template: (a) => labelsTab(a.review) },
   { id: DECISION_TAB, label: 'Decision', when: (m) => m.review !== undefined, template: (a) => decisionTab(a.review) },
-  // Still built as elements: rebuilt only when the repair part of the model changes, then shown as one node.
-  { id: REPAIR_TAB, label: 'Repair', when: (m) => m.repair !== undefined, template: (a) => a.repair() },
+  { id: REPAIR_TAB, label: 'Repair', when: (m) => m.repair !== undefined, template: (a) => a.views.repair.template() },
 ];
 
 export class App {
@@ -79,8 +79,6 @@ export class App {
   private readonly attemptsBody = el('div', { class: 'region-body' });
   private readonly trajectorySection = el('section', { class: 'region', testid: 'region-trajectory' });
   private readonly specsHead = el('div', { class: 'specs-head' });
-  /** The repair tab's element and the repair data it was built from. */
-  private repairBuilt: { key: string; element: HTMLElement } | undefined;
   private review: ReviewController | undefined;
   private persistTimer: ReturnType<typeof setTimeout> | undefined;
   private lastPosted = '';
@@ -150,7 +148,6 @@ export class App {
       this.trajectory?.dispose();
       this.trajectory = undefined;
       this.views = undefined;
-      this.repairBuilt = undefined;
       this.buildLayout();
       this.renderAll(true);
     } else {
@@ -223,7 +220,7 @@ export class App {
   private renderSpecsTab(): void {
     const tab = SPECS_TABS.find((t) => t.id === this.state?.specsTab) ?? SPECS_TABS[0]!;
     const views = this.taskViews();
-    this.patch(this.specsContent, tab.label.toLowerCase(), () => tab.template({ ctx: this.context(), views, review: this.reviewController(), repair: () => this.repairElement() }));
+    this.patch(this.specsContent, tab.label.toLowerCase(), () => tab.template({ ctx: this.context(), views, review: this.reviewController() }));
   }
 
   private renderColumns(): void {
@@ -235,20 +232,12 @@ export class App {
     if (this.views) return this.views;
     const ctx = this.context();
     const tab = (): void => this.renderSpecsTab();
-    this.views = { matrix: new MatrixView(ctx, tab), tests: new TestsView(ctx, tab), results: new ResultsView(ctx, tab), columns: new ColumnsView(ctx, () => this.renderColumns()) };
+    this.views = { matrix: new MatrixView(ctx, tab), tests: new TestsView(ctx, tab), results: new ResultsView(ctx, tab), columns: new ColumnsView(ctx, () => this.renderColumns()), repair: new RepairTab(ctx, tab) };
     return this.views;
   }
 
-  /** The repair tab, built again only when what it shows changed. */
-  private repairElement(): HTMLElement {
-    const m = this.model!;
-    const key = JSON.stringify({ r: m.repair, rev: m.revision, c: m.columns.map((c) => [c.id, c.label]), t: m.trusted });
-    if (this.repairBuilt?.key !== key) this.repairBuilt = { key, element: this.guard('repair', () => renderRepair(this.context())) };
-    return this.repairBuilt.element;
-  }
-
-  private patch(host: HTMLElement, region: string, template: () => TemplateResult | HTMLElement | typeof nothing): void {
-    let t: TemplateResult | HTMLElement | typeof nothing;
+  private patch(host: HTMLElement, region: string, template: () => TemplateResult | typeof nothing): void {
+    let t: TemplateResult | typeof nothing;
     try {
       t = template();
     } catch (e) {
