@@ -11,7 +11,7 @@ import { actionForKey, CommandDedupe } from './keys';
 import { reconcile, restoreState, savedWebviewState, toPersisted, toWebviewState, type UiState } from './state';
 import { oneLine } from './text';
 import { split } from './ui/split';
-import { tabs, type Tabs } from './ui/tabs';
+import { vsTabs } from './ui/tabs';
 import { ColumnsView } from './views/columns';
 import { header } from './views/header';
 import { MatrixView } from './views/matrix';
@@ -69,8 +69,6 @@ export class App {
   private ctx: Ctx | undefined;
   private views: TaskViews | undefined;
   private trajectory: TrajectoryView | undefined;
-  private specsTabs: Tabs | undefined;
-  private specsTabIds = '';
   /** The regions' boxes, made once; each region is rendered into its box with lit-html's `render`. */
   private readonly specsContent = el('div', { class: 'region-body specs-content' });
   private readonly headerHost = el('div', { class: 'header-host' });
@@ -170,8 +168,7 @@ export class App {
     const left = split('horizontal', request, specsArea, { testid: 'split-left', position: splits.left ?? 45, minStart: '60px', minEnd: '80px', onResize: save('left') });
     const right = split('horizontal', attempts, this.trajectorySection, { testid: 'split-right', position: splits.right ?? 32, minStart: '60px', minEnd: '160px', onResize: save('right') });
     const main = split('vertical', el('div', { class: 'pane' }, left), el('div', { class: 'pane' }, right), { testid: 'split-main', position: splits.main ?? 40, minStart: '200px', minEnd: '280px', onResize: save('main') });
-    this.specsTabIds = '';
-    for (const box of [this.headerHost, this.barHost, this.requestBody, this.specsContent, this.attemptsBody]) render(nothing, box);
+    for (const box of [this.headerHost, this.barHost, this.requestBody, this.specsHead, this.specsContent, this.attemptsBody]) render(nothing, box);
     this.root.replaceChildren(this.headerHost, this.barHost, el('main', { class: 'regions', testid: 'regions' }, main));
   }
 
@@ -180,19 +177,7 @@ export class App {
     const ctx = this.context();
     this.patch(this.requestBody, 'request', () => requestView(ctx.model().request, ctx.model().requestTruncated === true));
 
-    const available = SPECS_TABS.filter((t) => t.when(ctx.model()));
-    if (!available.some((t) => t.id === this.state!.specsTab)) this.state!.specsTab = 'specs';
-    const ids = available.map((t) => t.id).join('\u0000');
-    if (ids !== this.specsTabIds) {
-      this.specsTabIds = ids;
-      this.specsTabs = tabs(
-        available.map((t) => ({ id: t.id, label: t.label })),
-        this.state!.specsTab,
-        'specs-tab',
-        (id) => this.showSpecsTab(id),
-      );
-      this.specsHead.replaceChildren(this.specsTabs.element);
-    } else this.specsTabs?.select(this.state!.specsTab);
+    if (!SPECS_TABS.some((t) => t.id === this.state!.specsTab && t.when(ctx.model()))) this.state!.specsTab = 'specs';
 
     const fresh = !this.trajectory;
     if (!this.trajectory) this.trajectory = new TrajectoryView(ctx);
@@ -218,6 +203,17 @@ export class App {
   }
 
   private renderSpecsTab(): void {
+    const m = this.model!;
+    const available = SPECS_TABS.filter((t) => t.when(m));
+    render(
+      vsTabs(
+        available.map((t) => ({ id: t.id, label: t.label })),
+        this.state!.specsTab,
+        'specs-tab',
+        (id) => this.showSpecsTab(id),
+      ),
+      this.specsHead,
+    );
     const tab = SPECS_TABS.find((t) => t.id === this.state?.specsTab) ?? SPECS_TABS[0]!;
     const views = this.taskViews();
     this.patch(this.specsContent, tab.label.toLowerCase(), () => tab.template({ ctx: this.context(), views, review: this.reviewController() }));
@@ -259,7 +255,6 @@ export class App {
     const tab = SPECS_TABS.find((t) => t.id === id) ?? SPECS_TABS[0]!;
     const changed = this.state?.specsTab !== tab.id;
     this.setState({ specsTab: tab.id });
-    this.specsTabs?.select(tab.id);
     this.renderSpecsTab();
     if (changed) this.specsContent.scrollTop = 0;
   }
