@@ -17,6 +17,8 @@ const arg = (name: string, d: string): string => {
 };
 const before = arg('before', '25ded4e');
 const n = Number(arg('n', '15'));
+// The focus moves attempt-major through the 400 cells drawn (25 specs of the first attempt before it moves on).
+if (n + 3 > 22) throw new Error('at most --n 19: the focus would leave the first attempt\'s cells');
 const QUERY = 'attempts=16&steps=2000&chars=100&specs=30&tests=30&review=real&ds=scale';
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
