@@ -193,3 +193,22 @@ test('a push patches the open tests tab: an opened test source stays open, and "
   assert.deepEqual(h.errors, []);
   await page.close();
 });
+
+test('a push with a repeated spec id shows both specs (keyed lists take hostile ids), and a later push patches them', async () => {
+  const page = await h.open();
+  const base = standardFixture().model.specs;
+  const twice = [...base, { ...base[0]!, text: 'A second spec that reuses the id S1.' }];
+  await page.evaluate(`window.__fakeHost.update({ specs: ${JSON.stringify(twice)} })`);
+  await page.locator('[data-testid="spec"][data-spec="S1"] .spec-text').filter({ hasText: /^A second spec that reuses the id S1\.$/ }).waitFor();
+  assert.equal(await page.locator('[data-testid="spec"][data-spec="S1"]').count(), 2);
+  const changed = twice.map((s, i) => (i === twice.length - 1 ? { ...s, text: 'The second S1, changed.' } : s));
+  await quiet(page);
+  await watchMutations(page);
+  await page.evaluate(`window.__fakeHost.update({ specs: ${JSON.stringify(changed)} })`);
+  await page.locator('[data-testid="spec"][data-spec="S1"] .spec-text').filter({ hasText: /^The second S1, changed\.$/ }).waitFor();
+  const m = await takeMutations(page);
+  assert.equal(m.byRegion['region-specs'] ?? 0, 0, JSON.stringify(m));
+  assert.equal(await page.locator('[data-testid="spec"][data-spec="S1"]').count(), 2);
+  assert.deepEqual(h.errors, []);
+  await page.close();
+});
