@@ -6,14 +6,9 @@
 // extension's ReviewActions over a real store on the `scale` dataset, 16 x 30: test/webview/harness/realReview.ts), so
 // key→cell includes its append and fsync; "webview work" is the webview's own part. Needs `node esbuild.js` first.
 //   node --import tsx bench/webviewReview.bench.ts [--before c42285d] [--keys 22]
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import * as path from 'node:path';
-import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
 import { startBrowserHarness } from '../test/webview/harness/page';
-import { projectRoot } from '../test/webview/harness/server';
+import { buildOld } from './webviewOld';
 
 const arg = (name: string, d: string): string => {
   const i = process.argv.indexOf(`--${name}`);
@@ -25,31 +20,6 @@ const QUERY = 'fixture=scale&attempts=16&steps=50&chars=100&specs=30&tests=30&re
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const p95 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))]!;
-
-/** Bundles the webview of `rev` into a temp dir (the same settings as esbuild.js). */
-async function buildOld(rev: string): Promise<{ dist: string; cleanup(): void }> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'specweave-bench-'));
-  const tree = path.join(dir, 'tree');
-  execFileSync('git', ['worktree', 'add', '--detach', tree, rev], { cwd: projectRoot, stdio: 'ignore' });
-  symlinkSync(path.join(projectRoot, 'node_modules'), path.join(tree, 'node_modules'));
-  const dist = path.join(dir, 'dist');
-  await build({
-    bundle: true,
-    platform: 'browser',
-    target: 'es2022',
-    format: 'esm',
-    logLevel: 'warning',
-    entryPoints: { webview: path.join(tree, 'webview/src/main.ts'), stats: path.join(tree, 'webview/src/statsMain.ts') },
-    outdir: dist,
-  });
-  return {
-    dist,
-    cleanup: () => {
-      execFileSync('git', ['worktree', 'remove', '--force', tree], { cwd: projectRoot, stdio: 'ignore' });
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 interface KeyFigure {
   /** Key to the cell showing the verdict (with the harness host's own work and its setTimeout hops). */

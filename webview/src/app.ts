@@ -1,59 +1,63 @@
-// The task view: lays the regions out once per task, patches them on every update (the header, the review bar and
-// the review tabs are lit-html templates; the element-built regions are filled again only when their data changed),
-// routes host messages, keeps the UI state and persists it, and performs the actions that cross regions.
+// The task view: lays the regions out once per task and patches them on every update (every region is a lit-html
+// template rendered into its own box with `render`, so an update that does not change a region touches none of its
+// nodes, and focus, caret, selection and scroll stay where they were), routes host messages, keeps the UI state and
+// persists it, and performs the actions that cross regions.
 import { PROTOCOL_VERSION, type HostToWebview, type RequestMap, type RequestParams, type RequestResult, type TaskViewModel, type ViewCommand, type WebviewState } from '../../src/protocol/messages';
 import type { Actions, Ctx } from './context';
-import { html, render, type nothing, type TemplateResult } from 'lit-html';
-import { el } from './dom';
+import { html, nothing, render, type TemplateResult } from 'lit-html';
+import { el, setText } from './dom';
 import { connect, HostConnection } from './host';
 import { actionForKey, CommandDedupe } from './keys';
 import { reconcile, restoreState, savedWebviewState, toPersisted, toWebviewState, type UiState } from './state';
 import { oneLine } from './text';
 import { split } from './ui/split';
-import { tabs, type Tabs } from './ui/tabs';
+import { vsTabs } from './ui/tabs';
 import { ColumnsView } from './views/columns';
 import { header } from './views/header';
-import { renderMatrix } from './views/matrix';
-import { REPAIR_TAB, renderRepair, SeenRepairs } from './views/repair';
-import { renderRequest } from './views/request';
-import { renderResults } from './views/results';
+import { MatrixView } from './views/matrix';
+import { REPAIR_TAB, RepairTab, SeenRepairs } from './views/repair';
+import { requestView } from './views/request';
+import { ResultsView } from './views/results';
 import { reviewBar } from './views/reviewBar';
 import { ReviewController } from './views/reviewController';
 import { decisionTab } from './views/reviewDecision';
 import { labelsTab } from './views/reviewLabels';
 import { DECISION_TAB, REVIEW_TAB } from './views/reviewModel';
 import { SpecLinks } from './views/specLinks';
-import { renderSpecs } from './views/specs';
-import { renderTests } from './views/tests';
+import { specsView } from './views/specs';
+import { TestsView } from './views/tests';
 import { TrajectoryView } from './views/trajectory';
 import type { VsCodeApi } from './vscodeApi';
 import { errorText } from './text';
 
 const VIEW_COMMANDS: readonly ViewCommand[] = ['nextAttempt', 'previousAttempt', 'nextHit', 'previousHit', 'focusSearch', 'openDiff'];
 
-/**
- * A tab of the specs area. Later features add theirs here. A tab renders either a lit-html template (`template`: it
- * patches on every update) or an element (`render`: rebuilt only when the model's data outside the review changes).
- */
-type SpecsTab = { id: string; label: string; when(m: TaskViewModel): boolean } & (
-  | { render(ctx: Ctx, focus?: string): HTMLElement; template?: undefined }
-  | { template(review: ReviewController): TemplateResult; render?: undefined }
-);
+/** The views of one task that keep their own small state ("show all", the test asked for); made afresh per task. */
+interface TaskViews {
+  matrix: MatrixView;
+  tests: TestsView;
+  results: ResultsView;
+  columns: ColumnsView;
+  repair: RepairTab;
+}
+
+/** A tab of the specs area, as a lit-html template. Later features add theirs here. */
+interface SpecsTab {
+  id: string;
+  label: string;
+  when(m: TaskViewModel): boolean;
+  template(app: { ctx: Ctx; views: TaskViews; review: ReviewController }): TemplateResult;
+}
 
 const SPECS_TABS: readonly SpecsTab[] = [
-  { id: 'specs', label: 'Specs', when: () => true, render: (ctx) => renderSpecs(ctx) },
-  { id: 'matrix', label: 'Matrix', when: () => true, render: (ctx) => renderMatrix(ctx) },
-  { id: 'tests', label: 'Tests', when: () => true, render: (ctx, focus) => renderTests(ctx, focus) },
-  { id: 'results', label: 'Results', when: (m) => m.results !== undefined, render: (ctx) => renderResults(ctx) },
-  { id: REVIEW_TAB, label: 'Review', when: (m) => m.review !== undefined, template: labelsTab },
-  { id: DECISION_TAB, label: 'Decision', when: (m) => m.review !== undefined, template: decisionTab },
-  { id: REPAIR_TAB, label: 'Repair', when: (m) => m.repair !== undefined, render: (ctx) => renderRepair(ctx) },
+  { id: 'specs', label: 'Specs', when: () => true, template: (a) => specsView(a.ctx) },
+  { id: 'matrix', label: 'Matrix', when: () => true, template: (a) => a.views.matrix.template() },
+  { id: 'tests', label: 'Tests', when: () => true, template: (a) => a.views.tests.template() },
+  { id: 'results', label: 'Results', when: (m) => m.results !== undefined, template: (a) => a.views.results.template() },
+  { id: REVIEW_TAB, label: 'Review', when: (m) => m.review !== undefined, template: (a) => labelsTab(a.review) },
+  { id: DECISION_TAB, label: 'Decision', when: (m) => m.review !== undefined, template: (a) => decisionTab(a.review) },
+  { id: REPAIR_TAB, label: 'Repair', when: (m) => m.repair !== undefined, template: (a) => a.views.repair.template() },
 ];
-
-/** What the element-built regions depend on: everything but the review part (and the status it sets). */
-function dataKey(m: TaskViewModel): string {
-  return JSON.stringify({ ...m, review: m.review !== undefined, status: undefined });
-}
 
 export class App {
   private readonly host: HostConnection;
@@ -63,21 +67,16 @@ export class App {
   private model: TaskViewModel | undefined;
   private state: UiState | undefined;
   private ctx: Ctx | undefined;
-  private columns: ColumnsView | undefined;
+  private views: TaskViews | undefined;
   private trajectory: TrajectoryView | undefined;
-  private specsTabs: Tabs | undefined;
-  private specsTabIds = '';
+  /** The regions' boxes, made once; each region is rendered into its box with lit-html's `render`. */
   private readonly specsContent = el('div', { class: 'region-body specs-content' });
-  /** The regions that patch: the header, the review bar, and the specs area's template tabs. */
   private readonly headerHost = el('div', { class: 'header-host' });
   private readonly barHost = el('div', { class: 'review-bar-host' });
-  private readonly templateHost = el('div', { class: 'template-tab' });
-  /** The element-built regions' bodies, made once per task. */
   private readonly requestBody = el('div', { class: 'region-body' });
   private readonly attemptsBody = el('div', { class: 'region-body' });
   private readonly trajectorySection = el('section', { class: 'region', testid: 'region-trajectory' });
   private readonly specsHead = el('div', { class: 'specs-head' });
-  private dataKey = '';
   private review: ReviewController | undefined;
   private persistTimer: ReturnType<typeof setTimeout> | undefined;
   private lastPosted = '';
@@ -90,6 +89,8 @@ export class App {
   ) {
     this.host = new HostConnection((m) => api.postMessage(m));
     this.seenRepairs = new SeenRepairs(api.getState());
+    this.links.bind(this.requestBody);
+    this.links.bind(this.specsContent);
     document.addEventListener('keydown', (e) => this.onKey(e));
     const loading = el('p', { class: 'muted loading', testid: 'loading', text: 'Loading the task\u2026' });
     root.append(loading);
@@ -141,24 +142,18 @@ export class App {
       if (this.seenRepairs.takeNew(model.repair)) this.state.specsTab = REPAIR_TAB;
       const reviewTab = review.initialTab(model);
       if (reviewTab) this.state.specsTab = reviewTab;
-      // Another task: nothing of the old trajectories, hits or selection may leak into the new one.
+      // Another task: nothing of the old trajectories, hits, selection or "show all" may leak into the new one.
       this.trajectory?.dispose();
       this.trajectory = undefined;
+      this.views = undefined;
       this.buildLayout();
-      this.fillRegions(true);
+      this.renderAll(true);
     } else {
       this.state = reconcile(this.state!, model);
       // A revalidation that just finished is what the curator is waiting for: show its before/after matrix.
-      const repairNew = this.seenRepairs.takeNew(model.repair);
-      if (repairNew) this.state.specsTab = REPAIR_TAB;
-      const key = dataKey(model);
-      if (key !== this.dataKey || repairNew) {
-        const trajectoriesChanged = JSON.stringify(previous!.columns.map((c) => c.trajectory)) !== JSON.stringify(model.columns.map((c) => c.trajectory));
-        this.fillRegions(trajectoriesChanged);
-      } else {
-        // Only the review part changed (every recorded label): the element-built regions stay as they are.
-        this.renderTemplates();
-      }
+      if (this.seenRepairs.takeNew(model.repair)) this.state.specsTab = REPAIR_TAB;
+      const trajectoriesChanged = JSON.stringify(previous!.columns.map((c) => c.trajectory)) !== JSON.stringify(model.columns.map((c) => c.trajectory));
+      this.renderAll(trajectoriesChanged);
     }
     this.persist();
   }
@@ -173,40 +168,16 @@ export class App {
     const left = split('horizontal', request, specsArea, { testid: 'split-left', position: splits.left ?? 45, minStart: '60px', minEnd: '80px', onResize: save('left') });
     const right = split('horizontal', attempts, this.trajectorySection, { testid: 'split-right', position: splits.right ?? 32, minStart: '60px', minEnd: '160px', onResize: save('right') });
     const main = split('vertical', el('div', { class: 'pane' }, left), el('div', { class: 'pane' }, right), { testid: 'split-main', position: splits.main ?? 40, minStart: '200px', minEnd: '280px', onResize: save('main') });
-    this.specsTabIds = '';
+    for (const box of [this.headerHost, this.barHost, this.requestBody, this.specsHead, this.specsContent, this.attemptsBody]) render(nothing, box);
     this.root.replaceChildren(this.headerHost, this.barHost, el('main', { class: 'regions', testid: 'regions' }, main));
   }
 
-  /** Fills the element-built regions from the model (their boxes stay, and so does where each is scrolled to). */
-  private fillRegions(trajectoriesChanged: boolean): void {
+  /** Patches every region from the model and the UI state (their boxes stay, and so does where each is scrolled to). */
+  private renderAll(trajectoriesChanged: boolean): void {
     const ctx = this.context();
-    this.dataKey = dataKey(ctx.model());
-    this.links.resetRuns();
-    this.requestBody.replaceChildren(this.guard('request', () => renderRequest(ctx.model().request, ctx.model().requestTruncated === true, this.links)));
+    this.patch(this.requestBody, 'request', () => requestView(ctx.model().request, ctx.model().requestTruncated === true));
 
-    const available = SPECS_TABS.filter((t) => t.when(ctx.model()));
-    if (!available.some((t) => t.id === this.state!.specsTab)) this.state!.specsTab = 'specs';
-    const ids = available.map((t) => t.id).join('\u0000');
-    if (ids !== this.specsTabIds) {
-      this.specsTabIds = ids;
-      this.specsTabs = tabs(
-        available.map((t) => ({ id: t.id, label: t.label })),
-        this.state!.specsTab,
-        'specs-tab',
-        (id) => this.showSpecsTab(id),
-      );
-      this.specsHead.replaceChildren(this.specsTabs.element);
-    } else this.specsTabs?.select(this.state!.specsTab);
-    this.fillSpecsTab(this.state!.specsTab);
-
-    this.columns = new ColumnsView(ctx);
-    const columns = this.columns;
-    this.attemptsBody.replaceChildren(
-      this.guard('attempts', () => {
-        columns.render();
-        return columns.element;
-      }),
-    );
+    if (!SPECS_TABS.some((t) => t.id === this.state!.specsTab && t.when(ctx.model()))) this.state!.specsTab = 'specs';
 
     const fresh = !this.trajectory;
     if (!this.trajectory) this.trajectory = new TrajectoryView(ctx);
@@ -221,14 +192,44 @@ export class App {
     this.renderTemplates();
   }
 
-  /** Patches the template regions: the header, the review bar and an open template tab. */
+  /** Patches the regions that follow the review and the UI state: the header, the review bar, the open tab, the attempts. */
   private renderTemplates(): void {
     const ctx = this.context();
     const review = this.reviewController();
     this.patch(this.headerHost, 'header', () => header(ctx, this.statusLine));
     this.patch(this.barHost, 'review bar', () => reviewBar(review));
-    const tab = SPECS_TABS.find((t) => t.id === this.state?.specsTab);
-    if (tab?.template && this.templateHost.isConnected) this.patch(this.templateHost, tab.label.toLowerCase(), () => tab.template(review));
+    this.renderSpecsTab();
+    this.renderColumns();
+  }
+
+  private renderSpecsTab(): void {
+    const m = this.model!;
+    const available = SPECS_TABS.filter((t) => t.when(m));
+    render(
+      vsTabs(
+        available.map((t) => ({ id: t.id, label: t.label })),
+        this.state!.specsTab,
+        'specs-tab',
+        (id) => this.showSpecsTab(id),
+      ),
+      this.specsHead,
+    );
+    const tab = SPECS_TABS.find((t) => t.id === this.state?.specsTab) ?? SPECS_TABS[0]!;
+    const views = this.taskViews();
+    this.patch(this.specsContent, tab.label.toLowerCase(), () => tab.template({ ctx: this.context(), views, review: this.reviewController() }));
+  }
+
+  private renderColumns(): void {
+    const views = this.taskViews();
+    this.patch(this.attemptsBody, 'attempts', () => views.columns.template());
+  }
+
+  private taskViews(): TaskViews {
+    if (this.views) return this.views;
+    const ctx = this.context();
+    const tab = (): void => this.renderSpecsTab();
+    this.views = { matrix: new MatrixView(ctx, tab), tests: new TestsView(ctx, tab), results: new ResultsView(ctx, tab), columns: new ColumnsView(ctx, () => this.renderColumns()), repair: new RepairTab(ctx, tab) };
+    return this.views;
   }
 
   private patch(host: HTMLElement, region: string, template: () => TemplateResult | typeof nothing): void {
@@ -250,23 +251,12 @@ export class App {
   }
 
   /** The curator opens a tab: it shows from its top. */
-  private showSpecsTab(id: string, focus?: string): void {
+  private showSpecsTab(id: string): void {
     const tab = SPECS_TABS.find((t) => t.id === id) ?? SPECS_TABS[0]!;
+    const changed = this.state?.specsTab !== tab.id;
     this.setState({ specsTab: tab.id });
-    this.specsTabs?.select(tab.id);
-    this.fillSpecsTab(tab.id, focus);
-    this.specsContent.scrollTop = 0;
-  }
-
-  private fillSpecsTab(id: string, focus?: string): void {
-    const tab = SPECS_TABS.find((t) => t.id === id) ?? SPECS_TABS[0]!;
-    if (tab.template) {
-      if (this.specsContent.firstChild !== this.templateHost) this.specsContent.replaceChildren(this.templateHost);
-      this.patch(this.templateHost, tab.label.toLowerCase(), () => tab.template(this.reviewController()));
-    } else {
-      const r = tab.render;
-      this.specsContent.replaceChildren(this.guard(tab.label.toLowerCase(), () => r(this.context(), focus)));
-    }
+    this.renderSpecsTab();
+    if (changed) this.specsContent.scrollTop = 0;
   }
 
   private reviewController(): ReviewController {
@@ -291,14 +281,18 @@ export class App {
       activateColumn: (id) => {
         if (!this.model?.columns.some((c) => c.id === id)) return;
         this.setState({ activeColumn: id });
-        this.columns?.setActive(id);
+        this.renderColumns();
+        this.views?.columns.reveal(this.attemptsBody);
         this.trajectory?.showColumn();
       },
       openDiff: (column, path) => this.ask('openDiff', { column, path }, (r) => (r.opened === 'patch' ? (r.message ?? 'The patch does not apply; showing the raw patch.') : `Opened the diff of ${oneLine(path, 120)}.`)),
       compareColumns: (left, right, path) => this.ask('compareColumns', { left, right, path }, (r) => (r.opened ? `Comparing ${oneLine(path, 120)}.` : (r.message ?? 'Could not compare.'))),
       openTest: (testId) => this.ask('openTest', { testId }, (r) => (r.opened ? 'Opened the test patch.' : (r.message ?? 'Test not found in the test patch.'))),
       openPatch: (column) => this.ask('openPatch', { column }, (r) => (r.opened ? 'Opened the patch.' : 'Could not open the patch.')),
-      showTest: (testId) => this.showSpecsTab('tests', testId),
+      showTest: (testId) => {
+        this.showSpecsTab('tests');
+        this.taskViews().tests.focus(testId, () => this.specsContent);
+      },
       showSpec: (specId) => {
         if (this.state?.specsTab !== 'specs') this.showSpecsTab('specs');
         const item = [...this.specsContent.querySelectorAll<HTMLElement>('[data-testid="spec"]')].find((n) => n.dataset.spec === specId);
@@ -311,7 +305,7 @@ export class App {
       },
       selectFile: (column, path) => {
         this.setState({ selectedFile: { ...this.state!.selectedFile, [column]: path } });
-        this.columns?.setSelectedFile(column, path);
+        this.renderColumns();
       },
     };
     const ctx: Ctx = {
@@ -357,7 +351,7 @@ export class App {
   }
 
   private status(message: string, error = false): void {
-    this.statusLine.textContent = oneLine(message, 300);
+    setText(this.statusLine, oneLine(message, 300));
     this.statusLine.classList.toggle('error', error);
     clearTimeout(this.statusTimer);
     this.statusTimer = setTimeout(() => {

@@ -54,9 +54,12 @@ export function clear(node: Node): void {
   while (node.firstChild) node.removeChild(node.firstChild);
 }
 
-/** Sets text only when it changed (rows are updated on every scroll frame). */
+/** Sets text only when it changed (rows are updated on every scroll frame), in the node's own text node if it has one. */
 export function setText(node: HTMLElement, text: string): void {
-  if (node.textContent !== text) node.textContent = text;
+  if (node.textContent === text) return;
+  const only = node.firstChild;
+  if (only && only === node.lastChild && only.nodeType === Node.TEXT_NODE && text !== '') (only as Text).data = text;
+  else node.textContent = text;
 }
 
 export function toggleClass(node: Element, name: string, on: boolean): void {

@@ -4,10 +4,11 @@
 // above. The buttons ask the host for its repair actions; the host checks trust and asks for what it needs (a reason).
 import type { ActionResult, RepairAction, RepairMatrixSideView, RepairMatrixView, RepairView } from '../../../src/protocol/messages';
 import type { Ctx } from '../context';
-import { el } from '../dom';
-import { capText, oneLine } from '../text';
-import { button } from '../ui/controls';
-import { errorText } from '../text';
+import { html, nothing, type TemplateResult } from 'lit-html';
+import { repeat } from 'lit-html/directives/repeat.js';
+import { capText, errorText, oneLine } from '../text';
+import { vsButton } from '../ui/controls';
+import { uniqueKeys } from '../ui/template';
 
 export const REPAIR_TAB = 'repair';
 
@@ -124,45 +125,141 @@ function state(r: RepairView, revision: number): { word: 'requested' | 'accepted
   }
 }
 
-export function renderRepair(ctx: Ctx): HTMLElement {
-  const m = ctx.model();
-  const r = m.repair;
-  const root = el('div', { class: 'repair', testid: 'repair' });
-  if (!r) {
-    root.append(el('p', { class: 'muted', text: 'No repair suggestion for this task.' }));
-    return root;
+const LEGEND =
+  'Each cell: outcome before \u2192 after (TP true pass, TF true fail, FP false positive, FN false negative, ? unknown, \u2014 not in that revision); below it the verifier verdict before \u2192 after.';
+
+/** The repair tab of one task; remembers "show all" of the before/after matrix until the task changes. */
+export class RepairTab {
+  private showAll = false;
+
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly repaint: () => void,
+  ) {}
+
+  template(): TemplateResult {
+    const ctx = this.ctx;
+    const m = ctx.model();
+    const r = m.repair;
+    if (!r) return html`<div class="repair" data-testid="repair"><p class="muted">No repair suggestion for this task.</p></div>`;
+    const st = state(r, m.revision);
+    const who = [r.decidedBy ? `by ${oneLine(r.decidedBy, 80)}` : '', r.decidedAt ? oneLine(r.decidedAt.replace('T', ' ').replace(/\.\d+Z$|Z$/, ''), 30) : ''].filter(Boolean).join(', ');
+    return html`<div class="repair" data-testid="repair">
+      <div class="repair-head">
+        <span class=${`repair-state repair-state-${st.word}`} data-testid="repair-state" data-state=${st.word} data-status=${oneLine(String(r.status), 40)}>${st.word}</span><span
+          class="repair-detail"
+          data-testid="repair-detail"
+          >${st.detail}</span
+        >${r.fromRevision !== undefined && r.toRevision !== undefined
+          ? html`<span class="repair-revision" data-testid="repair-revision">${`revision ${r.fromRevision} \u2192 ${r.toRevision}`}</span>`
+          : nothing}
+      </div>
+      <div class="muted small" data-testid="repair-suggestion">${`Suggestion ${oneLine(r.suggestion, 80)}${r.target ? ` \u00b7 target ${oneLine(r.target, 40)}` : ''}${who ? ` \u00b7 ${st.word} ${who}` : ''}`}</div>
+      ${r.summary ? html`<p class="repair-summary" data-testid="repair-summary">${oneLine(r.summary, 500)}</p>` : nothing}
+      ${r.message ? html`<p class="repair-message error" data-testid="repair-message">${oneLine(r.message, 1000)}</p>` : nothing}
+      ${r.note
+        ? html`<p class="repair-note" data-testid="repair-note"><span class="muted">${r.status === 'rejected' ? 'Reason: ' : 'Note: '}</span>${capText(r.note, 4000)}</p>`
+        : nothing}
+      ${r.rationale
+        ? html`<details class="repair-rationale" data-testid="repair-rationale">
+            <summary>Rationale</summary>
+            <div class="repair-rationale-text" data-testid="repair-rationale-text">${capText(r.rationale, RATIONALE_CHARS)}</div>
+          </details>`
+        : nothing}
+      ${actions(ctx, r)}
+      ${r.matrix
+        ? this.matrixPart(r.matrix)
+        : r.status === 'revalidating'
+          ? html`<p class="muted" data-testid="repair-pending">The before/after matrix appears here when the runs have finished.</p>`
+          : nothing}
+    </div>`;
   }
-  const st = state(r, m.revision);
-  const head = el(
-    'div',
-    { class: 'repair-head' },
-    el('span', { class: `repair-state repair-state-${st.word}`, testid: 'repair-state', data: { state: st.word, status: oneLine(String(r.status), 40) }, text: st.word }),
-    el('span', { class: 'repair-detail', testid: 'repair-detail', text: st.detail }),
-  );
-  if (r.fromRevision !== undefined && r.toRevision !== undefined) {
-    head.append(el('span', { class: 'repair-revision', testid: 'repair-revision', text: `revision ${r.fromRevision} \u2192 ${r.toRevision}` }));
+
+  private matrixPart(mx: RepairMatrixView): TemplateResult {
+    const ctx = this.ctx;
+    const m = ctx.model();
+    const label = (id: string): string => m.columns.find((c) => c.id === id)?.label ?? id;
+    const s = summarize(mx);
+    const list = (which: 'gone' | 'appeared'): TemplateResult => {
+      const total = s[which].fp.length + s[which].fn.length;
+      let groups = 0;
+      return html`<div class=${`repair-list repair-list-${which}`} data-testid=${`repair-${which}`}>
+        <span class="repair-list-title">${which === 'gone' ? 'Disappeared:' : 'Appeared:'}</span>${total === 0 ? html`<span class="muted"> none</span>` : nothing}${(['fp', 'fn'] as const).map((k) => {
+          const cells = s[which][k];
+          if (cells.length === 0) return nothing;
+          return html`<span class="repair-list-group"
+            ><span class="muted">${`${groups++ > 0 ? ';' : ''} ${KIND_TEXT[k].plural} (${cells.length}): `}</span>${cells.slice(0, 50).map(
+              (c, i) =>
+                html`${i > 0 ? ', ' : ''}<span class=${`repair-ref repair-${which}`} data-testid="repair-ref" data-attempt=${c.attempt} data-spec=${c.spec} data-kind=${k} data-which=${which}
+                    >${refText(c, label)}</span
+                  >`,
+            )}${cells.length > 50 ? html`<span class="muted">${` and ${cells.length - 50} more`}</span>` : nothing}</span
+          >`;
+        })}
+      </div>`;
+    };
+    const byKey = new Map(mx.cells.map((c) => [`${c.attempt}\u0000${c.spec}`, c]));
+    const rowsFirst = Math.max(3, Math.floor(FIRST_CELLS / Math.max(1, mx.specs.length)));
+    const attempts = this.showAll ? mx.attempts : mx.attempts.slice(0, rowsFirst);
+    return html`<div class="repair-matrix-part">
+      <div class="repair-counts" data-testid="repair-counts">
+        ${(['fp', 'fn'] as const).map((k) => {
+          const b = s.before[k];
+          const a = s.after[k];
+          const trend = a < b ? 'better' : a > b ? 'worse' : 'same';
+          return html`<span class=${`repair-count repair-${trend}`} data-testid=${`repair-count-${k}`} data-before=${String(b)} data-after=${String(a)} data-trend=${trend}
+            >${`${KIND_TEXT[k].plural} ${b} \u2192 ${a}`}</span
+          >`;
+        })}
+      </div>
+      ${list('gone')}${list('appeared')}
+      <div class="muted small repair-legend" data-testid="repair-legend">${LEGEND}</div>
+      <div class="table-scroll">
+        <table class="repair-matrix" data-testid="repair-matrix">
+          <thead>
+            <tr>
+              <th class="corner">attempt \\ spec</th>
+              ${mx.specs.map(
+                (sp) => html`<th class="repair-spec" data-testid="repair-spec" title=${oneLine(sp, 500)} data-spec=${sp} tabindex="0" @click=${() => ctx.actions.showSpec(sp)}>${oneLine(sp, 30)}</th>`,
+              )}
+            </tr>
+          </thead>
+          <tbody>
+            ${repeat(
+              attempts,
+              uniqueKeys(attempts, (at) => at),
+              (at) => {
+                const status = mx.attemptStatus?.[at];
+                const statusText = status ? `${oneLine(status.before ?? 'not run', 30)} \u2192 ${oneLine(status.after ?? 'not run', 30)}` : '';
+                const clickable = m.columns.some((c) => c.id === at);
+                return html`<tr data-testid="repair-row" data-attempt=${at}>
+                  <th class="repair-attempt" title=${oneLine(`${label(at)}${statusText ? `: run ${statusText}` : ''}`, 500)} data-attempt=${at} @click=${clickable ? () => ctx.actions.activateColumn(at) : nothing}>
+                    <div>${oneLine(label(at), 40)}</div>${statusText ? html`<div class="muted small" data-testid="repair-attempt-status">${statusText}</div>` : nothing}
+                  </th>${mx.specs.map((sp) => {
+                    const c = byKey.get(`${at}\u0000${sp}`);
+                    return c ? cell(c, label) : html`<td class="repair-cell muted"></td>`;
+                  })}
+                </tr>`;
+              },
+            )}
+          </tbody>
+        </table>
+        ${attempts.length < mx.attempts.length
+          ? html`<button
+              class="link-button"
+              data-testid="repair-show-all"
+              @click=${() => {
+                this.showAll = true;
+                this.repaint();
+              }}
+            >${`Show all ${mx.attempts.length} attempts`}</button>`
+          : nothing}
+      </div>
+    </div>`;
   }
-  root.append(head);
-  const who = [r.decidedBy ? `by ${oneLine(r.decidedBy, 80)}` : '', r.decidedAt ? oneLine(r.decidedAt.replace('T', ' ').replace(/\.\d+Z$|Z$/, ''), 30) : ''].filter(Boolean).join(', ');
-  root.append(
-    el('div', { class: 'muted small', testid: 'repair-suggestion', text: `Suggestion ${oneLine(r.suggestion, 80)}${r.target ? ` \u00b7 target ${oneLine(r.target, 40)}` : ''}${who ? ` \u00b7 ${st.word} ${who}` : ''}` }),
-  );
-  if (r.summary) root.append(el('p', { class: 'repair-summary', testid: 'repair-summary', text: oneLine(r.summary, 500) }));
-  if (r.message) root.append(el('p', { class: 'repair-message error', testid: 'repair-message', text: oneLine(r.message, 1000) }));
-  if (r.note) {
-    root.append(el('p', { class: 'repair-note', testid: 'repair-note' }, el('span', { class: 'muted', text: r.status === 'rejected' ? 'Reason: ' : 'Note: ' }), capText(r.note, 4000)));
-  }
-  if (r.rationale) {
-    const d = el('details', { class: 'repair-rationale', testid: 'repair-rationale' }, el('summary', { text: 'Rationale' }), el('div', { class: 'repair-rationale-text', testid: 'repair-rationale-text', text: capText(r.rationale, RATIONALE_CHARS) }));
-    root.append(d);
-  }
-  root.append(actions(ctx, r));
-  if (r.matrix) root.append(renderMatrixPart(ctx, r.matrix));
-  else if (r.status === 'revalidating') root.append(el('p', { class: 'muted', testid: 'repair-pending', text: 'The before/after matrix appears here when the runs have finished.' }));
-  return root;
 }
 
-function actions(ctx: Ctx, r: RepairView): HTMLElement {
+function actions(ctx: Ctx, r: RepairView): TemplateResult {
   const settle = (p: Promise<ActionResult>): void => {
     p.then(
       (res) => {
@@ -171,10 +268,10 @@ function actions(ctx: Ctx, r: RepairView): HTMLElement {
       (e: unknown) => ctx.status(errorText(e), true),
     );
   };
-  const bar = el('div', { class: 'repair-actions', testid: 'repair-actions' });
-  const add = (label: string, run: () => Promise<ActionResult>, doing: string, testid: string, secondary = true, title?: string) =>
-    bar.append(
-      button(
+  const buttons: TemplateResult[] = [];
+  const add = (label: string, run: () => Promise<ActionResult>, doing: string, testid: string, secondary = true, title?: string): void => {
+    buttons.push(
+      vsButton(
         label,
         () => {
           ctx.status(doing);
@@ -183,6 +280,7 @@ function actions(ctx: Ctx, r: RepairView): HTMLElement {
         { testid, secondary, ...(title ? { title } : {}) },
       ),
     );
+  };
   // The host acts on this panel's task; a suggestion's buttons name the suggestion.
   const on = (action: RepairAction) => () => ctx.host.request(action, { suggestion: r.suggestion });
   if (r.status === 'ready') {
@@ -193,104 +291,14 @@ function actions(ctx: Ctx, r: RepairView): HTMLElement {
   if (r.status === 'revalidated') add('Open as Document', on('showRepairMatrix'), 'Opening the before/after matrix as a document\u2026', 'repair-action-matrix');
   add('Show What Was Sent', on('showRepairPrompt'), 'Opening the prompt\u2026', 'repair-action-prompt');
   if (r.status !== 'ready' && r.status !== 'revalidating') add('Request Another\u2026', () => ctx.host.request('requestRepair', {}), 'Requesting a repair suggestion\u2026', 'repair-action-request');
-  return bar;
+  return html`<div class="repair-actions" data-testid="repair-actions">${buttons}</div>`;
 }
 
 function refText(c: Cell, label: (attempt: string) => string): string {
   return `${oneLine(label(c.attempt), 40)} \u00d7 ${oneLine(c.spec, 40)}`;
 }
 
-function renderMatrixPart(ctx: Ctx, mx: RepairMatrixView): HTMLElement {
-  const m = ctx.model();
-  const label = (id: string) => m.columns.find((c) => c.id === id)?.label ?? id;
-  const s = summarize(mx);
-  const part = el('div', { class: 'repair-matrix-part' });
-
-  const counts = el('div', { class: 'repair-counts', testid: 'repair-counts' });
-  for (const k of ['fp', 'fn'] as const) {
-    const b = s.before[k];
-    const a = s.after[k];
-    const trend = a < b ? 'better' : a > b ? 'worse' : 'same';
-    counts.append(
-      el('span', {
-        class: `repair-count repair-${trend}`,
-        testid: `repair-count-${k}`,
-        data: { before: String(b), after: String(a), trend },
-        text: `${KIND_TEXT[k].plural} ${b} \u2192 ${a}`,
-      }),
-    );
-  }
-  part.append(counts);
-
-  const list = (which: 'gone' | 'appeared') => {
-    const box = el('div', { class: `repair-list repair-list-${which}`, testid: `repair-${which}` }, el('span', { class: 'repair-list-title', text: which === 'gone' ? 'Disappeared:' : 'Appeared:' }));
-    const total = s[which].fp.length + s[which].fn.length;
-    if (total === 0) box.append(el('span', { class: 'muted', text: ' none' }));
-    let groups = 0;
-    for (const k of ['fp', 'fn'] as const) {
-      if (s[which][k].length === 0) continue;
-      const group = el('span', { class: 'repair-list-group' }, el('span', { class: 'muted', text: `${groups++ > 0 ? ';' : ''} ${KIND_TEXT[k].plural} (${s[which][k].length}): ` }));
-      s[which][k].slice(0, 50).forEach((c, i) => {
-        if (i > 0) group.append(', ');
-        group.append(el('span', { class: `repair-ref repair-${which}`, testid: 'repair-ref', data: { attempt: c.attempt, spec: c.spec, kind: k, which }, text: refText(c, label) }));
-      });
-      if (s[which][k].length > 50) group.append(el('span', { class: 'muted', text: ` and ${s[which][k].length - 50} more` }));
-      box.append(group);
-    }
-    return box;
-  };
-  part.append(list('gone'), list('appeared'));
-
-  part.append(
-    el('div', {
-      class: 'muted small repair-legend',
-      testid: 'repair-legend',
-      text: 'Each cell: outcome before \u2192 after (TP true pass, TF true fail, FP false positive, FN false negative, ? unknown, \u2014 not in that revision); below it the verifier verdict before \u2192 after.',
-    }),
-  );
-
-  const table = el('table', { class: 'repair-matrix', testid: 'repair-matrix' });
-  const headRow = el('tr', {}, el('th', { class: 'corner', text: 'attempt \\ spec' }));
-  for (const sp of mx.specs) {
-    const th = el('th', { class: 'repair-spec', testid: 'repair-spec', text: oneLine(sp, 30), title: sp, data: { spec: sp }, tabIndex: 0 });
-    th.addEventListener('click', () => ctx.actions.showSpec(sp));
-    headRow.append(th);
-  }
-  table.append(el('thead', {}, headRow));
-  const body = el('tbody');
-  const byKey = new Map(mx.cells.map((c) => [`${c.attempt}\u0000${c.spec}`, c]));
-  const rowsFirst = Math.max(3, Math.floor(FIRST_CELLS / Math.max(1, mx.specs.length)));
-  const addRows = (from: number, to: number) => {
-    for (const at of mx.attempts.slice(from, to)) {
-      const status = mx.attemptStatus?.[at];
-      const statusText = status ? `${oneLine(status.before ?? 'not run', 30)} \u2192 ${oneLine(status.after ?? 'not run', 30)}` : '';
-      const th = el('th', { class: 'repair-attempt', title: `${label(at)}${statusText ? `: run ${statusText}` : ''}`, data: { attempt: at } }, el('div', { text: oneLine(label(at), 40) }));
-      if (statusText) th.append(el('div', { class: 'muted small', testid: 'repair-attempt-status', text: statusText }));
-      if (m.columns.some((c) => c.id === at)) th.addEventListener('click', () => ctx.actions.activateColumn(at));
-      const tr = el('tr', { testid: 'repair-row', data: { attempt: at } }, th);
-      for (const sp of mx.specs) {
-        const c = byKey.get(`${at}\u0000${sp}`);
-        tr.append(c ? cell(c, label) : el('td', { class: 'repair-cell muted', text: '' }));
-      }
-      body.append(tr);
-    }
-  };
-  addRows(0, rowsFirst);
-  table.append(body);
-  const wrap = el('div', { class: 'table-scroll' }, table);
-  if (mx.attempts.length > rowsFirst) {
-    const more = el('button', { class: 'link-button', testid: 'repair-show-all', text: `Show all ${mx.attempts.length} attempts` });
-    more.addEventListener('click', () => {
-      addRows(rowsFirst, mx.attempts.length);
-      more.remove();
-    });
-    wrap.append(more);
-  }
-  part.append(wrap);
-  return part;
-}
-
-function cell(c: Cell, label: (attempt: string) => string): HTMLElement {
+function cell(c: Cell, label: (attempt: string) => string): TemplateResult {
   const b = outcomeOf(c.before.outcome);
   const a = outcomeOf(c.after.outcome);
   const marks = cellMarks(c);
@@ -302,20 +310,24 @@ function cell(c: Cell, label: (attempt: string) => string): HTMLElement {
   if (marks.appeared.length) classes.push('has-appeared');
   const markText = [...marks.gone.map((k) => `${KIND_TEXT[k].short} gone`), ...marks.appeared.map((k) => `${KIND_TEXT[k].short} appeared`)];
   const describe = `${refText(c, label)}: before ${OUTCOMES[b].text} (verifier ${c.before.verifier}), after ${OUTCOMES[a].text} (verifier ${c.after.verifier})${markText.length ? ` \u2014 ${markText.join(', ')}` : ''}`;
-  const td = el(
-    'td',
-    {
-      class: classes.join(' '),
-      testid: 'repair-cell',
-      data: { attempt: c.attempt, spec: c.spec, before: b, after: a, change: oneLine(c.change, 20), gone: marks.gone.join(' '), appeared: marks.appeared.join(' ') },
-      title: describe,
-      ariaLabel: describe,
-      tabIndex: 0,
-    },
-    el('div', { class: 'repair-outcomes', testid: 'repair-outcomes', text: `${OUTCOMES[b].short} \u2192 ${OUTCOMES[a].short}` }),
-    el('div', { class: 'repair-verdicts muted small', text: `${vb} \u2192 ${va}` }),
-  );
-  for (const k of marks.gone) td.append(el('div', { class: 'repair-mark repair-mark-gone', testid: 'repair-mark', data: { kind: k, which: 'gone' }, text: `\u2713 ${KIND_TEXT[k].short} gone` }));
-  for (const k of marks.appeared) td.append(el('div', { class: 'repair-mark repair-mark-appeared', testid: 'repair-mark', data: { kind: k, which: 'appeared' }, text: `\u2717 ${KIND_TEXT[k].short} appeared` }));
-  return td;
+  return html`<td
+    class=${classes.join(' ')}
+    data-testid="repair-cell"
+    data-attempt=${c.attempt}
+    data-spec=${c.spec}
+    data-before=${b}
+    data-after=${a}
+    data-change=${oneLine(c.change, 20)}
+    data-gone=${marks.gone.join(' ')}
+    data-appeared=${marks.appeared.join(' ')}
+    title=${oneLine(describe, 500)}
+    aria-label=${oneLine(describe, 200)}
+    tabindex="0"
+  >
+    <div class="repair-outcomes" data-testid="repair-outcomes">${`${OUTCOMES[b].short} \u2192 ${OUTCOMES[a].short}`}</div>
+    <div class="repair-verdicts muted small">${`${vb} \u2192 ${va}`}</div>
+    ${marks.gone.map((k) => html`<div class="repair-mark repair-mark-gone" data-testid="repair-mark" data-kind=${k} data-which="gone">${`\u2713 ${KIND_TEXT[k].short} gone`}</div>`)}${marks.appeared.map(
+      (k) => html`<div class="repair-mark repair-mark-appeared" data-testid="repair-mark" data-kind=${k} data-which="appeared">${`\u2717 ${KIND_TEXT[k].short} appeared`}</div>`,
+    )}
+  </td>`;
 }

@@ -1,45 +1,129 @@
 // Verifier results as two matrices, test x column and spec x column, when the host has any. A cell click makes
 // the column active and opens the run's log at that test (a spec cell: at its first failing covering test); a row
-// header shows the test or spec.
-import type { ResultsView } from '../../../src/protocol/messages';
+// header shows the test or spec. A lit-html template (rows keyed by id).
+import { html, nothing, type TemplateResult } from 'lit-html';
+import { repeat } from 'lit-html/directives/repeat.js';
+import type { ResultsView as ResultsModel } from '../../../src/protocol/messages';
 import type { Ctx } from '../context';
-import { el } from '../dom';
-import { oneLine } from '../text';
+import { errorText, oneLine } from '../text';
+import { uniqueKeys } from '../ui/template';
 import { shortName } from './specs';
-import { errorText } from '../text';
 
 /** Cells rendered before "show all" (rows x columns), so ten columns of hundreds of tests stay a small DOM. */
 const FIRST_CELLS = { tests: 300, specs: 200 } as const;
 
-export function renderResults(ctx: Ctx): HTMLElement {
-  const m = ctx.model();
-  const r = m.results;
-  const root = el('div', { class: 'results', testid: 'results' });
-  if (!r) {
-    root.append(el('p', { class: 'muted', text: 'No verifier results yet.' }));
-    return root;
+type Kind = 'tests' | 'specs';
+
+/** The results of one task; remembers which matrices show all their rows, until the task changes. */
+export class ResultsView {
+  private readonly showAll = { tests: false, specs: false };
+
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly repaint: () => void,
+  ) {}
+
+  template(): TemplateResult {
+    const ctx = this.ctx;
+    const m = ctx.model();
+    const r = m.results;
+    if (!r) return html`<div class="results" data-testid="results"><p class="muted">No verifier results yet.</p></div>`;
+    const label = (id: string): string => m.columns.find((c) => c.id === id)?.label ?? (id === 'empty' ? 'Empty patch' : id === 'gold' ? 'Gold patch' : id);
+    const testName = (id: string): string => shortName(m.tests.find((t) => t.id === id)?.name ?? id);
+    const flags = r.flags.slice(0, 100);
+    return html`<div class="results" data-testid="results">
+      ${flags.length > 0
+        ? html`<ul class="result-flags" data-testid="result-flags">
+            ${flags.map(
+              (f) =>
+                html`<li class="flag-line" data-kind=${oneLine(f.kind, 40)}>${`${f.column ? `${oneLine(label(f.column), 40)}: ` : ''}${oneLine(f.kind, 40)}: ${oneLine(f.message, 300)}`}</li>`,
+            )}
+          </ul>`
+        : nothing}
+      <div class="section-title">Tests</div>
+      ${this.matrix(r, 'tests', r.tests, label, testName, (rowId, col) => {
+        ctx.actions.activateColumn(col);
+        openLog(ctx, col, rowId);
+      }, (rowId) => ctx.actions.showTest(rowId))}
+      <div class="section-title">Specs</div>
+      ${this.matrix(r, 'specs', r.specs, label, (id) => id, (rowId, col) => {
+        ctx.actions.activateColumn(col);
+        openLog(ctx, col, specTest(ctx, r, rowId, col));
+      }, (rowId) => ctx.actions.showSpec(rowId))}
+    </div>`;
   }
-  const label = (id: string) => m.columns.find((c) => c.id === id)?.label ?? (id === 'empty' ? 'Empty patch' : id === 'gold' ? 'Gold patch' : id);
-  if (r.flags.length > 0) {
-    const flags = el('ul', { class: 'result-flags', testid: 'result-flags' });
-    for (const f of r.flags.slice(0, 100)) {
-      const who = f.column ? `${oneLine(label(f.column), 40)}: ` : '';
-      flags.append(el('li', { class: 'flag-line', text: `${who}${oneLine(f.kind, 40)}: ${oneLine(f.message, 300)}`, data: { kind: oneLine(f.kind, 40) } }));
-    }
-    root.append(flags);
+
+  private matrix(
+    r: ResultsModel,
+    kind: Kind,
+    cells: Record<string, Record<string, string>>,
+    columnLabel: (id: string) => string,
+    rowLabel: (id: string) => string,
+    onCell: (rowId: string, column: string) => void,
+    onRow: (rowId: string) => void,
+  ): TemplateResult {
+    // Rows where some column disagrees with the first (gold) come first: those are the ones to look at.
+    const rows = Object.keys(cells).sort((a, b) => Number(agrees(cells[a], r.columns)) - Number(agrees(cells[b], r.columns)));
+    const first = Math.max(10, Math.floor(FIRST_CELLS[kind] / Math.max(1, r.columns.length)));
+    const shown = this.showAll[kind] ? rows : rows.slice(0, first);
+    // One listener for all cells.
+    const cellOf = (e: Event): HTMLElement | null => (e.target instanceof Element ? e.target.closest<HTMLElement>('td.result') : null);
+    const click = (e: Event): void => {
+      const td = cellOf(e);
+      if (td?.dataset.row !== undefined && td.dataset.column !== undefined) onCell(td.dataset.row, td.dataset.column);
+      const th = e.target instanceof Element ? e.target.closest<HTMLElement>('th.row-head') : null;
+      if (th?.dataset.row !== undefined) onRow(th.dataset.row);
+    };
+    const key = (e: KeyboardEvent): void => {
+      const td = cellOf(e);
+      if (e.key === 'Enter' && td?.dataset.row !== undefined && td.dataset.column !== undefined) onCell(td.dataset.row, td.dataset.column);
+    };
+    return html`<div class="table-scroll">
+      <table class="results-matrix" data-testid=${`results-${kind}`}>
+        <thead>
+          <tr>
+            <th class="corner">${kind === 'tests' ? 'test' : 'spec'}</th>
+            ${r.columns.map((c) => {
+              const run = r.runs[c];
+              const why = run?.stale ? ` (stale: ${run.staleReasons?.length ? run.staleReasons.join('; ') : 'inputs changed since'})` : '';
+              return html`<th
+                title=${oneLine(run ? `${run.source === 'recorded' ? 'imported result' : `run ${run.runId}`}: ${run.status}${why}` : 'not run', 500)}
+                class=${run?.stale ? 'stale' : ''}
+                data-column=${c}
+              >${oneLine(columnLabel(c), 30)}${run?.stale
+                ? html`<span class="stale-mark" data-testid="result-stale"> (stale)</span>`
+                : run?.source === 'recorded'
+                  ? html`<span class="muted"> (imported)</span>`
+                  : nothing}</th>`;
+            })}
+          </tr>
+        </thead>
+        <tbody @click=${click} @keydown=${key}>
+          ${repeat(
+            shown,
+            uniqueKeys(shown, (id) => id),
+            (id) =>
+              html`<tr data-link-spec=${kind === 'specs' ? id : nothing}>
+                <th title=${oneLine(id, 500)} class="row-head" data-row=${id}>${oneLine(rowLabel(id), 60)}</th>${r.columns.map((c) => {
+                  const v = cells[id]?.[c] ?? '';
+                  return html`<td class=${`result ${statusClass(v)}`} data-testid="result-cell" data-row=${id} data-column=${c} tabindex="0" role="button">${oneLine(v, 20)}</td>`;
+                })}
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+      ${rows.length > shown.length
+        ? html`<button
+            class="link-button"
+            data-testid=${`results-${kind}-show-all`}
+            @click=${() => {
+              this.showAll[kind] = true;
+              this.repaint();
+            }}
+          >${`Show all ${rows.length} rows`}</button>`
+        : nothing}
+    </div>`;
   }
-  const testName = (id: string) => shortName(m.tests.find((t) => t.id === id)?.name ?? id);
-  root.append(el('div', { class: 'section-title', text: 'Tests' }));
-  root.append(matrix(ctx, r, 'tests', r.tests, label, testName, (rowId, col) => {
-    ctx.actions.activateColumn(col);
-    openLog(ctx, col, rowId);
-  }, (rowId) => ctx.actions.showTest(rowId)));
-  root.append(el('div', { class: 'section-title', text: 'Specs' }));
-  root.append(matrix(ctx, r, 'specs', r.specs, label, (id) => id, (rowId, col) => {
-    ctx.actions.activateColumn(col);
-    openLog(ctx, col, specTest(ctx, r, rowId, col));
-  }, (rowId) => ctx.actions.showSpec(rowId)));
-  return root;
 }
 
 /** Asks the host to open the column's run log at the test. */
@@ -51,78 +135,9 @@ function openLog(ctx: Ctx, column: string, testId: string | undefined): void {
 }
 
 /** The covering test a spec cell's log opens at: the first that did not pass in that column, else the first. */
-function specTest(ctx: Ctx, r: ResultsView, specId: string, column: string): string | undefined {
+function specTest(ctx: Ctx, r: ResultsModel, specId: string, column: string): string | undefined {
   const tests = ctx.model().specs.find((s) => s.id === specId)?.tests ?? [];
   return tests.find((t) => statusClass(r.tests[t]?.[column] ?? '') !== 'ok') ?? tests[0];
-}
-
-function matrix(
-  ctx: Ctx,
-  r: ResultsView,
-  kind: 'tests' | 'specs',
-  cells: Record<string, Record<string, string>>,
-  columnLabel: (id: string) => string,
-  rowLabel: (id: string) => string,
-  onCell: (rowId: string, column: string) => void,
-  onRow: (rowId: string) => void,
-): HTMLElement {
-  const table = el('table', { class: 'results-matrix', testid: `results-${kind}` });
-  const head = el('tr', {}, el('th', { class: 'corner', text: kind === 'tests' ? 'test' : 'spec' }));
-  for (const c of r.columns) {
-    const run = r.runs[c];
-    const why = run?.stale ? ` (stale: ${run.staleReasons?.length ? run.staleReasons.join('; ') : 'inputs changed since'})` : '';
-    const th = el('th', {
-      text: oneLine(columnLabel(c), 30),
-      title: run ? `${run.source === 'recorded' ? 'imported result' : `run ${run.runId}`}: ${run.status}${why}` : 'not run',
-      class: run?.stale ? 'stale' : '',
-      data: { column: c },
-    });
-    if (run?.stale) th.append(el('span', { class: 'stale-mark', testid: 'result-stale', text: ' (stale)' }));
-    else if (run?.source === 'recorded') th.append(el('span', { class: 'muted', text: ' (imported)' }));
-    head.append(th);
-  }
-  table.append(el('thead', {}, head));
-  const body = el('tbody');
-  // Rows where some column disagrees with the first (gold) come first: those are the ones to look at.
-  const rows = Object.keys(cells).sort((a, b) => Number(agrees(cells[a], r.columns)) - Number(agrees(cells[b], r.columns)));
-  const first = Math.max(10, Math.floor(FIRST_CELLS[kind] / Math.max(1, r.columns.length)));
-  const wrap = el('div', { class: 'table-scroll' }, table);
-  const addRows = (from: number, to: number) => {
-    for (const id of rows.slice(from, to)) {
-      const th = el('th', { text: oneLine(rowLabel(id), 60), title: id, class: 'row-head', data: { row: id } });
-      const tr = el('tr', {}, th);
-      for (const c of r.columns) {
-        const v = cells[id]?.[c] ?? '';
-        const td = el('td', { class: `result ${statusClass(v)}`, text: oneLine(v, 20), testid: 'result-cell', data: { row: id, column: c }, tabIndex: 0, role: 'button' });
-        tr.append(td);
-      }
-      if (kind === 'specs') ctx.links.addSpec(tr, id);
-      body.append(tr);
-    }
-  };
-  addRows(0, first);
-  // One listener for all cells.
-  const cellOf = (e: Event) => (e.target instanceof Element ? e.target.closest<HTMLElement>('td.result') : null);
-  body.addEventListener('click', (e) => {
-    const td = cellOf(e);
-    if (td?.dataset.row !== undefined && td.dataset.column !== undefined) onCell(td.dataset.row, td.dataset.column);
-    const th = e.target instanceof Element ? e.target.closest<HTMLElement>('th.row-head') : null;
-    if (th?.dataset.row !== undefined) onRow(th.dataset.row);
-  });
-  body.addEventListener('keydown', (e) => {
-    const td = cellOf(e);
-    if (e.key === 'Enter' && td?.dataset.row !== undefined && td.dataset.column !== undefined) onCell(td.dataset.row, td.dataset.column);
-  });
-  table.append(body);
-  if (rows.length > first) {
-    const more = el('button', { class: 'link-button', testid: `results-${kind}-show-all`, text: `Show all ${rows.length} rows` });
-    more.addEventListener('click', () => {
-      addRows(first, rows.length);
-      more.remove();
-    });
-    wrap.append(more);
-  }
-  return wrap;
 }
 
 function agrees(row: Record<string, string> | undefined, columns: readonly string[]): boolean {

@@ -1,5 +1,6 @@
-// The trajectory search box: the pattern, regex and case toggles, the hit counter and next/previous buttons.
-import { el } from '../dom';
+// The trajectory search box: the pattern, regex and case toggles, the hit counter and next/previous buttons. Built
+// once per task (an update does not touch it); the counter and the status patch their text in place.
+import { el, setText } from '../dom';
 import { button, textField, type TextField } from '../ui/controls';
 
 export interface SearchBarHandlers {
@@ -33,11 +34,11 @@ export class SearchBar {
   }
 
   setCounter(text: string): void {
-    this.counter.textContent = text;
+    setText(this.counter, text);
   }
 
   setStatus(text: string, error = false): void {
-    this.statusText.textContent = text;
+    setText(this.statusText, text);
     this.statusText.classList.toggle('error', error);
     this.field.setInvalid(error, text);
   }

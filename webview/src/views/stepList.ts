@@ -97,6 +97,11 @@ export class StepList {
     return this.cache?.total ?? this.source?.estimate ?? 0;
   }
 
+  /** Whether the list shows `source` already (the same column and filter, its pages cached). */
+  shows(source: ListSource): boolean {
+    return this.source !== undefined && this.cache !== undefined && keyOf(this.source) === keyOf(source) && this.caches.get(keyOf(source)) === this.cache;
+  }
+
   /** Shows another trajectory or filter; `scrollTop` restores a saved position. */
   setSource(source: ListSource | undefined, selectedStep: number | undefined, scrollTop = 0, emptyText = ''): void {
     this.source = source;

@@ -1,85 +1,93 @@
-// The tests: kind, the specs each covers, its source from the test patch, and a jump to it in the patch.
+// The tests: kind, the specs each covers, its source from the test patch, and a jump to it in the patch. A lit-html
+// template (tests keyed by id): a push patches the tests that changed, an opened source stays open.
+import { html, nothing, type TemplateResult } from 'lit-html';
+import { repeat } from 'lit-html/directives/repeat.js';
 import type { TestView } from '../../../src/protocol/messages';
 import type { Ctx } from '../context';
-import { el, onActivate } from '../dom';
 import { capText, oneLine } from '../text';
-import { badge } from '../ui/controls';
+import { vsBadge } from '../ui/controls';
+import { activateKey, uniqueKeys } from '../ui/template';
 
 /** Tests rendered per "show more": a task with hundreds of pass-to-pass tests stays a small DOM. */
 const CHUNK = 50;
 const MAX_SOURCE = 20_000;
 
-export function renderTests(ctx: Ctx, focus?: string): HTMLElement {
-  const m = ctx.model();
-  const root = el('div', { class: 'tests', testid: 'tests' });
-  if (m.tests.length === 0) root.append(el('p', { class: 'muted', text: 'This task has no tests.' }));
-  const list = el('div', { class: 'test-list' });
-  root.append(list);
-  let shown = 0;
-  const more = el('button', { class: 'link-button', testid: 'tests-show-more' });
-  const showMore = (upTo: number) => {
-    while (shown < Math.min(upTo, m.tests.length)) list.append(testItem(ctx, m.tests[shown++]!, false));
-    more.textContent = `Show ${Math.min(CHUNK, m.tests.length - shown)} more of ${m.tests.length - shown}`;
-    more.hidden = shown >= m.tests.length;
+/** The tests of one task; remembers how many are shown and which one was asked for, until the task changes. */
+export class TestsView {
+  private shown = CHUNK;
+  private focused: string | undefined;
+
+  constructor(
+    private readonly ctx: Ctx,
+    private readonly repaint: () => void,
+  ) {}
+
+  /** Shows `testId` (another region asked): listed, marked, its source open, scrolled into view once painted. */
+  focus(testId: string | undefined, content: () => HTMLElement | null): void {
+    this.focused = testId;
+    const i = testId === undefined ? -1 : this.ctx.model().tests.findIndex((t) => t.id === testId);
+    if (i >= this.shown) this.shown = i + 1;
+    this.repaint();
+    if (i < 0) return;
+    const item = [...(content()?.querySelectorAll<HTMLElement>('[data-testid="test"]') ?? [])][i];
+    if (!item) return;
+    const details = item.querySelector('details');
+    if (details) details.open = true;
+    requestAnimationFrame(() => item.scrollIntoView({ block: 'nearest' }));
+  }
+
+  template(): TemplateResult {
+    const ctx = this.ctx;
+    const m = ctx.model();
+    const list = m.tests.slice(0, this.shown);
+    const left = m.tests.length - list.length;
+    return html`<div class="tests" data-testid="tests">
+      ${m.tests.length === 0 ? html`<p class="muted">This task has no tests.</p>` : nothing}
+      <div class="test-list">${repeat(
+        list,
+        uniqueKeys(list, (t) => t.id),
+        (t) => testItem(ctx, t, t.id === this.focused),
+      )}</div>
+      <button
+        class="link-button"
+        data-testid="tests-show-more"
+        ?hidden=${left <= 0}
+        @click=${() => {
+          this.shown += CHUNK;
+          this.repaint();
+        }}
+      >${`Show ${Math.min(CHUNK, left)} more of ${left}`}</button>
+    </div>`;
+  }
+}
+
+function testItem(ctx: Ctx, t: TestView, focused: boolean): TemplateResult {
+  const chip = (id: string): TemplateResult => {
+    const show = (): void => ctx.actions.showSpec(id);
+    return html`<span class="chip" data-testid="test-spec" data-spec=${id} data-link-spec=${id} tabindex="0" role="button" @click=${show} @keydown=${activateKey(show)}
+      >${oneLine(id, 40)}</span
+    >`;
   };
-  more.addEventListener('click', () => showMore(shown + CHUNK));
-  const focusIndex = focus === undefined ? -1 : m.tests.findIndex((t) => t.id === focus);
-  showMore(Math.max(CHUNK, focusIndex + 1));
-  root.append(more);
-  ctx.links.bind(root);
-  if (focusIndex >= 0) {
-    const item = list.children[focusIndex] as HTMLElement | undefined;
-    if (item) {
-      item.classList.add('focused');
-      const details = item.querySelector('details');
-      if (details) details.open = true;
-      requestAnimationFrame(() => item.scrollIntoView({ block: 'nearest' }));
-    }
-  }
-  return root;
-}
-
-function testItem(ctx: Ctx, t: TestView, open: boolean): HTMLElement {
-  const specs = el('div', { class: 'chips' });
-  for (const id of t.specs.slice(0, 20)) {
-    const chip = el('span', { class: 'chip', testid: 'test-spec', data: { spec: id }, text: oneLine(id, 40), tabIndex: 0, role: 'button' });
-    onActivate(chip, () => ctx.actions.showSpec(id));
-    ctx.links.addSpec(chip, id);
-    specs.append(chip);
-  }
-  const item = el(
-    'div',
-    { class: `test${t.unmapped ? ' unmapped' : ''}`, testid: 'test', data: { test: t.id } },
-    el(
-      'div',
-      { class: 'test-head' },
-      el('span', { class: 'test-name', text: oneLine(t.name, 300), title: t.name }),
-      badge(t.kind === 'fail_to_pass' ? 'fail→pass' : 'pass→pass', 'test-kind'),
-      t.unmapped ? badge('no spec', 'flag-unmapped') : null,
-      openTest(ctx, t.id),
-    ),
-    t.specs.length > 0 ? specs : null,
-  );
-  if (t.source) {
-    const details = el(
-      'details',
-      { class: 'test-source' },
-      el('summary', { text: `${oneLine(t.source.file, 200)}:${t.source.patchLine}` }),
-      el('pre', { class: 'code', testid: 'test-source', text: capText(t.source.text, MAX_SOURCE) }),
-    );
-    details.open = open;
-    item.append(details);
-  } else {
-    item.append(el('div', { class: 'muted small', text: 'Source not found in the test patch.' }));
-  }
-  return item;
-}
-
-function openTest(ctx: Ctx, testId: string): HTMLElement {
-  const b = el('button', { class: 'link-button', testid: 'open-test', text: 'Open in test patch', title: 'Open the test patch at this test' });
-  b.addEventListener('click', (e) => {
-    e.stopPropagation();
-    ctx.actions.openTest(testId);
-  });
-  return b;
+  return html`<div class=${`test${t.unmapped ? ' unmapped' : ''}${focused ? ' focused' : ''}`} data-testid="test" data-test=${t.id}>
+    <div class="test-head">
+      <span class="test-name" title=${oneLine(t.name, 500)}>${oneLine(t.name, 300)}</span>${vsBadge(t.kind === 'fail_to_pass' ? 'fail→pass' : 'pass→pass', 'test-kind')}${t.unmapped
+        ? vsBadge('no spec', 'flag-unmapped')
+        : nothing}<button
+        class="link-button"
+        data-testid="open-test"
+        title="Open the test patch at this test"
+        @click=${(e: Event) => {
+          e.stopPropagation();
+          ctx.actions.openTest(t.id);
+        }}
+      >Open in test patch</button>
+    </div>
+    ${t.specs.length > 0 ? html`<div class="chips">${t.specs.slice(0, 20).map(chip)}</div>` : nothing}
+    ${t.source
+      ? html`<details class="test-source">
+          <summary>${`${oneLine(t.source.file, 200)}:${t.source.patchLine}`}</summary>
+          <pre class="code" data-testid="test-source">${capText(t.source.text, MAX_SOURCE)}</pre>
+        </details>`
+      : html`<div class="muted small">Source not found in the test patch.</div>`}
+  </div>`;
 }

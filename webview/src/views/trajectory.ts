@@ -1,14 +1,16 @@
 // The trajectories region: a tab per column, step-kind filters, the search over all attempts, the virtualized step
-// list of the active column and the selected step in full below it.
+// list of the active column and the selected step in full below it. The tabs, the summary line and the filters are
+// lit-html templates patched on every update; the list keeps its rows and patches their text (stepList.ts).
 import type { ColumnView, HostToWebview, SearchHit, StepView } from '../../../src/protocol/messages';
 import type { Ctx } from '../context';
-import { clear, el } from '../dom';
+import { html, nothing, render, type TemplateResult } from 'lit-html';
+import { el } from '../dom';
 import { SearchResults } from '../searchModel';
 import { kindsParam, STEP_KINDS } from '../state';
 import { formatCost, formatCount, oneLine } from '../text';
-import { checkbox, type Checkbox } from '../ui/controls';
+import { vsCheckbox } from '../ui/controls';
 import { split } from '../ui/split';
-import { tabs, type Tabs } from '../ui/tabs';
+import { vsTabs } from '../ui/tabs';
 import { SearchBar } from './searchBar';
 import { StepDetail } from './stepDetail';
 import { StepList } from './stepList';
@@ -28,8 +30,6 @@ export class TrajectoryView {
   private readonly tabsHost = el('div', { class: 'trajectory-tabs' });
   private readonly info = el('div', { class: 'trajectory-info muted small', testid: 'trajectory-info' });
   private readonly filters = el('div', { class: 'kind-filters', testid: 'kind-filters' });
-  private tabs: Tabs | undefined;
-  private checks = new Map<string, Checkbox>();
   private searchTimer: ReturnType<typeof setTimeout> | undefined;
   /** Set while a changed query waits for the typing pause. */
   private pendingSearch = false;
@@ -76,36 +76,52 @@ export class TrajectoryView {
     this.element.append(this.tabsHost, this.info, this.filters, this.bar.element, body);
   }
 
-  /** Builds the tabs and filters from the model; keeps the list, its caches and the search. */
+  /** Patches the tabs and filters from the model; keeps the list, its caches and the search. */
   render(): void {
     const m = this.ctx.model();
     this.search.setColumns(m.columns.map((c) => c.id));
-    clear(this.tabsHost);
-    this.tabs = tabs(
-      m.columns.map((c) => ({ id: c.id, label: oneLine(c.label, 40), title: c.hasTrajectory ? `${c.trajectory?.steps ?? '?'} steps` : 'No trajectory' })),
-      this.ctx.state().activeColumn ?? '',
-      'trajectory-tab',
-      (id) => this.ctx.actions.activateColumn(id),
-    );
-    this.tabsHost.append(this.tabs.element);
-    clear(this.filters);
-    this.checks.clear();
-    const on = new Set(this.ctx.state().stepKinds);
-    for (const k of STEP_KINDS) {
-      const c = checkbox(k, on.has(k), `kind-${k}`, () => this.onFilterChange());
-      this.checks.set(k, c);
-      this.filters.append(c.element);
-    }
     this.showColumn();
     this.updateSearchUi();
+  }
+
+  /** Patches the tabs (with their hit counts), the summary line and the step-kind filters. */
+  private renderChrome(): void {
+    const m = this.ctx.model();
+    const s = this.ctx.state();
+    const r = this.search;
+    const counting = r.status !== 'idle' && r.status !== 'error';
+    render(
+      vsTabs(
+        m.columns.map((c) => ({
+          id: c.id,
+          label: oneLine(c.label, 40),
+          title: c.hasTrajectory ? `${c.trajectory?.steps ?? '?'} steps` : 'No trajectory',
+          ...(counting ? { badge: formatCount(r.countFor(c.id)) } : {}),
+        })),
+        s.activeColumn ?? '',
+        'trajectory-tab',
+        (id) => this.ctx.actions.activateColumn(id),
+      ),
+      this.tabsHost,
+    );
+    const col = m.columns.find((c) => c.id === s.activeColumn);
+    render(this.infoTemplate(col), this.info);
+    const on = new Set(s.stepKinds);
+    const t = col?.trajectory;
+    render(
+      html`${STEP_KINDS.map((k) => {
+        const n = t?.byKind[k];
+        return vsCheckbox(n !== undefined ? `${k} (${formatCount(n)})` : k, on.has(k), `kind-${k}`, (checked) => this.onFilterChange(k, checked));
+      })}`,
+      this.filters,
+    );
   }
 
   /** The active column changed (tab, attempts region, keyboard). */
   showColumn(): void {
     const s = this.ctx.state();
     const col = this.ctx.model().columns.find((c) => c.id === s.activeColumn);
-    this.tabs?.select(s.activeColumn ?? '');
-    this.renderInfo(col);
+    this.renderChrome();
     if (!col || !col.hasTrajectory) {
       this.list.setSource(undefined, undefined, 0, col ? `${col.label}: no trajectory.` : 'No column selected.');
       this.detail.empty(col?.trajectoryError ? `Trajectory could not be read: ${oneLine(col.trajectoryError, 300)}` : 'No trajectory for this column.');
@@ -114,8 +130,11 @@ export class TrajectoryView {
     const kinds = kindsParam(s);
     const estimate = kinds ? kinds.reduce((n, k) => n + (col.trajectory?.byKind[k] ?? 0), 0) : (col.trajectory?.steps ?? 0);
     const selected = s.selectedStep[col.id];
+    const source = { column: col.id, kinds, estimate };
+    // The same trajectory and filter (an update of the task): the list stays as it is, scrolled where it is.
+    if (this.list.shows(source)) return;
     if (this.list.column !== col.id || this.detail.shown.column !== col.id) this.detail.empty('Select a step to see it in full.');
-    this.list.setSource({ column: col.id, kinds, estimate }, selected, s.scrollTop[col.id] ?? 0);
+    this.list.setSource(source, selected, s.scrollTop[col.id] ?? 0);
     if (selected !== undefined && this.detail.shown.column !== col.id) void this.restoreSelection(col.id, selected);
   }
 
@@ -288,8 +307,11 @@ export class TrajectoryView {
     }
   }
 
-  private onFilterChange(): void {
-    const kinds = STEP_KINDS.filter((k) => this.checks.get(k)?.checked);
+  private onFilterChange(kind: (typeof STEP_KINDS)[number], checked: boolean): void {
+    const before = new Set(this.ctx.state().stepKinds);
+    if (checked) before.add(kind);
+    else before.delete(kind);
+    const kinds = STEP_KINDS.filter((k) => before.has(k));
     this.ctx.setState({ stepKinds: kinds });
     const col = this.ctx.state().activeColumn;
     const selected = col === undefined ? undefined : this.ctx.state().selectedStep[col];
@@ -310,20 +332,15 @@ export class TrajectoryView {
     if (this.ctx.state().search !== '') void this.runSearch();
   }
 
-  private renderInfo(col: ColumnView | undefined): void {
-    clear(this.info);
+  private infoTemplate(col: ColumnView | undefined): TemplateResult {
     const t = col?.trajectory;
+    const parts: string[] = [];
     if (col && t) {
-      const parts = [`${oneLine(t.format, 40)}`, `${formatCount(t.steps)} steps`];
+      parts.push(`${oneLine(t.format, 40)}`, `${formatCount(t.steps)} steps`);
       if (t.costUsd !== undefined) parts.push(formatCost(t.costUsd));
       if (t.exitStatus) parts.push(`exit: ${oneLine(t.exitStatus, 60)}`);
-      this.info.append(parts.join(' \u00b7 '));
     }
-    if (col?.trajectoryError) this.info.append(el('span', { class: 'error', text: ` ${oneLine(col.trajectoryError, 300)}` }));
-    for (const k of STEP_KINDS) {
-      const n = t?.byKind[k];
-      this.checks.get(k)?.setLabel(n !== undefined ? `${k} (${formatCount(n)})` : k);
-    }
+    return html`${parts.join(' \u00b7 ')}${col?.trajectoryError ? html`<span class="error">${` ${oneLine(col.trajectoryError, 300)}`}</span>` : nothing}`;
   }
 
   private scheduleUi(): void {
@@ -336,8 +353,7 @@ export class TrajectoryView {
 
   private updateSearchUi(): void {
     const r = this.search;
-    const m = this.ctx.model();
-    for (const c of m.columns) this.tabs?.setBadge(c.id, r.status === 'idle' || r.status === 'error' ? undefined : formatCount(r.countFor(c.id)));
+    this.renderChrome();
     const idx = r.currentIndex();
     let text = '';
     if (r.status === 'running') text = `${idx >= 0 ? `${idx + 1} of ` : ''}${r.total}\u2026`;
