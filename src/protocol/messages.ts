@@ -515,12 +515,36 @@ export interface RequestMap {
 }
 
 export type RequestMethod = keyof RequestMap;
-export type RequestParams<M extends RequestMethod> = RequestMap[M]['params'];
-export type RequestResult<M extends RequestMethod> = RequestMap[M]['result'];
+export type RequestParams<M extends RequestMethod> = ParamsOf<RequestMap, M>;
+export type RequestResult<M extends RequestMethod> = ReplyOf<RequestMap, M>;
+/** The task view's requests that record a review act: each answers a `ReviewActResult`. */
+export type RecordingMethod = MethodsReplying<RequestMap, ReviewActResult>;
+
+// ---- typed replies, for every surface ------------------------------------------------------------------------
+//
+// Each surface declares its requests as one map (method -> params, reply): `RequestMap` for the task view,
+// `CurationRequestMap` for the statistics and adjudication panels. The host's handler table is typed from the map
+// (a handler that returns another reply type does not compile) and so is the webview's RPC client
+// (`request(method, params)` resolves to `ReplyOf<Map, M>`): no call site casts a reply.
+
+/** A surface's request table: method -> params and reply. */
+export type MethodMap<T> = { [K in keyof T]: { params: unknown; result: unknown } };
+/** The params of one method of a surface. */
+export type ParamsOf<Map extends MethodMap<Map>, M extends keyof Map> = Map[M]['params'];
+/** The reply of one method of a surface (what the host's handler resolves to and the webview's request gets). */
+export type ReplyOf<Map extends MethodMap<Map>, M extends keyof Map> = Map[M]['result'];
+/** The methods of a surface whose reply is `R`. */
+export type MethodsReplying<Map extends MethodMap<Map>, R> = { [M in keyof Map]: ReplyOf<Map, M> extends R ? M : never }[keyof Map];
+/** The host's answers to a surface's requests, one handler per method, each returning its method's reply. */
+export type HandlerTable<Map extends MethodMap<Map>> = { [M in keyof Map]: (params: ParamsOf<Map, M>) => Promise<ReplyOf<Map, M>> };
+/** A request of a surface as it travels (a union over the methods, so `method` narrows `params`). */
+export type RequestOf<Map extends MethodMap<Map>> = { [M in keyof Map & string]: { type: 'request'; id: number; method: M; params: ParamsOf<Map, M> } }[keyof Map & string];
+/** The one reply to a request (the wire does not repeat the method: the id says which request it answers). */
+export type ReplyMessage = { type: 'reply'; id: number; ok: true; result: unknown } | { type: 'reply'; id: number; ok: false; error: string };
 
 export type WebviewToHost =
   | { type: 'ready'; protocol: number; state?: WebviewState }
-  | { [M in RequestMethod]: { type: 'request'; id: number; method: M; params: RequestParams<M> } }[RequestMethod]
+  | RequestOf<RequestMap>
   | { type: 'uiState'; state: WebviewState };
 
 /** UI-only state the webview owns; the host stores it so a reloaded panel comes back as it was. */
@@ -541,8 +565,7 @@ export type ViewCommand = 'nextAttempt' | 'previousAttempt' | 'nextHit' | 'previ
 export type HostToWebview =
   | { type: 'init'; model: TaskViewModel; state?: WebviewState }
   | { type: 'update'; model: TaskViewModel }
-  | { type: 'reply'; id: number; ok: true; result: unknown }
-  | { type: 'reply'; id: number; ok: false; error: string }
+  | ReplyMessage
   /** `counts`: running totals per column since the search started (not this batch's), including hits not sent. */
   | { type: 'searchHits'; searchId: number; hits: SearchHit[]; counts: Record<string, number> }
   | { type: 'searchDone'; searchId: number; total: number; counts: Record<string, number>; cancelled: boolean; capped: boolean }
@@ -643,10 +666,9 @@ export type CurationRequestMethod = keyof CurationRequestMap;
 
 export type CurationWebviewToHost =
   | { type: 'ready'; protocol: number }
-  | { [M in CurationRequestMethod]: { type: 'request'; id: number; method: M; params: CurationRequestMap[M]['params'] } }[CurationRequestMethod];
+  | RequestOf<CurationRequestMap>;
 
 export type HostToCurationWebview =
   | { type: 'init'; model: CurationPanelModel }
   | { type: 'update'; model: CurationPanelModel }
-  | { type: 'reply'; id: number; ok: true; result: unknown }
-  | { type: 'reply'; id: number; ok: false; error: string };
+  | ReplyMessage;
