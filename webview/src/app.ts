@@ -1,7 +1,7 @@
 // The task view: lays the regions out once per task, patches them on every update (the header, the review bar and
 // the review tabs are lit-html templates; the element-built regions are filled again only when their data changed),
 // routes host messages, keeps the UI state and persists it, and performs the actions that cross regions.
-import { PROTOCOL_VERSION, type HostToWebview, type RequestMap, type RequestParams, type RequestResult, type TaskViewModel, type ViewCommand, type WebviewState } from '../../src/protocol/messages';
+import { PROTOCOL_VERSION, type HostToWebview, type RequestMap, type RequestParams, type RequestResult, type TaskStatusView, type TaskViewModel, type ViewCommand, type WebviewState } from '../../src/protocol/messages';
 import type { Actions, Ctx } from './context';
 import { html, render, type nothing, type TemplateResult } from 'lit-html';
 import { el } from './dom';
@@ -432,7 +432,8 @@ function normalizeModel(m: TaskViewModel): TaskViewModel {
     ...m,
     taskId: String(m.taskId ?? ''),
     title: String(m.title ?? ''),
-    status: String(m.status ?? ''),
+    // Kept as the host sent it (shown as inert text); only a missing one becomes empty.
+    status: (typeof m.status === 'string' ? m.status : '') as TaskStatusView,
     repo: String(m.repo ?? ''),
     image: String(m.image ?? ''),
     request: arr(m.request),

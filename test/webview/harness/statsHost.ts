@@ -114,7 +114,7 @@ function adjudicationModel(showSettled: boolean, settled: Map<string, string | n
       choices: [[], ['flaky']],
     },
   ];
-  const rows = items.map((i) => (settled.has(i.key) ? { ...i, open: false, final: settled.get(i.key)!, from: 'adjudicated' } : i));
+  const rows = items.map((i) => (settled.has(i.key) ? { ...i, open: false, final: settled.get(i.key)!, from: 'adjudicated' as const } : i));
   const open = rows.filter((r) => r.open).length;
   return {
     protocol: 1,
