@@ -24,16 +24,9 @@ import type { ExportArgs, ExportOutcome } from './exportCommand';
 import { exportCuratedSet } from './exportCommand';
 import type { CuratorName } from './reviewActions';
 import { ReviewActions } from './reviewActions';
+import { CURATION_CMD } from '../commandIds';
 
-export const CURATION_CMD = {
-  startReview: 'specweave.review.start',
-  stopReview: 'specweave.review.stop',
-  undo: 'specweave.review.undo',
-  showStats: 'specweave.stats.show',
-  showAdjudication: 'specweave.adjudication.show',
-  exportSet: 'specweave.curation.export',
-  setCurator: 'specweave.curator.set',
-} as const;
+export { CURATION_CMD };
 
 /** Context key: review mode is on (its commands show in the palette). */
 export const REVIEW_MODE_CTX = 'specweave.reviewMode';

@@ -34,17 +34,9 @@ import { requireTrust } from '../trust';
 import { RepairDecisions, StoreNotOpenError } from './repairDecisions';
 import { REPAIR_SCHEME, RepairDocuments, repairUri } from './repairDocuments';
 import { errorText } from '../../core/errorText';
+import { REPAIR_CMD } from '../commandIds';
 
-export const REPAIR_CMD = {
-  setApiKey: 'specweave.repair.setApiKey',
-  clearApiKey: 'specweave.repair.clearApiKey',
-  request: 'specweave.repair.request',
-  review: 'specweave.repair.review',
-  accept: 'specweave.repair.accept',
-  reject: 'specweave.repair.reject',
-  showPrompt: 'specweave.repair.showPrompt',
-  showMatrix: 'specweave.repair.showMatrix',
-} as const;
+export { REPAIR_CMD };
 
 export const API_KEY_SECRET = 'specweave.repair.apiKey';
 

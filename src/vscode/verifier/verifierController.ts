@@ -30,17 +30,9 @@ import { UNTRUSTED_REASON, requireTrust } from '../trust';
 import { QueueStatusItem, formatDuration } from './queueStatus';
 import { RUN_LOG_SCHEME, RunLogDocuments, runLogUri } from './runLogDocuments';
 import { errorText } from '../../core/errorText';
+import { CMD, VERIFIER_CMD } from '../commandIds';
 
-export const VERIFIER_CMD = {
-  runAttempt: 'specweave.verifier.runAttempt',
-  runGold: 'specweave.verifier.runGold',
-  runEmpty: 'specweave.verifier.runEmpty',
-  runTask: 'specweave.verifier.runTask',
-  runTasks: 'specweave.verifier.runTasks',
-  cancelAll: 'specweave.verifier.cancelAll',
-  showQueue: 'specweave.verifier.showQueue',
-  showLog: 'specweave.verifier.showLog',
-} as const;
+export { VERIFIER_CMD };
 
 /** Context key: runs are queued or running (shows "Cancel All Verifier Runs"). */
 export const CTX_VERIFIER_BUSY = 'specweave.verifierBusy';
@@ -536,7 +528,7 @@ export class VerifierController implements vscode.Disposable {
   }
 
   private async showResults(taskId: string): Promise<void> {
-    await vscode.commands.executeCommand('specweave.task.open', taskId);
+    await vscode.commands.executeCommand(CMD.openTask, taskId);
   }
 
   /** Cancels every queued and running run; returns how many there were. */
