@@ -5,8 +5,6 @@
 import { commandRegistrar } from '../reportingCommand';
 import * as vscode from 'vscode';
 import type { CurationStore } from '../../app/curationStore';
-import type { ConsensusPolicy } from '../../core/review/consensus';
-import { CONSENSUS_POLICIES } from '../../core/review/consensus';
 import { curatorNameProblem } from '../../core/review/curator';
 import type { AdjudicatePayload } from '../../core/review/events';
 import type { ReviewActResult } from '../../protocol/messages';
@@ -25,29 +23,16 @@ import { exportCuratedSet } from './exportCommand';
 import type { CuratorName } from './reviewActions';
 import { ReviewActions } from './reviewActions';
 import { CURATION_CMD } from '../commandIds';
+import { readCurationSettings, writeCuratorName } from '../settings';
+import type { CurationSettings } from '../settings';
 
 export { CURATION_CMD };
 
 /** Context key: review mode is on (its commands show in the palette). */
 export const REVIEW_MODE_CTX = 'specweave.reviewMode';
 
-export interface CurationSettings {
-  /** `specweave.curator.name`; empty: git's user.name. */
-  curatorName: string;
-  blind: boolean;
-  policy: ConsensusPolicy;
-}
-
-export function readCurationSettings(): CurationSettings {
-  const c = vscode.workspace.getConfiguration('specweave');
-  const policy = c.get<string>('curation.policy', 'adjudicate');
-  return {
-    // Taken as typed (not trimmed): a name with stray white space is refused, not silently changed.
-    curatorName: c.get<string>('curator.name', ''),
-    blind: c.get<boolean>('curation.blindMode', false),
-    policy: (CONSENSUS_POLICIES as readonly string[]).includes(policy) ? (policy as ConsensusPolicy) : 'adjudicate',
-  };
-}
+export type { CurationSettings };
+export { readCurationSettings };
 
 export interface CurationDeps {
   extensionUri: vscode.Uri;
@@ -234,7 +219,7 @@ export class CurationController implements vscode.Disposable {
       void vscode.window.showErrorMessage(`SpecWeave: not a curator name: ${problem}.`);
       return false;
     }
-    await vscode.workspace.getConfiguration('specweave').update('curator.name', name, vscode.ConfigurationTarget.Global);
+    await writeCuratorName(name);
     this.applySettings();
     return true;
   }

@@ -197,8 +197,8 @@ export class VerifierController implements vscode.Disposable {
   // ---- the one service --------------------------------------------------------------------------------------------
 
   private concurrency(): number {
-    const set = vscode.workspace.getConfiguration('specweave.verifier').get<number>('concurrency', 0);
-    if (typeof set === 'number' && Number.isFinite(set) && set >= 1) return Math.floor(set);
+    const set = readSettings().verifierConcurrency;
+    if (set !== undefined) return set;
     let mem = 0;
     for (const t of this.d.owner.tasks.tasks) mem = Math.max(mem, t.environment.limits.memoryMb);
     return machineConcurrency(mem > 0 ? mem : undefined);
@@ -401,7 +401,7 @@ export class VerifierController implements vscode.Disposable {
 
   /** The requests of a selection: the probes first (their flags tell how far to trust the rest), then the attempts. */
   private requests(sel: TaskSelection[], notes: string[]): VerifyRequest[] {
-    const force = vscode.workspace.getConfiguration('specweave.verifier').get<boolean>('reuseRuns', true) === false;
+    const force = !readSettings().verifierReuseRuns;
     const out: VerifyRequest[] = [];
     for (const s of sel) {
       const task = this.d.owner.tasks.task(s.taskId);
