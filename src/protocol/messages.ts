@@ -32,6 +32,48 @@ export type FinalSourceView = 'none' | 'single' | 'agreement' | 'adjudicated' | 
 export type CellChangeView = 'fp_fixed' | 'fn_fixed' | 'fp_new' | 'fn_new' | 'verdict_changed' | 'same';
 /** What a repair suggestion is asked to change (`auto`: the agent chooses). */
 export type RepairTargetView = 'request' | 'specs' | 'tests' | 'spec_test_map';
+/** A verifier run's status. */
+export const RUN_STATUS_VIEWS = ['passed', 'failed', 'timeout', 'oom', 'disk_limit', 'apply_failed', 'invalid', 'infra_error'] as const;
+/** A verifier run's status, or an imported result's (`recorded:` and the import's word: resolved, unresolved...). */
+export type RunStatusView = (typeof RUN_STATUS_VIEWS)[number] | `recorded:${string}`;
+/** What a run itself shows (a skipped listed test, an attempt editing its tests...). */
+export type RunFlagKindView = 'skipped_test' | 'conflicting_status' | 'attempt_edits_tests' | 'attempt_edits_test_plugins' | 'attempt_edits_test_config' | 'attempt_exits_test_process';
+/** An oracle probe's finding (a *flag*: the curator confirms or dismisses it), by kind. */
+export type FlagKindView =
+  | 'gold_fails_test'
+  | 'environment_defect'
+  | 'empty_passes_fail_to_pass'
+  | 'spec_without_test'
+  | 'gold_unusable'
+  | 'flaky_test'
+  | 'attempt_suspect_false_positive'
+  | 'attempt_suspect_false_negative'
+  | RunFlagKindView;
+/** Where the curator's name came from. */
+export type CuratorSourceView = 'option' | 'setting' | 'git' | 'env';
+/** How a disagreement between curators is settled. */
+export type ConsensusPolicyView = 'adjudicate' | 'highest-severity';
+/** The task scores a curator gives. */
+export const SCORE_FIELD_VIEWS = ['underspecified', 'fnSeverity', 'fpSeverity', 'difficulty', 'envDefects'] as const;
+export type ScoreFieldView = (typeof SCORE_FIELD_VIEWS)[number];
+/** The difficulty buckets of a task score. */
+export const DIFFICULTY_VIEWS = ['<15m', '15m-1h', '1-4h', '>4h'] as const;
+export type DifficultyView = (typeof DIFFICULTY_VIEWS)[number];
+/** The environment defects a task score may name. */
+export const ENV_DEFECT_VIEWS = ['dependency_drift', 'resource_mismatch', 'flaky'] as const;
+export type EnvDefectView = (typeof ENV_DEFECT_VIEWS)[number];
+
+const member = <T extends string>(list: readonly T[]) => (v: unknown): v is T => list.some((x) => x === v);
+/** Runtime checks of the literal unions (the host validates requests with them; the webview narrows its drafts). */
+export const isTaskStatusView = member(TASK_STATUS_VIEWS);
+export const isScoreFieldView = member(SCORE_FIELD_VIEWS);
+export const isDifficultyView = member(DIFFICULTY_VIEWS);
+export const isEnvDefectView = member(ENV_DEFECT_VIEWS);
+/** A score row's field (an adjudication row of a score always names one); throws otherwise. */
+export function scoreFieldView(v: unknown): ScoreFieldView {
+  if (isScoreFieldView(v)) return v;
+  throw new Error(`not a score field: ${JSON.stringify(v)?.slice(0, 40)}`);
+}
 
 // ---- view models (host -> webview) ---------------------------------------------------------------------------
 
@@ -125,7 +167,7 @@ export interface ResultsView {
   /** columnId -> run summary (status, stale). */
   runs: Record<string, {
     runId: string;
-    status: string;
+    status: RunStatusView;
     stale: boolean;
     resolved?: boolean;
     /** (verifier, additive) `run`: one of our stored runs; `recorded`: an imported result (no log of ours). */
@@ -134,7 +176,7 @@ export interface ResultsView {
     staleReasons?: string[];
   }>;
   /** `column` (verifier, additive): the attempt a flag is about; absent for flags about the task. */
-  flags: Array<{ kind: string; message: string; testId?: string; specId?: string; column?: string }>;
+  flags: Array<{ kind: FlagKindView; message: string; testId?: string; specId?: string; column?: string }>;
 }
 
 export interface TaskViewModel {
@@ -142,7 +184,7 @@ export interface TaskViewModel {
   taskId: string;
   title: string;
   revision: number;
-  status: string;
+  status: TaskStatusView;
   repo: string;
   baseCommit?: string;
   image: string;
@@ -213,6 +255,13 @@ export interface RepairMatrixView {
 
 export type CuratorVerdictView = 'satisfied' | 'violated' | 'unsure';
 export const CURATOR_VERDICT_VIEWS: readonly CuratorVerdictView[] = ['satisfied', 'violated', 'unsure'];
+/** True for one of the curator's verdicts. */
+export const isCuratorVerdictView = (v: unknown): v is CuratorVerdictView => CURATOR_VERDICT_VIEWS.some((x) => x === v);
+/** A value known to be a verdict (an adjudication row of a label offers only verdicts); throws otherwise. */
+export function curatorVerdictView(v: unknown): CuratorVerdictView {
+  if (isCuratorVerdictView(v)) return v;
+  throw new Error(`not a verdict: ${JSON.stringify(v)?.slice(0, 40)}`);
+}
 /** The curator's final verdict set against the verifier's. */
 export type OutcomeView = 'true_pass' | 'true_fail' | 'false_positive' | 'false_negative' | 'undecided';
 
@@ -260,7 +309,7 @@ export interface ReviewAttemptView {
   model: string;
   agent: string;
   /** What the verifier said about the attempt as a whole, and where it came from. */
-  verifier?: { source: 'run' | 'recorded'; runId: string; status: string; resolved?: boolean; stale: boolean; staleReasons?: string[] };
+  verifier?: { source: 'run' | 'recorded'; runId: string; status: RunStatusView; resolved?: boolean; stale: boolean; staleReasons?: string[] };
   judged: number;
   falsePositives: number;
   falseNegatives: number;
@@ -270,16 +319,16 @@ export interface ScoresView {
   underspecified?: number;
   fnSeverity?: number;
   fpSeverity?: number;
-  envDefects?: string[];
+  envDefects?: EnvDefectView[];
   otherIssues?: string;
-  difficulty?: string;
+  difficulty?: DifficultyView;
   note?: string;
 }
 
 /** An oracle-probe flag from the verifier: a suggestion the curator confirms or dismisses, never a label. */
 export interface SuggestionView {
   id: string;
-  kind: string;
+  kind: FlagKindView;
   message: string;
   test?: string;
   spec?: string;
@@ -324,8 +373,8 @@ export interface ReviewView {
   viewer?: string;
   curatorProblem?: string;
   /** Where the name came from: setting, git or env. */
-  curatorSource?: string;
-  policy: string;
+  curatorSource?: CuratorSourceView;
+  policy: ConsensusPolicyView;
   blind: boolean;
   /** Blind mode is hiding other curators' labels and scores right now (until the viewer submits). */
   othersHidden: boolean;
@@ -345,8 +394,8 @@ export interface ReviewView {
     others: Array<ScoresView & { curator: string; event: string }>;
     final: ScoresView;
     /** Per field: where the final value came from. */
-    from: Record<string, string>;
-    open: string[];
+    from: Partial<Record<ScoreFieldView, FinalSourceView>>;
+    open: ScoreFieldView[];
   };
   suggestions: SuggestionView[];
   rules: RuleView[];
@@ -494,13 +543,13 @@ export interface RequestMap {
   };
   /** The viewer's scores of the task. */
   score: {
-    params: { underspecified: number; fnSeverity: number; fpSeverity: number; envDefects: string[]; otherIssues?: string; difficulty?: string; note?: string };
+    params: { underspecified: number; fnSeverity: number; fpSeverity: number; envDefects: EnvDefectView[]; otherIssues?: string; difficulty?: DifficultyView; note?: string };
     result: ReviewActResult;
   };
   /** The viewer has finished their review of the task (ends their blindness on it). */
   submit: { params: { note?: string }; result: ReviewActResult };
   /** A checked life-cycle transition (not to approved or rejected: those are `approve` and `reject`). */
-  transition: { params: { to: string; note?: string }; result: ReviewActResult };
+  transition: { params: { to: TaskStatusView; note?: string }; result: ReviewActResult };
   /** Approval; each failing rule must be fixed or waived with a reason. */
   approve: { params: { waivers: Array<{ rule: string; reason: string }>; note?: string }; result: ReviewActResult };
   reject: { params: { reason: string }; result: ReviewActResult };
@@ -515,12 +564,36 @@ export interface RequestMap {
 }
 
 export type RequestMethod = keyof RequestMap;
-export type RequestParams<M extends RequestMethod> = RequestMap[M]['params'];
-export type RequestResult<M extends RequestMethod> = RequestMap[M]['result'];
+export type RequestParams<M extends RequestMethod> = ParamsOf<RequestMap, M>;
+export type RequestResult<M extends RequestMethod> = ReplyOf<RequestMap, M>;
+/** The task view's requests that record a review act: each answers a `ReviewActResult`. */
+export type RecordingMethod = MethodsReplying<RequestMap, ReviewActResult>;
+
+// ---- typed replies, for every surface ------------------------------------------------------------------------
+//
+// Each surface declares its requests as one map (method -> params, reply): `RequestMap` for the task view,
+// `CurationRequestMap` for the statistics and adjudication panels. The host's handler table is typed from the map
+// (a handler that returns another reply type does not compile) and so is the webview's RPC client
+// (`request(method, params)` resolves to `ReplyOf<Map, M>`): no call site casts a reply.
+
+/** A surface's request table: method -> params and reply. */
+export type MethodMap<T> = { [K in keyof T]: { params: unknown; result: unknown } };
+/** The params of one method of a surface. */
+export type ParamsOf<Map extends MethodMap<Map>, M extends keyof Map> = Map[M]['params'];
+/** The reply of one method of a surface (what the host's handler resolves to and the webview's request gets). */
+export type ReplyOf<Map extends MethodMap<Map>, M extends keyof Map> = Map[M]['result'];
+/** The methods of a surface whose reply is `R`. */
+export type MethodsReplying<Map extends MethodMap<Map>, R> = { [M in keyof Map]: ReplyOf<Map, M> extends R ? M : never }[keyof Map];
+/** The host's answers to a surface's requests, one handler per method, each returning its method's reply. */
+export type HandlerTable<Map extends MethodMap<Map>> = { [M in keyof Map]: (params: ParamsOf<Map, M>) => Promise<ReplyOf<Map, M>> };
+/** A request of a surface as it travels (a union over the methods, so `method` narrows `params`). */
+export type RequestOf<Map extends MethodMap<Map>> = { [M in keyof Map & string]: { type: 'request'; id: number; method: M; params: ParamsOf<Map, M> } }[keyof Map & string];
+/** The one reply to a request (the wire does not repeat the method: the id says which request it answers). */
+export type ReplyMessage = { type: 'reply'; id: number; ok: true; result: unknown } | { type: 'reply'; id: number; ok: false; error: string };
 
 export type WebviewToHost =
   | { type: 'ready'; protocol: number; state?: WebviewState }
-  | { [M in RequestMethod]: { type: 'request'; id: number; method: M; params: RequestParams<M> } }[RequestMethod]
+  | RequestOf<RequestMap>
   | { type: 'uiState'; state: WebviewState };
 
 /** UI-only state the webview owns; the host stores it so a reloaded panel comes back as it was. */
@@ -541,8 +614,7 @@ export type ViewCommand = 'nextAttempt' | 'previousAttempt' | 'nextHit' | 'previ
 export type HostToWebview =
   | { type: 'init'; model: TaskViewModel; state?: WebviewState }
   | { type: 'update'; model: TaskViewModel }
-  | { type: 'reply'; id: number; ok: true; result: unknown }
-  | { type: 'reply'; id: number; ok: false; error: string }
+  | ReplyMessage
   /** `counts`: running totals per column since the search started (not this batch's), including hits not sent. */
   | { type: 'searchHits'; searchId: number; hits: SearchHit[]; counts: Record<string, number> }
   | { type: 'searchDone'; searchId: number; total: number; counts: Record<string, number>; cancelled: boolean; capped: boolean }
@@ -556,7 +628,7 @@ export type HostToWebview =
 export interface StatsViewModel {
   protocol: number;
   dataset: string;
-  policy: string;
+  policy: ConsensusPolicyView;
   funnel: { imported: number; reviewed: number; approved: number; rejected: number };
   byStatus: Record<string, number>;
   breakdown: {
@@ -602,12 +674,12 @@ export interface DisagreementView {
   attempt?: string;
   spec?: string;
   specText?: string;
-  field?: string;
-  verifier?: string;
+  field?: ScoreFieldView;
+  verifier?: SpecVerdictView;
   values: Array<{ curator: string; value: string | number | string[]; event: string }>;
   open: boolean;
   final?: string | number | string[];
-  from: string;
+  from: FinalSourceView;
   /** The values an adjudication may choose from (verdicts, 0-3, difficulty buckets, defect sets). */
   choices: Array<string | number | string[]>;
 }
@@ -615,7 +687,7 @@ export interface DisagreementView {
 export interface AdjudicationViewModel {
   protocol: number;
   dataset: string;
-  policy: string;
+  policy: ConsensusPolicyView;
   viewer?: string;
   curatorProblem?: string;
   items: DisagreementView[];
@@ -630,7 +702,7 @@ export type CurationPanelModel = { view: 'stats'; stats: StatsViewModel } | { vi
 export interface CurationRequestMap {
   /** Records the final decision on a disagreement (an adjudicate event). */
   adjudicate: {
-    params: { taskId: string; target: 'label'; attempt: string; spec: string; verdict: CuratorVerdictView; note?: string } | { taskId: string; target: 'score'; field: string; value: number | string | string[]; note?: string };
+    params: { taskId: string; target: 'label'; attempt: string; spec: string; verdict: CuratorVerdictView; note?: string } | { taskId: string; target: 'score'; field: ScoreFieldView; value: number | string | string[]; note?: string };
     result: ReviewActResult;
   };
   /** Opens a task in the task view. */
@@ -643,10 +715,9 @@ export type CurationRequestMethod = keyof CurationRequestMap;
 
 export type CurationWebviewToHost =
   | { type: 'ready'; protocol: number }
-  | { [M in CurationRequestMethod]: { type: 'request'; id: number; method: M; params: CurationRequestMap[M]['params'] } }[CurationRequestMethod];
+  | RequestOf<CurationRequestMap>;
 
 export type HostToCurationWebview =
   | { type: 'init'; model: CurationPanelModel }
   | { type: 'update'; model: CurationPanelModel }
-  | { type: 'reply'; id: number; ok: true; result: unknown }
-  | { type: 'reply'; id: number; ok: false; error: string };
+  | ReplyMessage;

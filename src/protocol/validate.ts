@@ -1,7 +1,7 @@
 // Validation of every message that arrives on the host from a webview: the webview renders hostile text, so the
 // host trusts nothing it sends.
 import type { CurationRequestMethod, CurationWebviewToHost, RequestMethod, StepKindView, WebviewState, WebviewToHost } from './messages';
-import { CURATOR_VERDICT_VIEWS, MAX_REVIEW_TEXT } from './messages';
+import { CURATOR_VERDICT_VIEWS, ENV_DEFECT_VIEWS, MAX_REVIEW_TEXT, isDifficultyView, isEnvDefectView, isScoreFieldView, isTaskStatusView } from './messages';
 
 export type Validated = { ok: true; message: WebviewToHost } | { ok: false; error: string };
 
@@ -62,15 +62,15 @@ const paramChecks: Record<RequestMethod, (p: Obj) => string | undefined> = {
     isInt(p.fnSeverity, 0, 3) &&
     isInt(p.fpSeverity, 0, 3) &&
     Array.isArray(p.envDefects) &&
-    p.envDefects.length <= 10 &&
-    p.envDefects.every((d) => isStr(d, 100)) &&
+    p.envDefects.length <= ENV_DEFECT_VIEWS.length &&
+    p.envDefects.every(isEnvDefectView) &&
     opt(p.otherIssues, isText) &&
-    opt(p.difficulty, (v): v is string => isStr(v, 20)) &&
+    opt(p.difficulty, isDifficultyView) &&
     opt(p.note, isText)
       ? undefined
-      : 'score needs underspecified, fnSeverity, fpSeverity (0-3), envDefects (list), otherIssues?, difficulty?, note?',
+      : 'score needs underspecified, fnSeverity, fpSeverity (0-3), envDefects (a list of dependency_drift, resource_mismatch, flaky), otherIssues?, difficulty? (<15m, 15m-1h, 1-4h or >4h), note?',
   submit: (p) => (opt(p.note, isText) ? undefined : 'submit takes note? (text)'),
-  transition: (p) => (isStr(p.to, 40) && opt(p.note, isText) ? undefined : 'transition needs to (a status) and note?'),
+  transition: (p) => (isTaskStatusView(p.to) && opt(p.note, isText) ? undefined : 'transition needs to (a task status) and note?'),
   approve: (p) =>
     Array.isArray(p.waivers) && p.waivers.length <= 50 && p.waivers.every((w) => isObj(w) && isStr(w.rule, 100) && isText(w.reason)) && opt(p.note, isText)
       ? undefined
@@ -157,7 +157,7 @@ const curationChecks: Record<CurationRequestMethod, (p: Obj) => string | undefin
   adjudicate: (p) => {
     if (!isId(p.taskId) || !opt(p.note, isText)) return 'adjudicate needs taskId and note?';
     if (p.target === 'label') return isId(p.attempt) && isId(p.spec) && isVerdict(p.verdict) ? undefined : 'adjudicate of a label needs attempt, spec and verdict';
-    if (p.target === 'score') return isStr(p.field, 40) && scoreValue(p.value) ? undefined : 'adjudicate of a score needs field and value';
+    if (p.target === 'score') return isScoreFieldView(p.field) && scoreValue(p.value) ? undefined : 'adjudicate of a score needs field (a score field) and value';
     return 'adjudicate needs target label or score';
   },
   openTask: (p) => (isId(p.taskId) ? undefined : 'openTask needs taskId'),

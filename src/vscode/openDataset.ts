@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { CandidateTask, DatasetManifest } from '../core/model';
 import type { ConsensusPolicy } from '../core/review/consensus';
+import type { CuratorSource } from '../core/review/curator';
 import type { CurrentPatches } from '../core/review/fromRuns';
 import type { VerifierRunRecord } from '../core/verify/runResult';
 import { CURATION_DIR, LOG_FILE } from '../adapters/fs/reviewLog';
@@ -23,7 +24,7 @@ import { errorText } from '../core/errorText';
 /** The setting a curator name comes from in VS Code; every refusal names it. */
 export const CURATOR_SETTING = 'specweave.curator.name';
 
-export type CuratorName = { ok: true; name: string; source: string } | { ok: false; message: string };
+export type CuratorName = { ok: true; name: string; source: CuratorSource } | { ok: false; message: string };
 
 /** What changed: these tasks' folders (`all` after open/close), the review log, these tasks' stored runs. */
 export interface OpenDatasetChange {

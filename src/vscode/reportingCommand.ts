@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { DisposableStore } from './disposables';
 import { errorText } from '../core/errorText';
+import { isCommandId } from './commandIds';
 
 export type CommandHandler = (...args: unknown[]) => unknown;
 
@@ -16,6 +17,8 @@ export function commandRegistrar(
 ): (id: string, fn: CommandHandler) => void {
   const redact = opts.redact ?? ((t: string) => t);
   return (id, fn) => {
+    // One command table (commandIds.ts): an id it lacks would be a command package.json does not contribute.
+    if (!isCommandId(id)) throw new Error(`${id} is not in the command table (src/vscode/commandIds.ts)`);
     store.add(
       vscode.commands.registerCommand(id, async (...args: unknown[]) => {
         try {

@@ -1,6 +1,10 @@
-// Typed access to the `specweave.*` settings. The curator name and the consensus policy are the curation feature's
-// (readCurationSettings), read by the open dataset's owner only.
+// The one reader of the `specweave.*` settings: every feature reads its settings here (the curator name and the
+// consensus policy through the open dataset's owner only). Each value is checked and falls back to its default.
 import * as vscode from 'vscode';
+import type { ConsensusPolicy } from '../core/review/consensus';
+import { CONSENSUS_POLICIES } from '../core/review/consensus';
+import type { LlmSettings } from '../adapters/llm/client';
+import { DEFAULT_MAX_REPLY_BYTES, DEFAULT_SETTINGS } from '../adapters/llm/client';
 
 export interface Settings {
   /** Dataset folder to open at start, relative to the first workspace folder or absolute. */
@@ -8,6 +12,10 @@ export interface Settings {
   dockerHost: string;
   gitPath: string;
   persistFilters: boolean;
+  /** `specweave.verifier.concurrency`: runs at once; undefined (0 or not a number): chosen from the machine. */
+  verifierConcurrency?: number;
+  /** `specweave.verifier.reuseRuns` (default true): a run with the same inputs is reused instead of run again. */
+  verifierReuseRuns: boolean;
 }
 
 export function readSettings(): Settings {
@@ -17,5 +25,52 @@ export function readSettings(): Settings {
     dockerHost: c.get<string>('docker.host', '').trim(),
     gitPath: c.get<string>('git.path', '').trim() || 'git',
     persistFilters: c.get<boolean>('candidates.persistFilters', true),
+    ...verifierConcurrency(c.get<number>('verifier.concurrency', 0)),
+    verifierReuseRuns: c.get<boolean>('verifier.reuseRuns', true) !== false,
   };
+}
+
+function verifierConcurrency(set: unknown): { verifierConcurrency?: number } {
+  return typeof set === 'number' && Number.isFinite(set) && set >= 1 ? { verifierConcurrency: Math.floor(set) } : {};
+}
+
+export interface CurationSettings {
+  /** `specweave.curator.name`; empty: git's user.name. */
+  curatorName: string;
+  blind: boolean;
+  policy: ConsensusPolicy;
+}
+
+export function readCurationSettings(): CurationSettings {
+  const c = vscode.workspace.getConfiguration('specweave');
+  const policy = c.get<string>('curation.policy', 'adjudicate');
+  return {
+    // Taken as typed (not trimmed): a name with stray white space is refused, not silently changed.
+    curatorName: c.get<string>('curator.name', ''),
+    blind: c.get<boolean>('curation.blindMode', false),
+    policy: (CONSENSUS_POLICIES as readonly string[]).includes(policy) ? (policy as ConsensusPolicy) : 'adjudicate',
+  };
+}
+
+/** `specweave.repair.*`: the endpoint and limits of the repair agent's model. */
+export function readRepairSettings(): LlmSettings {
+  const c = vscode.workspace.getConfiguration('specweave.repair');
+  const num = (k: string, d: number, min: number, max: number) => {
+    const v = c.get<number>(k, d);
+    return typeof v === 'number' && Number.isFinite(v) ? Math.min(max, Math.max(min, v)) : d;
+  };
+  return {
+    baseUrl: c.get<string>('baseUrl', DEFAULT_SETTINGS.baseUrl).trim() || DEFAULT_SETTINGS.baseUrl,
+    model: c.get<string>('model', DEFAULT_SETTINGS.model).trim() || DEFAULT_SETTINGS.model,
+    temperature: num('temperature', DEFAULT_SETTINGS.temperature, 0, 2),
+    maxTokens: num('maxTokens', DEFAULT_SETTINGS.maxTokens, 2048, 2_000_000),
+    timeoutSec: num('timeoutSec', DEFAULT_SETTINGS.timeoutSec, 1, 3600),
+    maxReplyBytes: num('maxReplyBytes', DEFAULT_MAX_REPLY_BYTES, 1024, 64 * 1024 * 1024),
+  };
+}
+
+
+/** Sets `specweave.curator.name` in the user settings (the one write to the settings). */
+export async function writeCuratorName(name: string): Promise<void> {
+  await vscode.workspace.getConfiguration('specweave').update('curator.name', name, vscode.ConfigurationTarget.Global);
 }

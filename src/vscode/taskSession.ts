@@ -2,7 +2,7 @@
 // trajectory cache and the editor actions it is given, streams search hits, and refuses to post any message over the
 // size limit. The panel (taskPanel.ts) wires it to a real webview; tests drive it directly.
 import { validateWebviewMessage } from '../protocol/validate';
-import type { ActionMethod, ActionResult, HostToWebview, RequestMap, RequestMethod, TaskViewModel, TrajectoryInfoView, ViewCommand, WebviewState, WebviewToHost } from '../protocol/messages';
+import type { ActionMethod, ActionResult, HandlerTable, HostToWebview, ReplyOf, RequestMap, TaskViewModel, TrajectoryInfoView, ViewCommand, WebviewState, WebviewToHost } from '../protocol/messages';
 import { compileSearch, runSearch } from '../core/view/search';
 import { trajectoryInfo } from '../core/view/taskView';
 import { MAX_MESSAGE_BYTES, WebviewChannel } from './webviewChannel';
@@ -14,20 +14,20 @@ export { MAX_MESSAGE_BYTES };
 
 /** What the panel does in the editor on the webview's behalf. */
 export interface EditorActions {
-  openDiff(column: string, path: string): Promise<RequestMap['openDiff']['result']>;
-  compareColumns(left: string, right: string, path: string): Promise<RequestMap['compareColumns']['result']>;
-  openTest(testId: string): Promise<RequestMap['openTest']['result']>;
-  openPatch(column: string): Promise<RequestMap['openPatch']['result']>;
+  openDiff(column: string, path: string): Promise<ReplyOf<RequestMap, 'openDiff'>>;
+  compareColumns(left: string, right: string, path: string): Promise<ReplyOf<RequestMap, 'compareColumns'>>;
+  openTest(testId: string): Promise<ReplyOf<RequestMap, 'openTest'>>;
+  openPatch(column: string): Promise<ReplyOf<RequestMap, 'openPatch'>>;
   /** Carries out an action the page asks for on this task (a repair action names its suggestion). */
   act(action: ActionMethod, suggestion?: string): Promise<ActionResult>;
   /** Opens the log of the verifier run behind a results column (the verifier feature). */
-  openRunLog?(column: string, testId?: string): Promise<RequestMap['openRunLog']['result']>;
+  openRunLog?(column: string, testId?: string): Promise<ReplyOf<RequestMap, 'openRunLog'>>;
 }
 
 /** The requests the curation feature answers (labels, scores, life cycle, review mode). */
 export const REVIEW_METHODS = ['label', 'score', 'submit', 'transition', 'approve', 'reject', 'undo', 'decideSuggestion', 'openEvidence', 'reviewQueue'] as const;
 export type ReviewMethod = (typeof REVIEW_METHODS)[number];
-export type ReviewRequests = { [M in ReviewMethod]: (params: RequestMap[M]['params']) => Promise<RequestMap[M]['result']> };
+export type ReviewRequests = Pick<HandlerTable<RequestMap>, ReviewMethod>;
 
 export interface TaskSessionOptions {
   taskId: string;
@@ -50,7 +50,6 @@ export interface TaskSessionOptions {
   watchdog?: { loaded(): void };
 }
 
-type Handler<M extends RequestMethod> = (params: RequestMap[M]['params']) => Promise<RequestMap[M]['result']>;
 
 export class TaskSession {
   private ready = false;
@@ -59,17 +58,17 @@ export class TaskSession {
   private updateTimer: NodeJS.Timeout | undefined;
   private readonly summaries = new Map<string, TrajectoryInfoView | { error: string }>();
   private disposed = false;
-  private readonly channel: WebviewChannel<WebviewToHost, HostToWebview>;
+  private readonly channel: WebviewChannel<RequestMap, WebviewToHost, HostToWebview>;
   /** Time from the `ready` message to the `init` message being posted, in milliseconds. */
   initMs = 0;
 
   constructor(private readonly o: TaskSessionOptions) {
     this.state = o.initialState;
-    this.channel = new WebviewChannel<WebviewToHost, HostToWebview>({
+    this.channel = new WebviewChannel<RequestMap, WebviewToHost, HostToWebview>({
       label: () => `task ${o.taskId}`,
       validate: validateWebviewMessage,
       post: (m) => o.post(m),
-      request: (m) => (this.handlers[m.method] as Handler<RequestMethod>)(m.params as never),
+      handlers: this.handlers,
       ready: (m) => this.onReady(m),
       other: (m) => {
         if (m.state.taskId === this.o.taskId) {
@@ -164,7 +163,7 @@ export class TaskSession {
     return entry.index;
   }
 
-  private readonly handlers: { [M in RequestMethod]: Handler<M> } = {
+  private readonly handlers: HandlerTable<RequestMap> = {
     getSteps: async (p) => (await this.steps(p.column)).page(p.start, p.count, p.kinds),
     getStepText: async (p) => {
       const slice = (await this.steps(p.column)).textSlice(p.step, p.offset, p.length);
@@ -229,14 +228,22 @@ export class TaskSession {
   };
 }
 
-function reviewHandlers(review: () => ReviewRequests | undefined): { [M in ReviewMethod]: Handler<M> } {
-  const out = {} as Record<ReviewMethod, Handler<ReviewMethod>>;
-  for (const m of REVIEW_METHODS) {
-    out[m] = (params) => {
-      const r = review();
-      if (!r) return Promise.reject(new Error('curation is not available in this window (no review log is open)'));
-      return (r[m] as Handler<ReviewMethod>)(params);
-    };
-  }
-  return out as { [M in ReviewMethod]: Handler<M> };
+function reviewHandlers(review: () => ReviewRequests | undefined): ReviewRequests {
+  const r = (): ReviewRequests => {
+    const x = review();
+    if (!x) throw new Error('curation is not available in this window (no review log is open)');
+    return x;
+  };
+  return {
+    label: async (p) => r().label(p),
+    score: async (p) => r().score(p),
+    submit: async (p) => r().submit(p),
+    transition: async (p) => r().transition(p),
+    approve: async (p) => r().approve(p),
+    reject: async (p) => r().reject(p),
+    undo: async (p) => r().undo(p),
+    decideSuggestion: async (p) => r().decideSuggestion(p),
+    openEvidence: async (p) => r().openEvidence(p),
+    reviewQueue: async (p) => r().reviewQueue(p),
+  };
 }

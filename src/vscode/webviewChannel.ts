@@ -7,34 +7,30 @@ import { jsonBytes } from '../core/view/text';
 import { errorText } from '../core/errorText';
 
 import { MAX_MESSAGE_BYTES } from '../protocol/messages';
+import type { HandlerTable, MethodMap, ReplyMessage, RequestOf } from '../protocol/messages';
 
 /** No message to a webview may be larger than this (the protocol's one cap, for every panel). */
 export { MAX_MESSAGE_BYTES };
 
 /** The reply every protocol of ours uses for a request. */
-export type WebviewReply = { type: 'reply'; id: number; ok: true; result: unknown } | { type: 'reply'; id: number; ok: false; error: string };
+export type WebviewReply = ReplyMessage;
+export type { HandlerTable };
 
-/** A request as every protocol of ours shapes it. */
-export interface WebviewRequest<Method extends string = string> {
-  type: 'request';
-  id: number;
-  method: Method;
-  params: unknown;
-}
-
-/** The handlers of a page's requests, one per method, each with its own params and result types. */
-export type HandlerTable<Map extends { [M in keyof Map]: { params: unknown; result: unknown } }> = {
-  [M in keyof Map]: (params: Map[M]['params']) => Promise<Map[M]['result']>;
-};
-
-export interface ChannelOptions<In extends { type: string }, Out extends { type: string }> {
+/**
+ * `Map` is the surface's request map (method -> params, reply); `In` is what the page sends (its requests are
+ * `RequestOf<Map>`), `Out` what the host pushes besides replies.
+ */
+export interface ChannelOptions<Map extends MethodMap<Map>, In extends { type: string }, Out extends { type: string }> {
   /** Names the page in log lines, e.g. `task t1` or `Curation Statistics`. */
   label(): string;
   validate(raw: unknown): { ok: true; message: In } | { ok: false; error: string };
   /** Posts to the page (the webview's postMessage). */
   post(message: Out | WebviewReply): void;
-  /** Answers a request; throws (or rejects) to send an error reply. */
-  request(message: Extract<In, { type: 'request' }>): Promise<unknown>;
+  /**
+   * The answer to each request method, typed from the surface's map: a handler returning another reply type does not
+   * compile. A handler that throws (or rejects) sends an error reply.
+   */
+  handlers: HandlerTable<Map>;
   /** The page said `ready` (already validated): the watchdog has been told; send the `init`. */
   ready(message: Extract<In, { type: 'ready' }>): void | Promise<void>;
   /** Any other message from the page. */
@@ -45,13 +41,13 @@ export interface ChannelOptions<In extends { type: string }, Out extends { type:
   maxBytes?: number;
 }
 
-export class WebviewChannel<In extends { type: string }, Out extends { type: string }> {
+export class WebviewChannel<Map extends MethodMap<Map>, In extends { type: string }, Out extends { type: string }> {
   private closed = false;
   private readonly maxBytes: number;
   /** Largest message posted so far, in bytes (for benchmarks and tests). */
   largestMessage = 0;
 
-  constructor(private readonly o: ChannelOptions<In, Out>) {
+  constructor(private readonly o: ChannelOptions<Map, In, Out>) {
     this.maxBytes = o.maxBytes ?? MAX_MESSAGE_BYTES;
   }
 
@@ -72,11 +68,14 @@ export class WebviewChannel<In extends { type: string }, Out extends { type: str
     const m = v.message;
     try {
       if (m.type === 'request') {
-        const req = m as Extract<In, { type: 'request' }>;
-        const id = (req as unknown as WebviewRequest).id;
+        // Validation let through only a known method with its params' shape; a method name cannot narrow the
+        // handler's type from a generic map, so the call goes through the table's common signature.
+        const req = m as unknown as RequestOf<Map>;
+        const id = req.id;
+        const handler = this.o.handlers[req.method] as (params: unknown) => Promise<unknown>;
         let result: unknown;
         try {
-          result = await this.o.request(req);
+          result = await handler(req.params);
         } catch (e) {
           this.post({ type: 'reply', id, ok: false, error: errorText(e) });
           return;

@@ -142,7 +142,7 @@ test('verifier results: test x column and spec x column matrices; a cell activat
   await tid('results-tests').waitFor();
   assert.equal(await page.locator('[data-testid="results-tests"] [data-testid="result-cell"]').count(), 9);
   assert.equal(await page.locator('[data-testid="results-specs"] [data-testid="result-cell"]').count(), 6);
-  assert.match((await tid('result-flags').textContent()) ?? '', /false_positive: Attempt 1 claims resolved but T3 fails/);
+  assert.match((await tid('result-flags').textContent()) ?? '', /attempt_suspect_false_positive: Attempt 1 claims resolved but T3 fails/);
   const failed = page.locator('[data-testid="results-tests"] [data-testid="result-cell"][data-row="T1"][data-column="a2"]');
   assert.equal(await failed.textContent(), 'FAILED');
   assert.match((await failed.getAttribute('class')) ?? '', /bad/);

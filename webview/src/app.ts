@@ -2,7 +2,7 @@
 // template rendered into its own box with `render`, so an update that does not change a region touches none of its
 // nodes, and focus, caret, selection and scroll stay where they were), routes host messages, keeps the UI state and
 // persists it, and performs the actions that cross regions.
-import { PROTOCOL_VERSION, type HostToWebview, type RequestMap, type RequestParams, type RequestResult, type TaskViewModel, type ViewCommand, type WebviewState } from '../../src/protocol/messages';
+import { PROTOCOL_VERSION, type HostToWebview, type RequestMap, type RequestParams, type RequestResult, type TaskStatusView, type TaskViewModel, type ViewCommand, type WebviewState } from '../../src/protocol/messages';
 import type { Actions, Ctx } from './context';
 import { html, nothing, render, type TemplateResult } from 'lit-html';
 import { el, setText } from './dom';
@@ -426,7 +426,8 @@ function normalizeModel(m: TaskViewModel): TaskViewModel {
     ...m,
     taskId: String(m.taskId ?? ''),
     title: String(m.title ?? ''),
-    status: String(m.status ?? ''),
+    // Kept as the host sent it (shown as inert text); only a missing one becomes empty.
+    status: (typeof m.status === 'string' ? m.status : '') as TaskStatusView,
     repo: String(m.repo ?? ''),
     image: String(m.image ?? ''),
     request: arr(m.request),

@@ -2,17 +2,9 @@
 // from a counter, exactly one reply per id, a size cap on what is sent, and the `ready` handshake with the message
 // routing around it. No DOM here beyond the window's message event (`MessageSource`); `post` is the VS Code API's postMessage (or a
 // test double).
-import type { CurationRequestMap, RequestMap } from '../../src/protocol/messages';
+import type { CurationRequestMap, MethodMap, ParamsOf, ReplyMessage, ReplyOf, RequestMap, RequestOf } from '../../src/protocol/messages';
 import { MAX_MESSAGE_BYTES } from '../../src/protocol/messages';
 import { startHandshake } from './handshake';
-
-/** A surface's request table: method -> params and result (the protocol's `RequestMap`, `CurationRequestMap`). */
-export type MethodMap<T> = { [K in keyof T]: { params: unknown; result: unknown } };
-
-export type RequestOf<Map extends MethodMap<Map>> = { [M in keyof Map & string]: { type: 'request'; id: number; method: M; params: Map[M]['params'] } }[keyof Map & string];
-
-/** What a host sends back for one request. */
-export type ReplyMessage = { type: 'reply'; id: number; ok: true; result: unknown } | { type: 'reply'; id: number; ok: false; error: string };
 
 /**
  * No message between host and webview goes over about 1 MB (the host caps what it sends at the same size); a
@@ -41,13 +33,14 @@ export class RpcClient<Map extends MethodMap<Map>> {
 
   constructor(private readonly post: (message: RequestOf<Map>) => void) {}
 
-  request<M extends keyof Map & string>(method: M, params: Map[M]['params']): Promise<Map[M]['result']> {
+  /** Sends one request; resolves to the method's declared reply (`ReplyOf`), rejects with a `HostError`. */
+  request<M extends keyof Map & string>(method: M, params: ParamsOf<Map, M>): Promise<ReplyOf<Map, M>> {
     const id = this.nextId++;
     // The mapped union cannot be narrowed from a generic method name; the shape is right by construction.
     const message = { type: 'request', id, method, params } as RequestOf<Map>;
     const bytes = new TextEncoder().encode(JSON.stringify(message)).length;
     if (bytes > MAX_REQUEST_BYTES) return Promise.reject(new HostError(method, `the request is too big to send (${bytes} bytes, at most ${MAX_REQUEST_BYTES})`));
-    return new Promise<Map[M]['result']>((resolve, reject) => {
+    return new Promise<ReplyOf<Map, M>>((resolve, reject) => {
       this.pending.set(id, { method, resolve: resolve as (value: unknown) => void, reject });
       this.post(message);
     });

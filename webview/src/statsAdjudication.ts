@@ -5,6 +5,7 @@ import { html, nothing, type TemplateResult } from 'lit-html';
 import { live } from 'lit-html/directives/live.js';
 import { repeat } from 'lit-html/directives/repeat.js';
 import type { AdjudicationViewModel, DisagreementView, ReviewActResult } from '../../src/protocol/messages';
+import { curatorVerdictView, scoreFieldView } from '../../src/protocol/messages';
 import type { PanelConnection } from './host';
 import { inertText, oneLine } from './text';
 import { vsButton, vsCheckbox } from './ui/controls';
@@ -55,8 +56,8 @@ function row(ctx: PanelCtx, d: DisagreementView, canRecord: boolean, rerender: (
     const n = ctx.notes.get(d.key)?.trim();
     const params =
       d.target === 'label'
-        ? { taskId: d.taskId, target: 'label' as const, attempt: d.attempt ?? '', spec: d.spec ?? '', verdict: c as 'satisfied' | 'violated' | 'unsure', ...(n ? { note: n } : {}) }
-        : { taskId: d.taskId, target: 'score' as const, field: d.field ?? '', value: c, ...(n ? { note: n } : {}) };
+        ? { taskId: d.taskId, target: 'label' as const, attempt: d.attempt ?? '', spec: d.spec ?? '', verdict: curatorVerdictView(c), ...(n ? { note: n } : {}) }
+        : { taskId: d.taskId, target: 'score' as const, field: scoreFieldView(d.field), value: c, ...(n ? { note: n } : {}) };
     ctx.host.request('adjudicate', params).then(
       (r) => {
         ctx.status(actText(r), !r.ok);

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Docker from 'dockerode';
 import { DeadlineError, withDeadline } from './deadline';
-import { errorText } from '../../core/errorText';
+import { errnoCode, errorText } from '../../core/errorText';
 
 export const DEFAULT_SOCKET = '/var/run/docker.sock';
 
@@ -128,10 +128,6 @@ export function dockerodeOptions(t: EngineTarget, env: NodeJS.ProcessEnv = proce
   return out;
 }
 
-function errCode(e: unknown): string | undefined {
-  const c = (e as { code?: unknown } | undefined)?.code;
-  return typeof c === 'string' ? c : undefined;
-}
 
 /** Turns a failed first contact into a message saying what happened and what to do. */
 export function explainEngineError(t: EngineTarget, e: unknown): EngineUnavailableError {
@@ -140,7 +136,7 @@ export function explainEngineError(t: EngineTarget, e: unknown): EngineUnavailab
   if (e instanceof DeadlineError) {
     return new EngineUnavailableError('no_answer', t, `No container engine answered at ${at} within ${e.ms} ms. ${WHAT_TO_DO}`);
   }
-  const code = errCode(e);
+  const code = errnoCode(e);
   if (code === 'ENOENT') {
     return new EngineUnavailableError('no_engine', t, `No container engine: ${t.socketPath ?? t.address} does not exist at ${at}. ${WHAT_TO_DO}`);
   }

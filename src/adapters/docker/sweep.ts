@@ -6,6 +6,7 @@ import { withDeadline } from './deadline';
 import type { EngineOptions } from './engine';
 import { Engine, resolveEngineTarget } from './engine';
 import { LABELS, OWNED_LABEL } from './runSpec';
+import { hasErrno } from '../../core/errorText';
 
 export interface SweepOptions {
   /** Containers of other machines (shared remote engine) are swept only when older than this (default 24 h). */
@@ -25,7 +26,7 @@ function alive(pid: number): boolean {
     return true;
   } catch (e) {
     // EPERM: the process exists but belongs to someone else.
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+    return hasErrno(e, 'EPERM');
   }
 }
 

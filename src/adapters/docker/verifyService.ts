@@ -30,7 +30,7 @@ import type { ExtraFile } from './repoArchive';
 import { addedFilesOf } from '../../core/addedFiles';
 import { describeRun } from './runSpec';
 import { sweepOrphans } from './sweep';
-import { errorText } from '../../core/errorText';
+import { errnoCode, errorText } from '../../core/errorText';
 
 export interface VerifyRequest {
   task: CandidateTask;
@@ -93,7 +93,7 @@ export function checkRunsWritable(datasetRoot: string): void {
   try {
     if (!fs.statSync(dir).isDirectory()) throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = errnoCode(e);
     if (code === 'ENOENT') target = datasetRoot;
     else throw new RunsFolderError(`the runs folder ${dir} cannot be written (${WRITE_ERRORS[code ?? ''] ?? errorText(e)}): nothing was run`);
   }
@@ -101,7 +101,7 @@ export function checkRunsWritable(datasetRoot: string): void {
     fs.accessSync(target, fs.constants.W_OK);
     if (target === datasetRoot && !fs.statSync(target).isDirectory()) throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code ?? '';
+    const code = errnoCode(e) ?? '';
     throw new RunsFolderError(`the runs folder ${dir} cannot be written (${WRITE_ERRORS[code] ?? errorText(e)}): nothing was run`);
   }
 }

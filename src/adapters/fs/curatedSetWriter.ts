@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import type { ExportPlan } from '../../core/review/exportSet';
 import { EXPORT_MANIFEST } from '../../core/review/exportSet';
 import { unsafeRelativePath } from '../../core/paths';
+import { hasErrno } from '../../core/errorText';
 
 export class ExportError extends Error {}
 
@@ -55,7 +56,7 @@ function* writeSteps(outDir: string, plan: ExportPlan, opts: { onProgress?: (don
     if (existing && !isOurExport(out)) throw new ExportError(`${outDir} is not empty and holds no curated-set ${EXPORT_MANIFEST}: refusing to replace it`);
   } catch (e) {
     if (e instanceof ExportError) throw e;
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    if (!hasErrno(e, 'ENOENT')) throw e;
   }
   const parent = path.dirname(out);
   fs.mkdirSync(parent, { recursive: true });

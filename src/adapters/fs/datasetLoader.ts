@@ -17,6 +17,7 @@ import type { CandidateTask, Dataset, Problem } from '../../core/model';
 import { SYMLINK_OUT_MESSAGE } from '../../core/paths';
 import type { DatasetRoot } from './datasetPaths';
 import { DatasetFileError, NotRegularFile, READ_FLAGS, datasetRoot, isInsideReal, kindForRead, readRegularFd, readText, readTextIfExists, resolveForRead } from './datasetPaths';
+import { errnoCode } from '../../core/errorText';
 
 export { DatasetFileError } from './datasetPaths';
 
@@ -83,14 +84,14 @@ export function loadDataset(root: string, opts: LoadOptions = {}): Dataset {
         const st = fs.lstatSync(path.join(tasksAbs, name));
         taskDirs.push({ name, isDirectory: () => st.isDirectory(), isFile: () => st.isFile(), isSymbolicLink: () => st.isSymbolicLink() });
       } catch (e) {
-        if (errCode(e) !== 'ENOENT' && errCode(e) !== 'ENOTDIR') throw e;
+        if (errnoCode(e) !== 'ENOENT' && errnoCode(e) !== 'ENOTDIR') throw e;
       }
     }
   } else {
     try {
       taskDirs = fs.readdirSync(tasksAbs, { withFileTypes: true });
     } catch (e) {
-      if (errCode(e) !== 'ENOENT' && errCode(e) !== 'ENOTDIR') throw e;
+      if (errnoCode(e) !== 'ENOENT' && errnoCode(e) !== 'ENOTDIR') throw e;
       problems.push({ severity: 'warning', file: TASKS_DIR, message: 'no tasks/ folder: the dataset has no tasks yet' });
     }
   }
@@ -183,7 +184,7 @@ function readInside(p: string, realRoot: string): FileRead {
   try {
     fd = fs.openSync(p, NO_FOLLOW);
   } catch (e) {
-    const code = errCode(e);
+    const code = errnoCode(e);
     if (code === 'ENOENT' || code === 'ENOTDIR') return {};
     if (code !== 'ELOOP') throw e;
     // A symlink: follow it only when it stays inside the dataset.
@@ -223,7 +224,7 @@ function listDir(dirAbs: string, realRoot: string): DirEntry[] {
   try {
     dirents = fs.readdirSync(dirAbs, { withFileTypes: true });
   } catch (e) {
-    if (errCode(e) === 'ENOENT' || errCode(e) === 'ENOTDIR') return [];
+    if (errnoCode(e) === 'ENOENT' || errnoCode(e) === 'ENOTDIR') return [];
     throw e;
   }
   return dirents.map((d) => {
@@ -274,7 +275,7 @@ function readIfExists(p: string): FileRead {
   try {
     fd = fs.openSync(p, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   } catch (e) {
-    if (errCode(e) === 'ENOENT' || errCode(e) === 'ENOTDIR') return {};
+    if (errnoCode(e) === 'ENOENT' || errnoCode(e) === 'ENOTDIR') return {};
     throw e;
   }
   try {
@@ -287,9 +288,6 @@ function readIfExists(p: string): FileRead {
   }
 }
 
-function errCode(e: unknown): string | undefined {
-  return (e as NodeJS.ErrnoException | undefined)?.code;
-}
 
 /**
  * Absolute path of a dataset-relative file, refusing paths (or symlinks) that leave the dataset; DatasetFileError

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { unsafeRelativePath } from '../../core/paths';
+import { errnoCode } from '../../core/errorText';
 
 export type DatasetPathReason = 'unsafe' | 'outside' | 'symlink' | 'missing' | 'not_folder' | 'not_file';
 
@@ -62,9 +63,6 @@ export function isInsideReal(p: string, realRoot: string): boolean {
   return p === realRoot || p.startsWith(realRoot.endsWith(path.sep) ? realRoot : realRoot + path.sep);
 }
 
-function errCode(e: unknown): string | undefined {
-  return (e as NodeJS.ErrnoException | undefined)?.code;
-}
 
 function partsOf(rel: string): string[] {
   const unsafe = unsafeRelativePath(rel);
@@ -76,7 +74,7 @@ function lstatOrUndefined(p: string): fs.Stats | undefined {
   try {
     return fs.lstatSync(p, { throwIfNoEntry: false });
   } catch (e) {
-    if (errCode(e) === 'ENOTDIR') return undefined;
+    if (errnoCode(e) === 'ENOTDIR') return undefined;
     throw e;
   }
 }
@@ -99,7 +97,7 @@ export function resolveForRead(root: string | DatasetRoot, rel: string): string 
       try {
         real = fs.realpathSync(next);
       } catch (e) {
-        if (errCode(e) === 'ENOENT' || errCode(e) === 'ENOTDIR' || errCode(e) === 'ELOOP') throw new DatasetFileError(rel, MISSING_MESSAGE, 'missing');
+        if (errnoCode(e) === 'ENOENT' || errnoCode(e) === 'ENOTDIR' || errnoCode(e) === 'ELOOP') throw new DatasetFileError(rel, MISSING_MESSAGE, 'missing');
         throw e;
       }
       if (!isInsideReal(real, r.real)) throw new DatasetFileError(shown, OUTSIDE_MESSAGE, 'outside');
@@ -144,7 +142,7 @@ export function ensureFolder(root: string | DatasetRoot, relDir: string): string
       try {
         fs.mkdirSync(cur);
       } catch (e) {
-        if (errCode(e) !== 'EEXIST') throw e;
+        if (errnoCode(e) !== 'EEXIST') throw e;
       }
       st = fs.lstatSync(cur);
     }
@@ -201,7 +199,7 @@ export function readBytes(root: string | DatasetRoot, rel: string): Buffer {
   try {
     fd = fs.openSync(real, READ_FLAGS);
   } catch (e) {
-    const code = errCode(e);
+    const code = errnoCode(e);
     if (code === 'ENOENT' || code === 'ENOTDIR') throw new DatasetFileError(rel, MISSING_MESSAGE, 'missing');
     // Replaced by a symlink since it was looked at: refuse rather than follow.
     if (code === 'ELOOP') throw new DatasetFileError(rel, OUTSIDE_MESSAGE, 'outside');
@@ -211,7 +209,7 @@ export function readBytes(root: string | DatasetRoot, rel: string): Buffer {
     return readRegularFd(fd);
   } catch (e) {
     if (e instanceof NotRegularFile) throw new DatasetFileError(rel, e.message, 'not_file');
-    if (errCode(e) === 'EISDIR') throw new DatasetFileError(rel, 'is a folder, not a file', 'not_file');
+    if (errnoCode(e) === 'EISDIR') throw new DatasetFileError(rel, 'is a folder, not a file', 'not_file');
     throw e;
   } finally {
     fs.closeSync(fd);
@@ -255,7 +253,7 @@ export function listFolder(root: string | DatasetRoot, relDir: string): fs.Diren
   try {
     return fs.readdirSync(real, { withFileTypes: true });
   } catch (e) {
-    if (errCode(e) === 'ENOENT' || errCode(e) === 'ENOTDIR') return [];
+    if (errnoCode(e) === 'ENOENT' || errnoCode(e) === 'ENOTDIR') return [];
     throw e;
   }
 }

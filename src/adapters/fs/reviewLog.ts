@@ -13,6 +13,7 @@ import type { EventDraft, ReviewEvent } from '../../core/review/events';
 import { formatEventLine, parseEventLine } from '../../core/review/events';
 import { encodeEventId, EVENT_ID_RANDOM_BYTES, isoTime } from '../../core/review/eventId';
 import { APPEND_FLAGS, DatasetFileError, notRegularFile, READ_FLAGS, resolveForRead, resolveForWrite } from './datasetPaths';
+import { errnoCode } from '../../core/errorText';
 
 export const CURATION_DIR = 'curation';
 export const LOG_FILE = 'events.jsonl';
@@ -94,9 +95,6 @@ interface LockInfo {
 const NL = 0x0a;
 const FINGERPRINT = 64;
 
-function errno(e: unknown): string | undefined {
-  return (e as NodeJS.ErrnoException | undefined)?.code;
-}
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -199,7 +197,7 @@ export class ReviewLog {
       if (real === undefined) throw Object.assign(new Error('no review log'), { code: 'ENOENT' });
       fd = this.fs.openSync(real, READ_FLAGS);
     } catch (e) {
-      if (errno(e) === 'ENOENT') {
+      if (errnoCode(e) === 'ENOENT') {
         const reset = this.offset > 0;
         this.offset = 0;
         this.lines = 0;
@@ -207,7 +205,7 @@ export class ReviewLog {
         this.fingerprint = Buffer.alloc(0);
         return { events: [], rejected: [], problems: [], reset };
       }
-      throw new ReviewLogError('io', this.label, `cannot read the review log: ${(e as Error).message}`, errno(e));
+      throw new ReviewLogError('io', this.label, `cannot read the review log: ${(e as Error).message}`, errnoCode(e));
     }
     try {
       const st = this.fs.fstatSync(fd);
@@ -360,7 +358,7 @@ export class ReviewLog {
           if (m) seen.add(m[1] as string);
         }
       } catch (e) {
-        if (!(e instanceof DatasetFileError && e.reason === 'missing') && errno(e) !== 'ENOENT') throw e;
+        if (!(e instanceof DatasetFileError && e.reason === 'missing') && errnoCode(e) !== 'ENOENT') throw e;
       }
       const out: string[] = [];
       const found = isoTime(this.now());
@@ -463,8 +461,8 @@ export class ReviewLog {
     try {
       fd = this.fs.openSync(this.writable(this.file, 'the event was NOT recorded'), APPEND_FLAGS, 0o644);
     } catch (e) {
-      if (errno(e) === 'ENXIO') throw new ReviewLogError('io', this.label, 'is not a regular file (a FIFO, socket or device); the event was NOT recorded');
-      throw this.ioError(e, errno(e) === 'ELOOP' ? 'the review log is a symlink; the event was NOT recorded' : 'cannot open the review log for appending');
+      if (errnoCode(e) === 'ENXIO') throw new ReviewLogError('io', this.label, 'is not a regular file (a FIFO, socket or device); the event was NOT recorded');
+      throw this.ioError(e, errnoCode(e) === 'ELOOP' ? 'the review log is a symlink; the event was NOT recorded' : 'cannot open the review log for appending');
     }
     let before = -1;
     try {
@@ -510,7 +508,7 @@ export class ReviewLog {
 
   private ioError(e: unknown, what: string): ReviewLogError {
     if (e instanceof ReviewLogError) return e;
-    const code = errno(e);
+    const code = errnoCode(e);
     if (isDiskFull(code)) return new ReviewLogError('disk_full', this.label, `${what}: the disk is full (${code})`, code);
     return new ReviewLogError('io', this.label, `${what}: ${(e as Error).message}`, code);
   }
@@ -522,7 +520,7 @@ export class ReviewLog {
       this.fs.statSync(dir);
       return false;
     } catch (e) {
-      if (errno(e) !== 'ENOENT') throw this.ioError(e, 'cannot use the curation folder');
+      if (errnoCode(e) !== 'ENOENT') throw this.ioError(e, 'cannot use the curation folder');
     }
     try {
       this.fs.mkdirSync(dir, { recursive: true });
@@ -532,7 +530,7 @@ export class ReviewLog {
         try {
           this.fs.writeFileSync(path.join(dir, name), text, { flag: 'wx' });
         } catch (e) {
-          if (errno(e) !== 'EEXIST') throw e;
+          if (errnoCode(e) !== 'EEXIST') throw e;
         }
       };
       writeNew('.gitattributes', `${LOG_FILE} merge=union\n${REJECTED_FILE} merge=union\n`);
@@ -589,7 +587,7 @@ export class ReviewLog {
       fd = this.fs.openSync(this.writable(this.lockFile, 'cannot take the lock'), 'wx');
     } catch (e) {
       if (e instanceof ReviewLogError) throw e;
-      const code = errno(e);
+      const code = errnoCode(e);
       if (code === 'ENOENT') {
         this.ensureDir();
         return undefined;
@@ -661,7 +659,7 @@ export class ReviewLog {
     try {
       fd = this.fs.openSync(this.writable(brk, 'cannot break the lock'), 'wx');
     } catch (e) {
-      if (errno(e) === 'EEXIST') {
+      if (errnoCode(e) === 'EEXIST') {
         try {
           if (Date.now() - this.fs.statSync(brk).mtimeMs > 5000) this.unlinkQuiet(brk);
         } catch {
@@ -702,6 +700,6 @@ function pidAlive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (e) {
-    return errno(e) === 'EPERM';
+    return errnoCode(e) === 'EPERM';
   }
 }

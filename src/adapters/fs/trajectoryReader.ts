@@ -18,6 +18,7 @@ import type {
 } from '../../core/trajectory/normalize';
 import { TrajectoryBuilder, firstInstanceResult, joinTrajectories } from '../../core/trajectory/normalize';
 import { acrFacts, isAcrTaskDir, planAcrDir, withAcrFacts } from '../../core/trajectory/autoCodeRover';
+import { errnoCode } from '../../core/errorText';
 
 export type { TrajectoryInstance, TrajectoryInstancesResult, TrajectoryResult, TrajectorySummaryResult } from '../../core/trajectory/normalize';
 
@@ -109,7 +110,7 @@ async function buildFile(absPath: string, opts: BuildOptions, read: ReadTrajecto
     }
   } catch (e) {
     if (isAbort(e) || signal?.aborted === true) throw signal?.reason ?? e;
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = errnoCode(e);
     const why = code === 'ENOENT' ? 'the file does not exist' : code === 'EISDIR' ? 'it is a folder, not a file' : `cannot read the file (${code ?? String(e)})`;
     return { ok: false, problem: { severity: 'error', file: opts.fileLabel, message: why } };
   }

@@ -22,7 +22,7 @@ import type {
 import { cellKey, emptyTaskState } from './reducer';
 import type { RuleResult } from './rules';
 import { blockingRules, evaluateRules } from './rules';
-import type { AttemptVerifierResult, TaskVerifierResults, VerifierFlag } from './verdicts';
+import type { AttemptVerifierResult, TaskVerifierResults, VerifierFlag, VerifierStatus } from './verdicts';
 import { deriveOutcome, withRecordedFallback } from './verdicts';
 
 export interface TaskReviewInput extends Visibility {
@@ -226,7 +226,7 @@ export interface AttemptReview {
   id: string;
   model: string;
   agent: string;
-  verifier?: { source: 'run' | 'recorded'; runId: string; status: string; resolved?: boolean; stale: boolean; staleReasons?: string[] };
+  verifier?: { source: 'run' | 'recorded'; runId: string; status: VerifierStatus; resolved?: boolean; stale: boolean; staleReasons?: string[] };
   judged: number;
   falsePositives: number;
   falseNegatives: number;

@@ -1,6 +1,11 @@
 // The verifier's side of a label: what the verifier said per attempt and spec (from persisted runs or, before any
 // run, from imported results), and the outcome of setting a curator's verdict against it.
 import type { Attempt, CandidateTask, CuratorVerdict, LabelOutcome, RecordedResult, SpecVerdict } from '../model';
+import type { OracleFlagKind } from '../verify/oracle';
+import type { RunStatus } from '../verify/runResult';
+
+/** A run's status, or an imported result's (`recorded:` and the status the import gave: resolved, unresolved...). */
+export type VerifierStatus = RunStatus | `recorded:${string}`;
 
 /** What the verifier said about one attempt (or the gold / empty probe) of a task. */
 export interface AttemptVerifierResult {
@@ -9,7 +14,7 @@ export interface AttemptVerifierResult {
   /** Id of the persisted run; for recorded results, the file they came from. */
   runId: string;
   /** Run status (passed, failed, timeout, oom, apply_failed, invalid, infra_error) or the recorded status. */
-  status: string;
+  status: VerifierStatus;
   resolved?: boolean;
   /** Spec id to the verifier's verdict through the spec-test map. */
   specs: Record<string, SpecVerdict>;
@@ -28,7 +33,7 @@ export interface AttemptVerifierResult {
 export interface VerifierFlag {
   /** Stable across re-runs of the same finding, so a dismissal sticks: `kind:attempt:test-or-spec`. */
   id: string;
-  kind: string;
+  kind: OracleFlagKind;
   message: string;
   test?: string;
   spec?: string;

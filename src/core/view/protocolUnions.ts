@@ -1,12 +1,26 @@
 // Compile-time checks that the protocol's copies of domain unions (src/protocol imports nothing) are exactly core's:
 // a value added to or removed from either side fails `npm run check` here. No runtime code.
 import type { CuratorVerdict, LabelOutcome, SpecVerdict, StepKind, TaskStatus } from '../model';
-import type { FinalSource } from '../review/consensus';
+import type { ConsensusPolicy, FinalSource } from '../review/consensus';
+import type { CuratorSource } from '../review/curator';
+import type { DIFFICULTIES, ENV_DEFECTS, SCORE_FIELDS } from '../review/events';
+import type { VerifierStatus } from '../review/verdicts';
+import type { OracleFlagKind } from '../verify/oracle';
+import type { RUN_STATUSES, RunFlagKind } from '../verify/runResult';
 import type { HunkPatch } from '../review/evidence';
 import type { CellChange, MatrixSide } from '../repair/matrix';
 import type { RepairTarget } from '../repair/suggestion';
 import type {
   CellChangeView,
+  ConsensusPolicyView,
+  CuratorSourceView,
+  DIFFICULTY_VIEWS,
+  ENV_DEFECT_VIEWS,
+  FlagKindView,
+  RUN_STATUS_VIEWS,
+  RunFlagKindView,
+  RunStatusView,
+  SCORE_FIELD_VIEWS,
   CuratorVerdictView,
   FinalSourceView,
   OutcomeView,
@@ -36,6 +50,15 @@ export type UnionChecks = [
   Assert<Equal<HunkPatch, Extract<EvidenceLinkView, { kind: 'diff_hunk' }>['patch']>>,
   Assert<Equal<MatrixSide['verifier'], RepairMatrixSideView['verifier']>>,
   Assert<Equal<MatrixSide['outcome'], RepairMatrixSideView['outcome']>>,
+  Assert<Equal<OracleFlagKind, FlagKindView>>,
+  Assert<Equal<RunFlagKind, RunFlagKindView>>,
+  Assert<Equal<VerifierStatus, RunStatusView>>,
+  Assert<Equal<CuratorSource, CuratorSourceView>>,
+  Assert<Equal<ConsensusPolicy, ConsensusPolicyView>>,
   // The lists too, in the same order.
   Assert<Equal<typeof TASK_STATUSES, typeof TASK_STATUS_VIEWS>>,
+  Assert<Equal<typeof RUN_STATUSES, typeof RUN_STATUS_VIEWS>>,
+  Assert<Equal<typeof SCORE_FIELDS, typeof SCORE_FIELD_VIEWS>>,
+  Assert<Equal<typeof DIFFICULTIES, typeof DIFFICULTY_VIEWS>>,
+  Assert<Equal<typeof ENV_DEFECTS, typeof ENV_DEFECT_VIEWS>>,
 ];

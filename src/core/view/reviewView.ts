@@ -1,6 +1,8 @@
 // The curation part of the task view model, and the models of the statistics and adjudication panels: plain data
 // made from the core's review of a task, its statistics and its disagreements, with long texts cut for display.
 import type { CandidateTask } from '../model';
+import type { ConsensusPolicy } from '../review/consensus';
+import type { CuratorSource } from '../review/curator';
 import { filePath, parsePatch } from '../patch';
 import type { AgreementFigure } from '../review/agreement';
 import { CURATOR_VERDICTS, DIFFICULTIES, ENV_DEFECTS, SEVERITY_FIELDS } from '../review/events';
@@ -25,7 +27,7 @@ import { jsonBytes } from './text';
 export interface ReviewViewExtras {
   /** Why no curator name is available (then `review.viewer` is unset and recording is off). */
   curatorProblem?: string;
-  curatorSource?: string;
+  curatorSource?: CuratorSource;
   queue?: ReviewQueueView;
 }
 
@@ -65,7 +67,7 @@ function suspectOf(kind: string): SuggestionView['suspect'] {
 }
 
 /** The `review` part of a task's view model, from the core's review of the task. */
-export function buildReviewView(r: TaskReview, policy: string, extras: ReviewViewExtras = {}): ReviewView {
+export function buildReviewView(r: TaskReview, policy: ConsensusPolicy, extras: ReviewViewExtras = {}): ReviewView {
   const cells: ReviewCellView[] = r.cells.map((c) => ({
     attempt: c.attempt,
     spec: c.spec,

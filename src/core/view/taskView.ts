@@ -1,6 +1,6 @@
 // The task view model: everything the task panel shows at first paint, built from a candidate task and the texts of
 // its files. Trajectories are not read here: they are loaded on demand and summarised later.
-import type { Attempt, CandidateTask, RecordedResult } from '../model';
+import type { Attempt, CandidateTask, RecordedResult, TaskStatus } from '../model';
 import { GOLD_PROBE } from '../model';
 import { notAPatch, parsePatch } from '../patch';
 import type { ParsedPatch } from '../patch';
@@ -21,7 +21,7 @@ export type TextOrError = { text: string } | { error: string };
 export interface TaskViewInputs {
   task: CandidateTask;
   /** Review status (`candidate` until the task has review events). */
-  status: string;
+  status: TaskStatus;
   trusted: boolean;
   untrustedReason?: string;
   request: TextOrError;

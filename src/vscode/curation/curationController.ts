@@ -5,8 +5,6 @@
 import { commandRegistrar } from '../reportingCommand';
 import * as vscode from 'vscode';
 import type { CurationStore } from '../../app/curationStore';
-import type { ConsensusPolicy } from '../../core/review/consensus';
-import { CONSENSUS_POLICIES } from '../../core/review/consensus';
 import { curatorNameProblem } from '../../core/review/curator';
 import type { AdjudicatePayload } from '../../core/review/events';
 import type { ReviewActResult } from '../../protocol/messages';
@@ -24,37 +22,17 @@ import type { ExportArgs, ExportOutcome } from './exportCommand';
 import { exportCuratedSet } from './exportCommand';
 import type { CuratorName } from './reviewActions';
 import { ReviewActions } from './reviewActions';
+import { CURATION_CMD } from '../commandIds';
+import { readCurationSettings, writeCuratorName } from '../settings';
+import type { CurationSettings } from '../settings';
 
-export const CURATION_CMD = {
-  startReview: 'specweave.review.start',
-  stopReview: 'specweave.review.stop',
-  undo: 'specweave.review.undo',
-  showStats: 'specweave.stats.show',
-  showAdjudication: 'specweave.adjudication.show',
-  exportSet: 'specweave.curation.export',
-  setCurator: 'specweave.curator.set',
-} as const;
+export { CURATION_CMD };
 
 /** Context key: review mode is on (its commands show in the palette). */
 export const REVIEW_MODE_CTX = 'specweave.reviewMode';
 
-export interface CurationSettings {
-  /** `specweave.curator.name`; empty: git's user.name. */
-  curatorName: string;
-  blind: boolean;
-  policy: ConsensusPolicy;
-}
-
-export function readCurationSettings(): CurationSettings {
-  const c = vscode.workspace.getConfiguration('specweave');
-  const policy = c.get<string>('curation.policy', 'adjudicate');
-  return {
-    // Taken as typed (not trimmed): a name with stray white space is refused, not silently changed.
-    curatorName: c.get<string>('curator.name', ''),
-    blind: c.get<boolean>('curation.blindMode', false),
-    policy: (CONSENSUS_POLICIES as readonly string[]).includes(policy) ? (policy as ConsensusPolicy) : 'adjudicate',
-  };
-}
+export type { CurationSettings };
+export { readCurationSettings };
 
 export interface CurationDeps {
   extensionUri: vscode.Uri;
@@ -241,7 +219,7 @@ export class CurationController implements vscode.Disposable {
       void vscode.window.showErrorMessage(`SpecWeave: not a curator name: ${problem}.`);
       return false;
     }
-    await vscode.workspace.getConfiguration('specweave').update('curator.name', name, vscode.ConfigurationTarget.Global);
+    await writeCuratorName(name);
     this.applySettings();
     return true;
   }

@@ -12,7 +12,7 @@ import type { CurationPanelModel, CurationRequestMap, CurationWebviewToHost, Hos
 import { PROTOCOL_VERSION } from '../../protocol/messages';
 import { validateCurationMessage } from '../../protocol/validate';
 import { DisposableStore } from '../disposables';
-import type { HandlerTable } from '../webviewChannel';
+import type { HandlerTable } from '../../protocol/messages';
 import type { PageWatchdog } from '../pageWatchdog';
 import { panelWatchdog } from '../panelWatchdog';
 import { buildWebviewHtml, localResourceRootPaths, makeNonce } from '../webviewHtml';
@@ -45,7 +45,7 @@ interface Entry {
   /** Reloads a page that never says `ready` (a webview that failed to start). */
   watchdog: PageWatchdog;
   /** The host's one webview channel (validation, handler table, size-capped replies, the `ready` handshake). */
-  channel: WebviewChannel<CurationWebviewToHost, HostToCurationWebview>;
+  channel: WebviewChannel<CurationRequestMap, CurationWebviewToHost, HostToCurationWebview>;
 }
 
 export class CurationPanels implements vscode.Disposable {
@@ -153,11 +153,11 @@ export class CurationPanels implements vscode.Disposable {
       showSettled: false,
       store,
       watchdog,
-      channel: new WebviewChannel<CurationWebviewToHost, HostToCurationWebview>({
+      channel: new WebviewChannel<CurationRequestMap, CurationWebviewToHost, HostToCurationWebview>({
         label: () => title(kind),
         validate: validateCurationMessage,
         post: (m) => void panel.webview.postMessage(m),
-        request: (m) => this.handlers(entry)[m.method](m.params as never),
+        handlers: this.handlers(() => entry),
         ready: () => {
           entry.ready = true;
           this.post(entry, 'init');
@@ -195,13 +195,14 @@ export class CurationPanels implements vscode.Disposable {
 
 
   /** The typed handler table of a panel's requests. */
-  private handlers(e: Entry): HandlerTable<CurationRequestMap> {
+  private handlers(entry: () => Entry): HandlerTable<CurationRequestMap> {
     return {
       openTask: async (p) => {
         this.d.openTask(p.taskId);
         return { opened: true };
       },
       showSettled: async (p) => {
+        const e = entry();
         e.showSettled = p.show;
         this.post(e, 'update');
         return { shown: p.show };

@@ -8,7 +8,7 @@ import { ExportError, writeCuratedSetAsync } from '../../adapters/fs/curatedSetW
 import type { CurationStore } from '../../app/curationStore';
 import type { ExportFormat } from '../../core/review/exportSet';
 import { EXPORT_FORMATS, EXPORT_MANIFEST } from '../../core/review/exportSet';
-import { errorText } from '../../core/errorText';
+import { hasErrno, errorText } from '../../core/errorText';
 
 export interface ExportArgs {
   /** Output folder; asked for when absent. */
@@ -34,7 +34,7 @@ function isEmptyOrExport(dir: string): boolean {
     const m = JSON.parse(fs.readFileSync(path.join(dir, EXPORT_MANIFEST), 'utf8')) as { kind?: unknown };
     return m.kind === 'specweave-curated-set';
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT';
+    return hasErrno(e, 'ENOENT');
   }
 }
 

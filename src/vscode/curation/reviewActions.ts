@@ -5,7 +5,6 @@
 import type { CurationStore } from '../../app/curationStore';
 import { ReviewLogError } from '../../adapters/fs/reviewLog';
 import type { TaskStatus } from '../../core/model';
-import type { Difficulty, EnvDefect } from '../../core/review/events';
 import { DIFFICULTIES, ENV_DEFECTS, SCORE_FIELDS } from '../../core/review/events';
 import type { ReviewIntent } from '../../core/review/intents';
 import { buildReviewView, fitReviewView, nextQueueTask } from '../../core/view/reviewView';
@@ -13,7 +12,9 @@ import type { EvidenceLinkView, RequestMap, ReviewActResult, ReviewView } from '
 import type { ReviewRequests } from '../taskSession';
 import { errorText } from '../../core/errorText';
 
-export type CuratorName = { ok: true; name: string; source: string } | { ok: false; message: string };
+/** The curator the view is for, as the open dataset's owner resolved it (one definition, in openDataset.ts). */
+import type { CuratorName } from '../openDataset';
+export type { CuratorName };
 
 export interface ReviewActionsDeps {
   /** The store of the open dataset, once loaded. */
@@ -144,7 +145,7 @@ export class ReviewActions {
   private score(taskId: string, p: RequestMap['score']['params']): Promise<ReviewActResult> {
     const bad = p.envDefects.find((d) => !(ENV_DEFECTS as readonly string[]).includes(d));
     if (bad !== undefined) return Promise.resolve({ ok: false, code: 'bad_input', message: `unknown environment defect "${bad}" (${ENV_DEFECTS.join(', ')})` });
-    if (p.difficulty !== undefined && p.difficulty !== '' && !(DIFFICULTIES as readonly string[]).includes(p.difficulty)) {
+    if (p.difficulty !== undefined && !(DIFFICULTIES as readonly string[]).includes(p.difficulty)) {
       return Promise.resolve({ ok: false, code: 'bad_input', message: `unknown difficulty "${p.difficulty}" (${DIFFICULTIES.join(', ')})` });
     }
     return this.act(taskId, {
@@ -152,9 +153,9 @@ export class ReviewActions {
       underspecified: p.underspecified,
       fnSeverity: p.fnSeverity,
       fpSeverity: p.fpSeverity,
-      envDefects: p.envDefects as EnvDefect[],
+      envDefects: p.envDefects,
       ...(p.otherIssues !== undefined && p.otherIssues.trim() !== '' ? { otherIssues: p.otherIssues } : {}),
-      ...(p.difficulty !== undefined && p.difficulty !== '' ? { difficulty: p.difficulty as Difficulty } : {}),
+      ...(p.difficulty !== undefined ? { difficulty: p.difficulty } : {}),
       ...(p.note !== undefined && p.note.trim() !== '' ? { note: p.note } : {}),
     });
   }

@@ -13,8 +13,7 @@ import { writeFileAtomicIn } from '../../adapters/fs/datasetPaths';
 import { RepairFlowError, serviceRunner } from '../../app/repairFlow';
 import type { SuggestionRecord } from '../../adapters/fs/repairStore';
 import { listSuggestions, loadRevalidation, loadSuggestion, suggestionFolder } from '../../adapters/fs/repairStore';
-import type { LlmSettings } from '../../adapters/llm/client';
-import { DEFAULT_MAX_REPLY_BYTES, DEFAULT_SETTINGS, EndpointMemory, LlmClient } from '../../adapters/llm/client';
+import { DEFAULT_SETTINGS, EndpointMemory, LlmClient } from '../../adapters/llm/client';
 import { LlmError, VSCODE_KEY_HINT } from '../../adapters/llm/errors';
 import { Redactor } from '../../adapters/llm/redact';
 import { requestSuggestion } from '../../app/repairAgent';
@@ -34,35 +33,14 @@ import { requireTrust } from '../trust';
 import { RepairDecisions, StoreNotOpenError } from './repairDecisions';
 import { REPAIR_SCHEME, RepairDocuments, repairUri } from './repairDocuments';
 import { errorText } from '../../core/errorText';
+import { REPAIR_CMD } from '../commandIds';
+import { readRepairSettings } from '../settings';
 
-export const REPAIR_CMD = {
-  setApiKey: 'specweave.repair.setApiKey',
-  clearApiKey: 'specweave.repair.clearApiKey',
-  request: 'specweave.repair.request',
-  review: 'specweave.repair.review',
-  accept: 'specweave.repair.accept',
-  reject: 'specweave.repair.reject',
-  showPrompt: 'specweave.repair.showPrompt',
-  showMatrix: 'specweave.repair.showMatrix',
-} as const;
+export { REPAIR_CMD };
 
 export const API_KEY_SECRET = 'specweave.repair.apiKey';
 
-export function readRepairSettings(): LlmSettings {
-  const c = vscode.workspace.getConfiguration('specweave.repair');
-  const num = (k: string, d: number, min: number, max: number) => {
-    const v = c.get<number>(k, d);
-    return typeof v === 'number' && Number.isFinite(v) ? Math.min(max, Math.max(min, v)) : d;
-  };
-  return {
-    baseUrl: c.get<string>('baseUrl', DEFAULT_SETTINGS.baseUrl).trim() || DEFAULT_SETTINGS.baseUrl,
-    model: c.get<string>('model', DEFAULT_SETTINGS.model).trim() || DEFAULT_SETTINGS.model,
-    temperature: num('temperature', DEFAULT_SETTINGS.temperature, 0, 2),
-    maxTokens: num('maxTokens', DEFAULT_SETTINGS.maxTokens, 2048, 2_000_000),
-    timeoutSec: num('timeoutSec', DEFAULT_SETTINGS.timeoutSec, 1, 3600),
-    maxReplyBytes: num('maxReplyBytes', DEFAULT_MAX_REPLY_BYTES, 1024, 64 * 1024 * 1024),
-  };
-}
+export { readRepairSettings };
 
 export interface RepairDeps {
   secrets: vscode.SecretStorage;

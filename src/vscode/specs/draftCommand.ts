@@ -12,10 +12,11 @@ import type { DisposableStore } from '../disposables';
 import { CuratorRefusedError } from '../openDataset';
 import type { OpenDataset } from '../openDataset';
 import { commandRegistrar } from '../reportingCommand';
+import { SPECS_CMD } from '../commandIds';
 import { requireTrust } from '../trust';
 import { API_KEY_SECRET, REPAIR_CMD, readRepairSettings } from '../repair/repairController';
 
-export const DRAFT_SPECS_CMD = 'specweave.specs.draft';
+export const DRAFT_SPECS_CMD = SPECS_CMD.draft;
 
 export interface DraftCommandDeps {
   secrets: vscode.SecretStorage;

@@ -30,17 +30,9 @@ import { UNTRUSTED_REASON, requireTrust } from '../trust';
 import { QueueStatusItem, formatDuration } from './queueStatus';
 import { RUN_LOG_SCHEME, RunLogDocuments, runLogUri } from './runLogDocuments';
 import { errorText } from '../../core/errorText';
+import { CMD, VERIFIER_CMD } from '../commandIds';
 
-export const VERIFIER_CMD = {
-  runAttempt: 'specweave.verifier.runAttempt',
-  runGold: 'specweave.verifier.runGold',
-  runEmpty: 'specweave.verifier.runEmpty',
-  runTask: 'specweave.verifier.runTask',
-  runTasks: 'specweave.verifier.runTasks',
-  cancelAll: 'specweave.verifier.cancelAll',
-  showQueue: 'specweave.verifier.showQueue',
-  showLog: 'specweave.verifier.showLog',
-} as const;
+export { VERIFIER_CMD };
 
 /** Context key: runs are queued or running (shows "Cancel All Verifier Runs"). */
 export const CTX_VERIFIER_BUSY = 'specweave.verifierBusy';
@@ -205,8 +197,8 @@ export class VerifierController implements vscode.Disposable {
   // ---- the one service --------------------------------------------------------------------------------------------
 
   private concurrency(): number {
-    const set = vscode.workspace.getConfiguration('specweave.verifier').get<number>('concurrency', 0);
-    if (typeof set === 'number' && Number.isFinite(set) && set >= 1) return Math.floor(set);
+    const set = readSettings().verifierConcurrency;
+    if (set !== undefined) return set;
     let mem = 0;
     for (const t of this.d.owner.tasks.tasks) mem = Math.max(mem, t.environment.limits.memoryMb);
     return machineConcurrency(mem > 0 ? mem : undefined);
@@ -409,7 +401,7 @@ export class VerifierController implements vscode.Disposable {
 
   /** The requests of a selection: the probes first (their flags tell how far to trust the rest), then the attempts. */
   private requests(sel: TaskSelection[], notes: string[]): VerifyRequest[] {
-    const force = vscode.workspace.getConfiguration('specweave.verifier').get<boolean>('reuseRuns', true) === false;
+    const force = !readSettings().verifierReuseRuns;
     const out: VerifyRequest[] = [];
     for (const s of sel) {
       const task = this.d.owner.tasks.task(s.taskId);
@@ -536,7 +528,7 @@ export class VerifierController implements vscode.Disposable {
   }
 
   private async showResults(taskId: string): Promise<void> {
-    await vscode.commands.executeCommand('specweave.task.open', taskId);
+    await vscode.commands.executeCommand(CMD.openTask, taskId);
   }
 
   /** Cancels every queued and running run; returns how many there were. */

@@ -2,6 +2,7 @@
 import type { CandidateTask, TrajectoryStep } from '../../../src/core/model';
 import type { EventEnvelope, KnownReviewEvent, ReviewEventKind, ReviewPayloads } from '../../../src/core/review/events';
 import type { TaskVerifierResults } from '../../../src/core/review/verdicts';
+import type { VerifierStatus } from '../../../src/core/review/verdicts';
 
 export const BASE_TEST = `import pytest
 
@@ -70,7 +71,7 @@ export function task(over: Partial<CandidateTask> = {}): CandidateTask {
 export function verifier(revision = 1, a1T1 = 'FAILED'): TaskVerifierResults {
   const t = task();
   const all = (st: string) => Object.fromEntries(t.tests.map((x) => [x.name, st]));
-  const run = (id: string, tests: Record<string, string>, specs: Record<string, 'pass' | 'fail' | 'unknown'>, status: string) => ({ source: 'run' as const, runId: `run-${id}-${revision}`, status, specs, tests, revision });
+  const run = (id: string, tests: Record<string, string>, specs: Record<string, 'pass' | 'fail' | 'unknown'>, status: VerifierStatus) => ({ source: 'run' as const, runId: `run-${id}-${revision}`, status, specs, tests, revision });
   return {
     attempts: {
       a1: run('a1', { ...all('PASSED'), 'tests/test_x.py::test_message_exact': a1T1 }, { S1: a1T1 === 'PASSED' ? 'pass' : 'fail', S2: 'pass', S3: 'unknown' }, a1T1 === 'PASSED' ? 'passed' : 'failed'),

@@ -92,7 +92,7 @@ describe('the repair prompt', () => {
 
   it('a flag steers it towards its test even without labels', () => {
     const t = task();
-    const v = { ...verifier(), flags: [{ id: 'gold_fails_test::tests/test_x.py::test_exit_code', kind: 'gold_fails_test', message: 'the gold patch fails test_exit_code', test: 'tests/test_x.py::test_exit_code' }] };
+    const v = { ...verifier(), flags: [{ id: 'gold_fails_test::tests/test_x.py::test_exit_code', kind: 'gold_fails_test' as const, message: 'the gold patch fails test_exit_code', test: 'tests/test_x.py::test_exit_code' }] };
     const p = buildPrompt(input({ assessment: assessTask({ task: t, state: reduceTask('t1', []), verifier: v }), verifier: v }, false));
     assert.ok(p.focus.tests.includes('T2'));
     assert.ok(p.focus.steering.includes('verifier flags'));

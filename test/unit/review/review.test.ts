@@ -13,6 +13,7 @@ import { listDisagreements, reviewQueue, reviewTask } from '../../../src/core/re
 import type { TaskVerifierResults } from '../../../src/core/review/verdicts';
 import { deriveOutcome, recordedVerifierResult } from '../../../src/core/review/verdicts';
 import { ev, label } from './helpers';
+import type { VerifierFlag } from '../../../src/core/review/verdicts';
 
 const ds = loadDataset(path.resolve(__dirname, '../../fixtures/review/ds'));
 const task = (id: string) => ds.tasks.find((t) => t.id === id) as CandidateTask;
@@ -20,7 +21,7 @@ const t1 = task('t1');
 
 /** t1's verifier story: gold passes; a1 passes S1 and S2; a2 passes S1 and fails S2. */
 function t1Verifier(over: Partial<TaskVerifierResults> = {}): TaskVerifierResults {
-  const run = (runId: string, resolved: boolean, s2: 'pass' | 'fail') => ({ source: 'run' as const, runId, status: resolved ? 'passed' : 'failed', resolved, specs: { S1: 'pass' as const, S2: s2 }, tests: {}, revision: 1 });
+  const run = (runId: string, resolved: boolean, s2: 'pass' | 'fail') => ({ source: 'run' as const, runId, status: resolved ? ('passed' as const) : ('failed' as const), resolved, specs: { S1: 'pass' as const, S2: s2 }, tests: {}, revision: 1 });
   return { attempts: { gold: run('rg', true, 'pass'), a1: run('r1', true, 'pass'), a2: run('r2', false, 'fail') }, flags: [], ...over };
 }
 
@@ -324,7 +325,7 @@ describe('several curators', () => {
 });
 
 describe('suggestions', () => {
-  const flag = { id: 'empty_passes_fail_to_pass::tests/test_hello.py::test_greet_type', kind: 'empty_passes_fail_to_pass', message: 'T1 passes without any patch', test: 'tests/test_hello.py::test_greet_type' };
+  const flag: VerifierFlag = { id: 'empty_passes_fail_to_pass::tests/test_hello.py::test_greet_type', kind: 'empty_passes_fail_to_pass', message: 'T1 passes without any patch', test: 'tests/test_hello.py::test_greet_type' };
   it('are shown open, never count as labels, and block approval only once confirmed', () => {
     const v = t1Verifier({ flags: [flag] });
     const s = reduceLog(agreeing());
@@ -345,7 +346,7 @@ describe('suggestions', () => {
 describe('an attempt whose patch touches what grades it', () => {
   // A pytest_runtest_makereport hook in conftest.py: pytest itself reports the failures as passes, so the log, the
   // counts and the harness's report all agree, and the run is `passed`. The flag is what says it; a curator decides.
-  const flag = { id: 'attempt_edits_test_plugins:a1:', kind: 'attempt_edits_test_plugins', attempt: 'a1', message: 'conftest.py defines pytest_runtest_makereport' };
+  const flag: VerifierFlag = { id: 'attempt_edits_test_plugins:a1:', kind: 'attempt_edits_test_plugins', attempt: 'a1', message: 'conftest.py defines pytest_runtest_makereport' };
   it('blocks approval until a curator has decided the flag; confirmed, it is an open false positive', () => {
     const v = t1Verifier({ flags: [flag] });
     const s = reduceLog(agreeing());

@@ -7,6 +7,7 @@ import type { TaskVerifierResults } from '../../../src/core/review/verdicts';
 import { withRecordedFallback } from '../../../src/core/review/verdicts';
 import { findTestLine, resultsView, runLogDocument, runVerdict } from '../../../src/core/view/results';
 import type { VerifierRunRecord } from '../../../src/core/verify/runResult';
+import type { VerifierStatus } from '../../../src/core/review/verdicts';
 
 function attempt(id: string, extra: Partial<Attempt> = {}): Attempt {
   return { id, dir: `tasks/t/attempts/${id}`, model: 'm', patchFile: `tasks/t/attempts/${id}/patch.diff`, recordedResults: [], ...extra } as Attempt;
@@ -32,7 +33,7 @@ function task(over: Partial<CandidateTask> = {}): CandidateTask {
   } as CandidateTask;
 }
 
-const run = (status: string, tests: Record<string, string>, specs: Record<string, 'pass' | 'fail' | 'unknown'>, extra = {}) => ({
+const run = (status: VerifierStatus, tests: Record<string, string>, specs: Record<string, 'pass' | 'fail' | 'unknown'>, extra = {}) => ({
   source: 'run' as const,
   runId: `r-${status}`,
   status,

@@ -3,7 +3,7 @@
 // an answer over the cap becomes an error reply, and nothing over the cap is posted.
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { CurationWebviewToHost, HostToCurationWebview } from '../../../src/protocol/messages';
+import type { CurationRequestMap, CurationWebviewToHost, HandlerTable, HostToCurationWebview } from '../../../src/protocol/messages';
 import { PROTOCOL_VERSION } from '../../../src/protocol/messages';
 import { validateCurationMessage } from '../../../src/protocol/validate';
 import type { WebviewReply } from '../../../src/vscode/webviewChannel';
@@ -13,11 +13,17 @@ function channel(answer: (m: unknown) => Promise<unknown>) {
   const posted: Array<HostToCurationWebview | WebviewReply> = [];
   const logs: string[] = [];
   const order: string[] = [];
-  const c = new WebviewChannel<CurationWebviewToHost, HostToCurationWebview>({
+  // The tests answer with whatever they need (an oversized reply, a counter): hence the casts here only.
+  const handlers: HandlerTable<CurationRequestMap> = {
+    adjudicate: (p) => answer(p) as never,
+    openTask: (p) => answer(p) as never,
+    showSettled: (p) => answer(p) as never,
+  };
+  const c = new WebviewChannel<CurationRequestMap, CurationWebviewToHost, HostToCurationWebview>({
     label: () => 'Adjudication',
     validate: validateCurationMessage,
     post: (m) => posted.push(m),
-    request: (m) => answer(m),
+    handlers,
     ready: () => void order.push('init'),
     watchdog: { loaded: () => void order.push('watchdog') },
     log: (l) => logs.push(l),
@@ -54,3 +60,23 @@ test('an answer over the cap becomes an error reply; a message over the cap is n
   assert.match(logs.at(-1) ?? '', /dropped a update message of \d+ bytes \(limit 2000\)/);
   assert.ok(c.largestMessage <= 2000);
 });
+
+test('a request reaches the handler of its method with its params, and its reply is posted', async () => {
+  const seen: unknown[] = [];
+  const { c, posted } = channel(async (p) => {
+    seen.push(p);
+    return { opened: true };
+  });
+  await c.receive({ type: 'request', id: 4, method: 'openTask', params: { taskId: 't9' } });
+  assert.deepEqual(seen, [{ taskId: 't9' }]);
+  assert.deepEqual(posted, [{ type: 'reply', id: 4, ok: true, result: { opened: true } }]);
+});
+
+// Compile-time: the handler table is typed per method, so a handler that answers another method's reply, or a
+// reply with a literal outside its union, does not compile (`npm run check` fails on these lines otherwise).
+export const wrongReplies: Array<Partial<HandlerTable<CurationRequestMap>>> = [
+  // @ts-expect-error openTask answers { opened: boolean }, not showSettled's { shown }
+  { openTask: async () => ({ shown: true }) },
+  // @ts-expect-error a ReviewActResult's ok is a boolean literal, and its code a string
+  { adjudicate: async () => ({ ok: 'yes', event: 'E1', summary: 's' }) },
+];

@@ -5,7 +5,7 @@
 //
 // Written without the DOM lib (the repository's test tsconfig has none): the few browser APIs used are typed here.
 import { MAX_STEP_PAGE, MAX_TEXT_SLICE, STEP_PREVIEW_CHARS } from '../../../src/protocol/messages';
-import type { HostToWebview, SearchHit, TaskViewModel, StepKindView, StepView, ViewCommand, WebviewState, WebviewToHost } from '../../../src/protocol/messages';
+import type { ActionResult, HostToWebview, ParamsOf, ReplyOf, RequestMap, RequestMethod, SearchHit, TaskViewModel, StepKindView, StepView, ViewCommand, WebviewState, WebviewToHost } from '../../../src/protocol/messages';
 import { validateWebviewMessage } from '../../../src/protocol/validate';
 import { fixtureByName, type Fixture, type FullStep } from './fixtures';
 import { repairFixture } from './repairFixtures';
@@ -181,73 +181,72 @@ function runSearch(searchId: number, pattern: string, regex: boolean, caseSensit
 
 // ---- requests -----------------------------------------------------------------------------------------------------
 
+const traj = (column: string) => {
+  const t = fixture.trajectories[column];
+  if (!t) throw new Error(`no trajectory for ${column}`);
+  return t;
+};
+const ran = (): ActionResult => ({ ran: true });
+
+/**
+ * The fixture's answers, typed from the protocol's request map like the real host's handler table (a wrong reply
+ * does not compile); the review requests are answered by the real ReviewActions (review=real) or not at all.
+ */
+const answers: { [M in RequestMethod]?: (p: ParamsOf<RequestMap, M>) => ReplyOf<RequestMap, M> } = {
+  getSteps: (p) => {
+    if (p.count > MAX_STEP_PAGE) throw new Error(`page of ${p.count} steps is over MAX_STEP_PAGE`);
+    const t = traj(p.column);
+    const list = indexes(p.column, p.kinds);
+    const steps = list.slice(p.start, p.start + p.count).map((i) => view(p.column, i, t.step(i)));
+    return { steps, total: list.length, totalUnfiltered: t.count };
+  },
+  getStepText: (p) => {
+    if (p.length > MAX_TEXT_SLICE) throw new Error(`slice of ${p.length} characters is over MAX_TEXT_SLICE`);
+    const text = traj(p.column).step(p.step).text;
+    return { text: text.slice(p.offset, p.offset + p.length), offset: p.offset, total: text.length };
+  },
+  locateStep: (p) => {
+    traj(p.column);
+    return { position: indexes(p.column, p.kinds).indexOf(p.step) };
+  },
+  search: (p) => {
+    try {
+      compile(p.pattern, p.regex, p.caseSensitive);
+    } catch (e) {
+      return { started: false, error: e instanceof Error ? e.message : String(e) };
+    }
+    runSearch(p.searchId, p.pattern, p.regex, p.caseSensitive, p.kinds);
+    return { started: true };
+  },
+  cancelSearch: (p) => {
+    const flag = running.get(p.searchId);
+    if (!flag) return { cancelled: false };
+    flag.cancelled = true;
+    running.delete(p.searchId);
+    later(() => send({ type: 'searchDone', searchId: p.searchId, total: 0, counts: {}, cancelled: true, capped: false }));
+    return { cancelled: true };
+  },
+  openDiff: (p) => (p.column === 'a2' ? { opened: 'patch', message: 'The patch does not apply to the base file; showing the raw patch.' } : { opened: 'diff' }),
+  compareColumns: () => ({ opened: true }),
+  openTest: () => ({ opened: true }),
+  openPatch: () => ({ opened: true }),
+  openRunLog: (p) => ({ opened: true, line: 12, message: `Opened the log of ${p.column} at ${p.testId ?? 'the top'} (line 12).` }),
+  nextTask: ran,
+  previousTask: ran,
+  startReviewMode: ran,
+  requestRepair: ran,
+  reviewRepair: ran,
+  acceptRepair: ran,
+  rejectRepair: ran,
+  showRepairPrompt: ran,
+  showRepairMatrix: ran,
+};
+
 function answer(msg: Extract<WebviewToHost, { type: 'request' }>): unknown {
-  const traj = (column: string) => {
-    const t = fixture.trajectories[column];
-    if (!t) throw new Error(`no trajectory for ${column}`);
-    return t;
-  };
-  switch (msg.method) {
-    case 'getSteps': {
-      const p = msg.params;
-      if (p.count > MAX_STEP_PAGE) throw new Error(`page of ${p.count} steps is over MAX_STEP_PAGE`);
-      const t = traj(p.column);
-      const list = indexes(p.column, p.kinds);
-      const steps = list.slice(p.start, p.start + p.count).map((i) => view(p.column, i, t.step(i)));
-      return { steps, total: list.length, totalUnfiltered: t.count };
-    }
-    case 'getStepText': {
-      const p = msg.params;
-      if (p.length > MAX_TEXT_SLICE) throw new Error(`slice of ${p.length} characters is over MAX_TEXT_SLICE`);
-      const text = traj(p.column).step(p.step).text;
-      return { text: text.slice(p.offset, p.offset + p.length), offset: p.offset, total: text.length };
-    }
-    case 'locateStep': {
-      const p = msg.params;
-      traj(p.column);
-      return { position: indexes(p.column, p.kinds).indexOf(p.step) };
-    }
-    case 'search': {
-      const p = msg.params;
-      try {
-        compile(p.pattern, p.regex, p.caseSensitive);
-      } catch (e) {
-        return { started: false, error: e instanceof Error ? e.message : String(e) };
-      }
-      runSearch(p.searchId, p.pattern, p.regex, p.caseSensitive, p.kinds);
-      return { started: true };
-    }
-    case 'cancelSearch': {
-      const flag = running.get(msg.params.searchId);
-      if (!flag) return { cancelled: false };
-      flag.cancelled = true;
-      running.delete(msg.params.searchId);
-      later(() => send({ type: 'searchDone', searchId: msg.params.searchId, total: 0, counts: {}, cancelled: true, capped: false }));
-      return { cancelled: true };
-    }
-    case 'openDiff':
-      return msg.params.column === 'a2' ? { opened: 'patch', message: 'The patch does not apply to the base file; showing the raw patch.' } : { opened: 'diff' };
-    case 'compareColumns':
-      return { opened: true };
-    case 'openTest':
-      return { opened: true };
-    case 'openPatch':
-      return { opened: true };
-    case 'openRunLog':
-      return { opened: true, line: 12, message: `Opened the log of ${msg.params.column} at ${msg.params.testId ?? 'the top'} (line 12).` };
-    case 'nextTask':
-    case 'previousTask':
-    case 'startReviewMode':
-    case 'requestRepair':
-    case 'reviewRepair':
-    case 'acceptRepair':
-    case 'rejectRepair':
-    case 'showRepairPrompt':
-    case 'showRepairMatrix':
-      return { ran: true };
-    default:
-      throw new Error(`${msg.method} is not answered by this fixture`);
-  }
+  // A method name cannot narrow a generic table entry: the common signature is the one cast.
+  const a = answers[msg.method] as ((p: unknown) => unknown) | undefined;
+  if (!a) throw new Error(`${msg.method} is not answered by this fixture`);
+  return a(msg.params);
 }
 
 interface RealAnswer {

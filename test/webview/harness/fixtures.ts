@@ -1,7 +1,7 @@
 // Task view models and generated trajectories for the standalone webview harness. Steps are computed from their
 // index, so a 10,000-step trajectory costs nothing until a page of it is asked for. Bundled into the harness page
 // (by the server) together with fakeHost.ts; pure, no DOM.
-import type { ColumnView, MdBlock, StepKindView, TaskViewModel } from '../../../src/protocol/messages';
+import type { ColumnView, MdBlock, StepKindView, TaskStatusView, TaskViewModel } from '../../../src/protocol/messages';
 
 export interface FullStep {
   kind: StepKindView;
@@ -160,8 +160,8 @@ export function standardFixture(): Fixture {
       columns: ['gold', 'a1', 'a2'],
       tests: { T1: { gold: 'PASSED', a1: 'PASSED', a2: 'FAILED' }, T2: { gold: 'PASSED', a1: 'PASSED', a2: 'FAILED' }, T3: { gold: 'PASSED', a1: 'FAILED', a2: 'missing' } },
       specs: { S1: { gold: 'pass', a1: 'pass', a2: 'fail' }, S2: { gold: 'pass', a1: 'fail', a2: 'unknown' } },
-      runs: { gold: { runId: 'r1', status: 'done', stale: false, resolved: true }, a1: { runId: 'r2', status: 'done', stale: true, resolved: false } },
-      flags: [{ kind: 'false_positive', message: 'Attempt 1 claims resolved but T3 fails', testId: 'T3' }],
+      runs: { gold: { runId: 'r1', status: 'passed', stale: false, resolved: true }, a1: { runId: 'r2', status: 'failed', stale: true, resolved: false } },
+      flags: [{ kind: 'attempt_suspect_false_positive', message: 'Attempt 1 claims resolved but T3 fails', testId: 'T3' }],
     },
     notices: ['The repository clone is missing: diffs against the base file are disabled; patches still open.'],
     position: { index: 2, total: 15 },
@@ -218,7 +218,8 @@ export function hostileFixture(): Fixture {
     taskId: 'hostile__task-1',
     title: `<img src=x onerror="${PWN}">Hostile task`,
     revision: 1,
-    status: '<script>status</script>',
+    // Outside the union on purpose: the page must show even a value the types rule out as inert text.
+    status: '<script>status</script>' as TaskStatusView,
     repo: `<script>${PWN}</script>/repo`,
     image: 'img\u001b[31m',
     trusted: false,

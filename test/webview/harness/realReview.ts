@@ -7,8 +7,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LogFs } from '../../../src/adapters/fs/reviewLog';
 import { CurationStore } from '../../../src/app/curationStore';
-import type { RequestMap, ReviewView } from '../../../src/protocol/messages';
+import type { RequestMethod, ReviewView } from '../../../src/protocol/messages';
+import { validateWebviewMessage } from '../../../src/protocol/validate';
 import { ReviewActions } from '../../../src/vscode/curation/reviewActions';
+import { REVIEW_METHODS } from '../../../src/vscode/taskSession';
+import type { ReviewMethod, ReviewRequests } from '../../../src/vscode/taskSession';
 import { reviewDataset, writeRun, writeT1Runs } from '../../unit/review/helpers';
 import { copyFixture } from '../../unit/helpers/tmp';
 import { HOSTILE_HTML } from './fixtures';
@@ -124,8 +127,7 @@ async function writeStory(root: string, store: () => CurationStore, hostile: boo
   await act('q4', { kind: 'reject', reason: 'a duplicate of demo__parser-1234' });
 }
 
-type ReviewMethod = 'label' | 'score' | 'submit' | 'transition' | 'approve' | 'reject' | 'undo' | 'decideSuggestion' | 'openEvidence' | 'reviewQueue';
-const METHODS: readonly string[] = ['label', 'score', 'submit', 'transition', 'approve', 'reject', 'undo', 'decideSuggestion', 'openEvidence', 'reviewQueue'];
+const METHODS: readonly string[] = REVIEW_METHODS;
 
 export interface RealReviewAnswer {
   /** Not a review method: the fake host answers it itself. */
@@ -201,8 +203,15 @@ export class RealReviewHost {
     if (method === 'view') return { handled: true, review: this.view() };
     if (!METHODS.includes(method)) return { handled: false };
     const before = this.changedTasks;
-    const handler = this.actions.requests(this.task)[method as ReviewMethod] as (p: RequestMap[ReviewMethod]['params']) => Promise<unknown>;
-    const result = await handler(params as RequestMap[ReviewMethod]['params']);
+    // Checked as the real host's channel checks it, then handed to the typed table (one cast: a method name cannot
+    // narrow a generic table entry).
+    const v = validateWebviewMessage({ type: 'request', id: 1, method, params });
+    if (!v.ok || v.message.type !== 'request') throw new Error(v.ok ? 'not a request' : v.error);
+    const m = v.message;
+    const isReview = (x: RequestMethod): x is ReviewMethod => METHODS.includes(x);
+    if (!isReview(m.method)) return { handled: false };
+    const table: ReviewRequests = this.actions.requests(this.task);
+    const result = await (table[m.method] as (p: unknown) => Promise<unknown>)(m.params);
     const changed = this.changedTasks !== before;
     return { handled: true, result, changed, ...(changed ? { review: this.view() } : {}) };
   }

@@ -2,7 +2,7 @@
 // acquireVsCodeApi that answers `ready` with a model, validates every message with validateCurationMessage, records
 // adjudications, and pushes updates on demand. `?view=adjudication` picks the panel, `hostile=1` fills every text
 // with markup. Written without the DOM lib, like fakeHost.ts.
-import type { AdjudicationViewModel, CurationPanelModel, CurationWebviewToHost, HostToCurationWebview, StatsViewModel } from '../../../src/protocol/messages';
+import type { AdjudicationViewModel, CurationPanelModel, CurationRequestMap, CurationRequestMethod, CurationWebviewToHost, HostToCurationWebview, ParamsOf, ReplyOf, ReviewActResult, StatsViewModel } from '../../../src/protocol/messages';
 import { validateCurationMessage } from '../../../src/protocol/validate';
 import { HOSTILE_HTML } from './fixtures';
 
@@ -114,7 +114,7 @@ function adjudicationModel(showSettled: boolean, settled: Map<string, string | n
       choices: [[], ['flaky']],
     },
   ];
-  const rows = items.map((i) => (settled.has(i.key) ? { ...i, open: false, final: settled.get(i.key)!, from: 'adjudicated' } : i));
+  const rows = items.map((i) => (settled.has(i.key) ? { ...i, open: false, final: settled.get(i.key)!, from: 'adjudicated' as const } : i));
   const open = rows.filter((r) => r.open).length;
   return {
     protocol: 1,
@@ -149,27 +149,27 @@ function receive(raw: unknown): void {
     return;
   }
   log.push({ method: m.method, params: m.params });
-  let result: unknown;
-  switch (m.method) {
-    case 'adjudicate': {
-      const p = m.params;
-      const row = adjudicationModel(true, settled).items.find((i) => i.taskId === p.taskId && (p.target === 'label' ? i.attempt === p.attempt && i.spec === p.spec : i.field === p.field));
-      if (row) settled.set(row.key, p.target === 'label' ? p.verdict : p.value);
-      result = { ok: true, event: `A${log.length}`, summary: 'decision recorded' };
-      send({ type: 'update', model: model() });
-      break;
-    }
-    case 'showSettled':
-      showSettled = m.params.show;
-      send({ type: 'update', model: model() });
-      result = { shown: showSettled };
-      break;
-    case 'openTask':
-      result = { opened: true };
-      break;
-  }
+  // A method name cannot narrow a generic table entry: the common signature is the one cast.
+  const result = (answers[m.method] as (p: unknown) => unknown)(m.params);
   send({ type: 'reply', id: m.id, ok: true, result });
 }
+
+/** The fake panel's answers, typed from the protocol's map like the real host's handler table. */
+const answers: { [M in CurationRequestMethod]: (p: ParamsOf<CurationRequestMap, M>) => ReplyOf<CurationRequestMap, M> } = {
+  adjudicate: (p) => {
+    const row = adjudicationModel(true, settled).items.find((i) => i.taskId === p.taskId && (p.target === 'label' ? i.attempt === p.attempt && i.spec === p.spec : i.field === p.field));
+    if (row) settled.set(row.key, p.target === 'label' ? p.verdict : p.value);
+    const result: ReviewActResult = { ok: true, event: `A${log.length}`, summary: 'decision recorded' };
+    send({ type: 'update', model: model() });
+    return result;
+  },
+  showSettled: (p) => {
+    showSettled = p.show;
+    send({ type: 'update', model: model() });
+    return { shown: showSettled };
+  },
+  openTask: () => ({ opened: true }),
+};
 
 let acquired = false;
 g.acquireVsCodeApi = () => {

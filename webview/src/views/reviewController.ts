@@ -2,7 +2,7 @@
 // scores, the life cycle and approval, and the keyboard review mode. The host owns every decision: each action is a
 // request that answers once the event is on disk; this side keeps the focused pair, the drafts and what is in flight,
 // so an `update` or a failed request loses nothing the curator typed. It renders nothing: the review views do.
-import type { CuratorVerdictView, EvidenceLinkView, RequestMethod, RequestParams, ReviewActResult, ReviewView, TaskViewModel } from '../../../src/protocol/messages';
+import type { CuratorVerdictView, EvidenceLinkView, RecordingMethod, RequestParams, ReviewActResult, ReviewView, TaskViewModel } from '../../../src/protocol/messages';
 import type { Ctx } from '../context';
 import { oneLine } from '../text';
 import type { Pair, ReviewKeyPress } from './reviewModel';
@@ -155,11 +155,11 @@ export class ReviewController {
    * Sends a recording request. The status line says what happened; on failure nothing typed is dropped (drafts stay)
    * and the error shows until the next success.
    */
-  async act<M extends RequestMethod>(method: M, params: RequestParams<M>, done: string, onOk?: (r: Extract<ReviewActResult, { ok: true }>) => void): Promise<boolean> {
+  async act<M extends RecordingMethod>(method: M, params: RequestParams<M>, done: string, onOk?: (r: Extract<ReviewActResult, { ok: true }>) => void): Promise<boolean> {
     this.inFlight++;
     this.rerender();
     try {
-      const r = (await this.ctx.host.request(method, params)) as ReviewActResult;
+      const r: ReviewActResult = await this.ctx.host.request(method, params);
       if (!r.ok) {
         this.ctx.status(`${refusalText(r)}`, true);
         return false;

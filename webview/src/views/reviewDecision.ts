@@ -4,6 +4,7 @@
 import { html, nothing, type TemplateResult } from 'lit-html';
 import { live } from 'lit-html/directives/live.js';
 import type { ReviewView, RuleView } from '../../../src/protocol/messages';
+import { isDifficultyView, isEnvDefectView } from '../../../src/protocol/messages';
 import { inertText, oneLine } from '../text';
 import { vsBadge, vsButton, vsCheckbox, vsSelect } from '../ui/controls';
 import type { ReviewController } from './reviewController';
@@ -191,9 +192,9 @@ function scores(rc: ReviewController, r: ReviewView, editable: boolean): Templat
         underspecified: s.underspecified,
         fnSeverity: s.fnSeverity,
         fpSeverity: s.fpSeverity,
-        envDefects: s.envDefects,
+        envDefects: s.envDefects.filter(isEnvDefectView),
         ...(s.otherIssues.trim() ? { otherIssues: s.otherIssues } : {}),
-        ...(s.difficulty ? { difficulty: s.difficulty } : {}),
+        ...(isDifficultyView(s.difficulty) ? { difficulty: s.difficulty } : {}),
         ...(s.note.trim() ? { note: s.note } : {}),
       },
       'Scores recorded',
