@@ -81,9 +81,11 @@ export interface TaskCoupling {
   groups: string[][];
 }
 
-const NONE = -1;
-const FAIL = 0;
-const PASS = 1;
+function popcount(x: number): number {
+  x = x - ((x >>> 1) & 0x55555555);
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) as number;
+}
 
 /** The coupling graph and figure of one task. Unknown or repeated ids in `dependsOn` and the map are ignored. */
 export function taskCoupling(input: CouplingInput, options: CouplingOptions = {}): TaskCoupling {
@@ -111,29 +113,36 @@ export function taskCoupling(input: CouplingInput, options: CouplingOptions = {}
     }
   });
 
-  // Verdicts as a matrix, attempt-major: PASS, FAIL or NONE.
+  // Verdicts as bit sets per spec over the attempts (32 attempts a word): `has` a verdict, and `pass`.
   const rows = input.verdicts.length;
-  const m = new Int8Array(rows * n).fill(NONE);
+  const words = (rows + 31) >>> 5;
+  const has = new Int32Array(n * words);
+  const pass = new Int32Array(n * words);
   for (let r = 0; r < rows; r++) {
     const row = input.verdicts[r] as Readonly<Record<string, SpecVerdict | undefined>>;
+    const w = r >>> 5;
+    const bit = 1 << (r & 31);
     for (let i = 0; i < n; i++) {
       const v = row[ids[i] as string];
-      if (v === 'pass') m[r * n + i] = PASS;
-      else if (v === 'fail') m[r * n + i] = FAIL;
+      if (v === 'pass') {
+        has[i * words + w] = (has[i * words + w] as number) | bit;
+        pass[i * words + w] = (pass[i * words + w] as number) | bit;
+      } else if (v === 'fail') has[i * words + w] = (has[i * words + w] as number) | bit;
     }
   }
 
   const declared = new Set<number>();
-  input.specs.forEach((s) => {
+  for (const s of input.specs) {
     const i = index.get(s.id) as number;
     for (const d of s.dependsOn ?? []) {
       const j = index.get(d);
       if (j === undefined || j === i) continue;
       declared.add(i * n + j);
     }
-  });
+  }
 
-  const parent = Int32Array.from({ length: n }, (_, i) => i);
+  const parent: number[] = [];
+  for (let i = 0; i < n; i++) parent.push(i);
   const find = (x: number): number => {
     while (parent[x] !== x) {
       parent[x] = parent[parent[x] as number] as number;
@@ -141,12 +150,12 @@ export function taskCoupling(input: CouplingInput, options: CouplingOptions = {}
     }
     return x;
   };
-  const degree = new Int32Array(n);
+  const degree: number[] = new Array<number>(n).fill(0);
   const edges: CouplingEdge[] = [];
   const byEvidence = { sharedTests: 0, declared: 0, coFlip: 0 };
   let coupledPairs = 0;
   let measuredPairs = 0;
-  const mark = new Int32Array(input.tests.length).fill(-1);
+  const mark: number[] = new Array<number>(input.tests.length).fill(-1);
 
   for (let i = 0; i < n; i++) {
     const ti = testsOf[i] as number[];
@@ -164,16 +173,16 @@ export function taskCoupling(input: CouplingInput, options: CouplingOptions = {}
       let n10 = 0;
       let n01 = 0;
       let n00 = 0;
-      for (let r = 0; r < rows; r++) {
-        const a = m[r * n + i] as number;
-        if (a === NONE) continue;
-        const b = m[r * n + j] as number;
-        if (b === NONE) continue;
-        if (a === PASS) {
-          if (b === PASS) n11++;
-          else n10++;
-        } else if (b === PASS) n01++;
-        else n00++;
+      for (let w = 0; w < words; w++) {
+        const h = (has[i * words + w] as number) & (has[j * words + w] as number);
+        if (h === 0) continue;
+        const a = (pass[i * words + w] as number) & h;
+        const b = (pass[j * words + w] as number) & h;
+        const ab = popcount(a & b);
+        n11 += ab;
+        n10 += popcount(a) - ab;
+        n01 += popcount(b) - ab;
+        n00 += popcount(h & ~(a | b));
       }
       const both = n11 + n10 + n01 + n00;
       let phi: number | undefined;
@@ -217,9 +226,9 @@ export function taskCoupling(input: CouplingInput, options: CouplingOptions = {}
   }
 
   let groupCount = 0;
-  const groupOfRoot = new Int32Array(n).fill(-1);
+  const groupOfRoot = new Array<number>(n).fill(-1);
   const groups: string[][] = [];
-  const groupOf = new Int32Array(n);
+  const groupOf = new Array<number>(n).fill(0);
   for (let i = 0; i < n; i++) {
     const root = find(i);
     if (groupOfRoot[root] === -1) {
