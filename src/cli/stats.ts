@@ -1,5 +1,7 @@
 // `specweave stats DATASET [--json]`: the FP/FN breakdown of reviewed tasks, agreement, defect rates, funnel.
 import type { CurationStats } from '../core/review/stats';
+import type { Distribution, MeanInterval, SpecStats } from '../core/specs/stats';
+import { specStats } from '../core/specs/stats';
 import { defineCommand } from './command';
 import { jsonFlag, openStore, policyFlag } from './curationCommon';
 import { out, printJson, table } from './output';
@@ -64,17 +66,52 @@ export function formatStats(s: CurationStats): string {
   return out.join('\n') + '\n';
 }
 
+const ci = (m: MeanInterval | undefined) => (m === undefined ? '-' : `${m.mean.toFixed(2)} [${m.low.toFixed(2)}, ${m.high.toFixed(2)}]`);
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const quartiles = (d: Distribution) =>
+  d.count === 0 || d.median === undefined ? '-' : `${d.median.toFixed(2)} [${(d.q1 as number).toFixed(2)}, ${(d.q3 as number).toFixed(2)}] (${plural(d.count, 'task')})`;
+
+/** The "Specs" section: CodeSpecWeave's spec statistics by source dataset and the coupling figure (docs/coupling.md). */
+export function formatSpecStats(s: SpecStats): string {
+  const out: string[] = [];
+  out.push(`Specs (${Math.round(s.confidence * 100)}% bootstrap intervals, ${s.resamples} resamples, seed ${s.seed}):`);
+  out.push(
+    table(
+      ['SOURCE', 'TASKS', 'WITH SPECS', 'SPECS/TASK', 'CATEGORIES/TASK', 'COUPLING MEDIAN [Q1, Q3]'],
+      [s.all, ...s.bySource].map((g) => [g.source, g.tasks, g.tasksWithSpecs, ci(g.specsPerTask), ci(g.categoriesPerTask), quartiles(g.coupling)]),
+    ),
+  );
+  out.push(`Specs per task: ${s.all.histogram.length > 0 ? s.all.histogram.map((h) => `${plural(h.specs, 'spec')}: ${plural(h.tasks, 'task')}`).join(' · ') : 'no tasks'}`);
+  if (s.couplingByCategory.length > 0) {
+    out.push("Coupling by spec category (each spec's share of its task's other specs it is coupled to):");
+    out.push(
+      table(
+        ['CATEGORY', 'SPECS', 'MEDIAN', 'Q1', 'Q3', 'MEAN'],
+        s.couplingByCategory.map((c) => [c.category, c.specs, fix2(c.share.median), fix2(c.share.q1), fix2(c.share.q3), fix2(c.share.mean)]),
+      ),
+    );
+  }
+  const e = s.evidence;
+  out.push(
+    `Coupling evidence: ${plural(e.pairs, 'spec pair')}, ${e.coupledPairs} coupled (shared tests ${e.sharedTests}, declared ${e.declared}, co-flip ${e.coFlip}); co-flip measurable on ${plural(e.measuredPairs, 'pair')}. See docs/coupling.md.`,
+  );
+  return out.join('\n') + '\n';
+}
+
+const fix2 = (x: number | undefined) => (x === undefined ? '-' : x.toFixed(2));
+
 export const statsCommand = defineCommand({
   name: 'stats',
-  summary: 'curation statistics: FP/FN breakdown, agreement, defect rates, funnel, throughput',
+  summary: 'curation statistics: FP/FN breakdown, agreement, defect rates, funnel, throughput; spec statistics and coupling',
   usage: 'specweave stats DATASET [--json] [--policy adjudicate|highest-severity]',
   flags: { ...policyFlag, ...jsonFlag },
   positional: { min: 1, max: 1 },
   async run(a) {
     const store = openStore(a);
     const s = store.stats();
-    if (a.booleans.json) printJson(s);
-    else out(formatStats(s));
+    const specs = specStats({ tasks: store.dataset.tasks, state: store.state, verdicts: store.verdicts(), policy: store.policy });
+    if (a.booleans.json) printJson({ ...s, specs });
+    else out(formatStats(s) + '\n' + formatSpecStats(specs));
     return 0;
   },
 });

@@ -662,6 +662,58 @@ export interface StatsViewModel {
   computeMs: number;
   /** A problem computing them (the dataset or log could not be read). */
   error?: string;
+  /** Spec statistics and the coupling figure (docs/coupling.md); absent when they could not be computed. */
+  specs?: SpecStatsView;
+}
+
+/** A mean with its percentile-bootstrap interval. */
+export interface MeanIntervalView {
+  mean: number;
+  low: number;
+  high: number;
+}
+
+/** Quartiles and a 10-bin histogram ([0, 0.1) ... [0.9, 1]) of values in 0..1; the figures are absent with count 0. */
+export interface DistributionView {
+  count: number;
+  min?: number;
+  q1?: number;
+  median?: number;
+  q3?: number;
+  max?: number;
+  mean?: number;
+  histogram: number[];
+}
+
+/** Spec statistics of one source dataset (or `all`). */
+export interface SpecGroupView {
+  source: string;
+  tasks: number;
+  specs: number;
+  tasksWithSpecs: number;
+  specsPerTask?: MeanIntervalView;
+  categoriesPerTask?: MeanIntervalView;
+  /** Tasks by number of specs, ascending; past `MAX_SPEC_HISTOGRAM` counts the last row holds the rest (`orMore`). */
+  histogram: Array<{ specs: number; tasks: number; orMore?: boolean }>;
+  /** The coupling figure of the tasks with at least two specs. */
+  coupling: DistributionView;
+}
+
+export const MAX_SPEC_ROWS = 40;
+export const MAX_SPEC_HISTOGRAM = 60;
+
+export interface SpecStatsView {
+  resamples: number;
+  seed: number;
+  confidence: number;
+  all: SpecGroupView;
+  /** Most tasks first, at most `MAX_SPEC_ROWS`; `moreSources` says how many were left out (counted in `all`). */
+  bySource: SpecGroupView[];
+  moreSources: number;
+  /** Each spec's share of its task's other specs it is coupled to, by category; at most `MAX_SPEC_ROWS` (most specs first). */
+  couplingByCategory: Array<{ category: string; specs: number; share: DistributionView }>;
+  moreCategories: number;
+  evidence: { pairs: number; coupledPairs: number; sharedTests: number; declared: number; coFlip: number; measuredPairs: number };
 }
 
 /** One disagreement between curators, side by side, for adjudication. */

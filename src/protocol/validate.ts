@@ -1,7 +1,8 @@
 // Validation of every message that arrives on the host from a webview: the webview renders hostile text, so the
 // host trusts nothing it sends.
 import type { CurationRequestMethod, CurationWebviewToHost, RequestMethod, StepKindView, WebviewState, WebviewToHost } from './messages';
-import { CURATOR_VERDICT_VIEWS, ENV_DEFECT_VIEWS, MAX_REVIEW_TEXT, isDifficultyView, isEnvDefectView, isScoreFieldView, isTaskStatusView } from './messages';
+import type { DistributionView, MeanIntervalView, SpecGroupView, SpecStatsView } from './messages';
+import { CURATOR_VERDICT_VIEWS, ENV_DEFECT_VIEWS, MAX_REVIEW_TEXT, MAX_SPEC_HISTOGRAM, MAX_SPEC_ROWS, isDifficultyView, isEnvDefectView, isScoreFieldView, isTaskStatusView } from './messages';
 
 export type Validated = { ok: true; message: WebviewToHost } | { ok: false; error: string };
 
@@ -177,4 +178,56 @@ export function validateCurationMessage(raw: unknown): ValidatedCuration {
   if (!isObj(raw.params)) return { ok: false, error: `${method} needs params` };
   const err = curationChecks[method as CurationRequestMethod](raw.params);
   return err ? { ok: false, error: err } : { ok: true, message: raw as CurationWebviewToHost };
+}
+
+// ---- the statistics panel's spec figures (host -> webview) ----------------------------------------------------------
+// The panel shows them only when they have this shape, so a host of another version cannot break the page.
+
+const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const isCount = (v: unknown): v is number => isInt(v);
+const isShare = (v: unknown): v is number => isNum(v) && v >= 0 && v <= 1;
+
+function isMeanInterval(v: unknown): v is MeanIntervalView {
+  return isObj(v) && isNum(v.mean) && isNum(v.low) && isNum(v.high) && v.low <= v.high;
+}
+
+function isDistribution(v: unknown): v is DistributionView {
+  if (!isObj(v) || !isCount(v.count) || !Array.isArray(v.histogram) || v.histogram.length > 100 || !v.histogram.every(isCount)) return false;
+  return ['min', 'q1', 'median', 'q3', 'max', 'mean'].every((k) => (v.count === 0 ? v[k] === undefined || isShare(v[k]) : isShare(v[k])));
+}
+
+function isSpecGroup(v: unknown): v is SpecGroupView {
+  return (
+    isObj(v) &&
+    isStr(v.source, 256) &&
+    isCount(v.tasks) &&
+    isCount(v.specs) &&
+    isCount(v.tasksWithSpecs) &&
+    opt(v.specsPerTask, isMeanInterval) &&
+    opt(v.categoriesPerTask, isMeanInterval) &&
+    Array.isArray(v.histogram) &&
+    v.histogram.length <= MAX_SPEC_HISTOGRAM &&
+    v.histogram.every((h) => isObj(h) && isCount(h.specs) && isCount(h.tasks) && opt(h.orMore, isBool)) &&
+    isDistribution(v.coupling)
+  );
+}
+
+/** What is wrong with the spec figures of a statistics model, or undefined when they can be shown. */
+export function specStatsViewProblem(v: unknown): string | undefined {
+  if (!isObj(v)) return 'specs is not an object';
+  if (!isCount(v.resamples) || !isCount(v.seed) || !isShare(v.confidence)) return 'specs needs resamples, seed and confidence';
+  if (!isSpecGroup(v.all)) return 'specs.all is not a source group';
+  if (!Array.isArray(v.bySource) || v.bySource.length > MAX_SPEC_ROWS || !v.bySource.every(isSpecGroup)) return `specs.bySource needs at most ${MAX_SPEC_ROWS} source groups`;
+  if (!isCount(v.moreSources) || !isCount(v.moreCategories)) return 'specs needs moreSources and moreCategories';
+  const cats = v.couplingByCategory;
+  if (!Array.isArray(cats) || cats.length > MAX_SPEC_ROWS || !cats.every((c) => isObj(c) && isStr(c.category, 256) && isCount(c.specs) && isDistribution(c.share))) {
+    return `specs.couplingByCategory needs at most ${MAX_SPEC_ROWS} categories`;
+  }
+  const e = v.evidence;
+  if (!isObj(e) || !['pairs', 'coupledPairs', 'sharedTests', 'declared', 'coFlip', 'measuredPairs'].every((k) => isCount(e[k]))) return 'specs.evidence needs six counts';
+  return undefined;
+}
+
+export function isSpecStatsView(v: unknown): v is SpecStatsView {
+  return specStatsViewProblem(v) === undefined;
 }

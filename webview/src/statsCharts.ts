@@ -5,7 +5,7 @@
 // bindings.
 import { html, nothing, svg, type SVGTemplateResult, type TemplateResult } from 'lit-html';
 import { ref, type RefOrCallback } from 'lit-html/directives/ref.js';
-import type { StatsViewModel } from '../../src/protocol/messages';
+import type { DistributionView, MeanIntervalView, SpecGroupView, SpecStatsView, StatsViewModel } from '../../src/protocol/messages';
 import { formatCount, oneLine } from './text';
 
 const MAX_ROWS = 40;
@@ -194,10 +194,69 @@ export function statsView(s: StatsViewModel): TemplateResult {
         'card-fn',
       )}${card('approved', s.funnel.approved, 'card-approved')}${card('open disagreements', s.disagreements.open, 'card-disagreements')}${card('open suggestions', s.suggestions.open, 'card-suggestions')}
     </div>
-    ${renderBreakdown(s)}${renderFunnel(s)}${renderRates(s)}${renderAgreement(s)}${renderThroughput(s)}
+    ${renderBreakdown(s)}${renderFunnel(s)}${renderRates(s)}${renderAgreement(s)}${renderThroughput(s)}${renderSpecs(s.specs)}
   </div>`;
 }
 
 function card(label: string, n: number, testid: string): TemplateResult {
   return html`<div class="card" data-testid=${testid} data-value=${String(n)}><div class="card-number">${formatCount(n)}</div><div class="card-label muted small">${label}</div></div>`;
+}
+
+// ---- spec statistics and coupling (docs/coupling.md) ---------------------------------------------------------------
+
+const ci = (m: MeanIntervalView | undefined): string => (m === undefined ? '–' : `${m.mean.toFixed(2)} [${m.low.toFixed(2)}, ${m.high.toFixed(2)}]`);
+const quart = (d: DistributionView): string =>
+  d.count === 0 || d.median === undefined ? '–' : `${d.median.toFixed(2)} [${fixed(d.q1)}, ${fixed(d.q3)}]`;
+
+/** A histogram as SVG columns, one per bin, with its label under it and the count in its tooltip. */
+function columns(bins: ReadonlyArray<{ label: string; count: number }>, testid: string, what: string): TemplateResult {
+  const w = 28;
+  const h = 70;
+  const max = Math.max(1, ...bins.map((b) => b.count));
+  const parts: SVGTemplateResult[] = [];
+  bins.forEach((b, i) => {
+    const bh = (b.count / max) * h;
+    parts.push(svg`<rect x=${String(i * w + 3)} y=${(h - bh).toFixed(2)} width=${String(w - 6)} height=${bh.toFixed(2)} class="spec-bin" data-count=${String(b.count)}><title>${`${b.label}: ${b.count}`}</title></rect>`);
+    parts.push(svg`<text x=${String(i * w + w / 2)} y=${String(h + 11)} text-anchor="middle" class="axis">${b.label}</text>`);
+  });
+  return html`<svg viewBox=${`0 0 ${Math.max(1, bins.length) * w} ${h + 14}`} class="spec-histogram" role="img" aria-label=${what} data-testid=${testid}>${parts}</svg>`;
+}
+
+function groupRow(g: SpecGroupView): Cell[] {
+  return [oneLine(g.source, 80), String(g.tasks), String(g.tasksWithSpecs), ci(g.specsPerTask), ci(g.categoriesPerTask), `${quart(g.coupling)} (${g.coupling.count})`];
+}
+
+function renderSpecs(s: SpecStatsView | undefined): TemplateResult {
+  if (!s) return section('Specs', 'stats-specs', html`<p class="muted" data-testid="specs-missing">The spec statistics are not available.</p>`);
+  const rows = [s.all, ...s.bySource].map(groupRow);
+  const more = s.moreSources > 0 ? html`<p class="muted small" data-testid="specs-more-sources">${`${s.moreSources} more sources (counted under all).`}</p>` : nothing;
+  const histogram = columns(
+    s.all.histogram.map((h) => ({ label: `${h.specs}${h.orMore ? '+' : ''}`, count: h.tasks })),
+    'specs-histogram',
+    'Tasks by number of specs',
+  );
+  const bins = (d: DistributionView) => d.histogram.map((count, i) => ({ label: (i / 10).toFixed(1), count }));
+  const cats: Cell[][] = s.couplingByCategory.map((c) => [oneLine(c.category, 80), String(c.specs), quart(c.share), fixed(c.share.mean)]);
+  const e = s.evidence;
+  return section(
+    'Specs',
+    'stats-specs',
+    table(
+      ['source', 'tasks', 'with specs', `specs per task (${Math.round(s.confidence * 100)}% CI)`, `categories per task (${Math.round(s.confidence * 100)}% CI)`, 'coupling median [q1, q3] (tasks)'],
+      rows,
+      'specs-table',
+    ),
+    more,
+    html`<p class="muted small">${`Intervals: percentile bootstrap, ${s.resamples} resamples, seed ${s.seed}. Coupling: 1 − (independent parts − 1) / (specs − 1) over the specs coupled by shared tests, dependsOn links or verdicts that flip together; tasks with two specs or more.`}</p>`,
+    html`<div class="stats-two">
+      <div><h3>Specs per task</h3>${histogram}</div>
+      <div><h3>Coupling per task</h3>${columns(bins(s.all.coupling), 'coupling-histogram', 'Tasks by coupling figure')}</div>
+    </div>`,
+    html`<h3>Coupling by spec category</h3>`,
+    cats.length > 0
+      ? table(['spec category', 'specs', "share of the task's other specs coupled to, median [q1, q3]", 'mean'], cats, 'coupling-category')
+      : html`<p class="muted">No task has two specs or more.</p>`,
+    s.moreCategories > 0 ? html`<p class="muted small">${`${s.moreCategories} more categories.`}</p>` : nothing,
+    html`<p class="muted small" data-testid="coupling-evidence">${`${formatCount(e.pairs)} spec pairs, ${formatCount(e.coupledPairs)} coupled: shared tests ${e.sharedTests}, declared ${e.declared}, co-flip ${e.coFlip} (co-flip measurable on ${e.measuredPairs}).`}</p>`,
+  );
 }

@@ -6,9 +6,11 @@ import * as vscode from 'vscode';
 import type { CurationStore } from '../../app/curationStore';
 import type { AdjudicatePayload, Difficulty, EnvDefect, ScoreField } from '../../core/review/events';
 import { buildDisagreementViews, buildStatsView } from '../../core/view/reviewView';
+import { buildSpecStatsView } from '../../core/view/specStatsView';
+import { specStats } from '../../core/specs/stats';
 import { jsonBytes } from '../../core/view/text';
 import { MAX_MESSAGE_BYTES, WebviewChannel } from '../webviewChannel';
-import type { CurationPanelModel, CurationRequestMap, CurationWebviewToHost, HostToCurationWebview, ReviewActResult, StatsViewModel } from '../../protocol/messages';
+import type { CurationPanelModel, CurationRequestMap, CurationWebviewToHost, HostToCurationWebview, ReviewActResult, SpecStatsView, StatsViewModel } from '../../protocol/messages';
 import { PROTOCOL_VERSION } from '../../protocol/messages';
 import { validateCurationMessage } from '../../protocol/validate';
 import { DisposableStore } from '../disposables';
@@ -113,8 +115,15 @@ export class CurationPanels implements vscode.Disposable {
       const t0 = performance.now();
       try {
         const s = store.stats();
+        // The spec figures on their own: if they fail, the curation figures still show (the section says why not).
+        let specs: { specs: SpecStatsView } | { error: string };
+        try {
+          specs = { specs: buildSpecStatsView(specStats({ tasks: store.dataset.tasks, state: store.state, verdicts: store.verdicts(), policy: store.policy })) };
+        } catch (e) {
+          specs = { error: `The spec statistics could not be computed: ${errorText(e)}` };
+        }
         this.lastStatsMs = performance.now() - t0;
-        return { view: 'stats', stats: buildStatsView(s, { dataset, computedAt: new Date().toISOString(), computeMs: this.lastStatsMs }) };
+        return { view: 'stats', stats: { ...buildStatsView(s, { dataset, computedAt: new Date().toISOString(), computeMs: this.lastStatsMs }), ...specs } };
       } catch (e) {
         return { view: 'stats', stats: emptyStats(`The statistics could not be computed: ${errorText(e)}`) };
       }

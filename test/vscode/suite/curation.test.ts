@@ -157,6 +157,9 @@ describe('curation', () => {
     const m = a.curation.curationPanels.model('stats');
     assert.equal(m.view, 'stats');
     assert.equal(m.view === 'stats' ? m.stats.funnel.imported : -1, 1);
+    // The spec figures come with the curation figures (docs/coupling.md): the one task, its specs per task.
+    assert.equal(m.view === 'stats' ? m.stats.specs?.all.tasks : -1, 1);
+    assert.equal(m.view === 'stats' ? m.stats.specs?.all.specsPerTask?.mean : -1, m.view === 'stats' ? m.stats.specs?.all.specs : -2);
     // While it is in front, another writer appends: the panel gets a fresh model.
     cliLabel(root, 'bob', 'a1', 'S1', 'satisfied');
     await until('a refreshed statistics model', () => a.curation.curationPanels.posted.stats > posted, 10_000);

@@ -1,0 +1,162 @@
+// Coupling and spec statistics over 15,000 tasks (issue 12's goal: under 300 ms): tasks generated in memory with a
+// fixed seed (~10 specs, 4-16 attempts, a spec-test map with shared tests, dependsOn chains, verifier verdicts per
+// attempt correlated within an attempt, curators' labels on a fifth of the tasks, five source datasets).
+//
+//   node --import tsx bench/specStats.bench.ts [--tasks 15000] [--runs 5]
+//
+// Measured side by side in each round: the coupling graph of every task alone (what the task view would draw), the
+// spec statistics cold (the bootstrap cache emptied by a new seed) and warm (the panel's case after a label: the
+// same spec counts), and, as a reference, the curation statistics the panel computes beside them.
+import type { CandidateTask, SpecVerdict } from '../src/core/model';
+import { reduceLog } from '../src/core/review/reducer';
+import type { ReviewEvent } from '../src/core/review/events';
+import { curationStats } from '../src/core/review/stats';
+import type { VerifierVerdicts } from '../src/core/review/verdicts';
+import { measuredVerdicts, taskCoupling } from '../src/core/specs/coupling';
+import { specStats } from '../src/core/specs/stats';
+import { withRecordedFallback } from '../src/core/review/verdicts';
+
+const args = process.argv.slice(2);
+const arg = (name: string, dflt: number) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? Number(args[i + 1]) : dflt;
+};
+const TASKS = arg('--tasks', 15_000);
+const RUNS = arg('--runs', 5);
+
+function lcg(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+const rand = lcg(7);
+const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
+const CATS = ['data-transformation', 'parsing-representation', 'computation-algorithms', 'domain-protocol-rules', 'interface-io-contracts', 'control-flow-ordering', 'error-handling', 'compatibility'];
+const SOURCES: Array<Record<string, unknown> | undefined> = [{ importer: 'swebench' }, { importer: 'swebench', flavor: 'swe-smith' }, { importer: 'swebench', flavor: 'r2e-gym' }, { importer: 'harbor' }, undefined];
+
+function generate(): { tasks: CandidateTask[]; verdicts: VerifierVerdicts; events: ReviewEvent[] } {
+  const tasks: CandidateTask[] = [];
+  const verdicts: VerifierVerdicts = {};
+  const events: ReviewEvent[] = [];
+  for (let t = 0; t < TASKS; t++) {
+    const id = `task-${String(t).padStart(5, '0')}`;
+    const nSpecs = int(7, 13);
+    const nTests = int(nSpecs, nSpecs * 2);
+    const specs = Array.from({ length: nSpecs }, (_, i) => ({
+      id: `S${i + 1}`,
+      text: '',
+      category: CATS[int(0, CATS.length - 1)] as string,
+      dependsOn: i > 0 && rand() < 0.2 ? [`S${int(1, i)}`] : [],
+    }));
+    const tests = Array.from({ length: nTests }, (_, i) => ({
+      id: `T${i + 1}`,
+      name: `tests/test_m.py::t${i + 1}`,
+      kind: 'fail_to_pass' as const,
+      specs: rand() < 0.15 ? [`S${(i % nSpecs) + 1}`, `S${int(1, nSpecs)}`] : [`S${(i % nSpecs) + 1}`],
+    }));
+    const nAttempts = int(4, 16);
+    const attempts = Array.from({ length: nAttempts }, (_, i) => ({ id: `a${i + 1}`, model: `m${i % 4}`, agent: '', dir: '', recordedResults: [] }));
+    const source = SOURCES[t % SOURCES.length];
+    tasks.push({
+      id,
+      title: id,
+      revision: 1,
+      repo: { name: 'x/y', kind: 'image' },
+      environment: { image: 'i', workdir: '/repo', limits: { memoryMb: 1, cpus: 1, pids: 1 }, timeoutSec: 1 },
+      specs,
+      tests,
+      verifier: { command: 'true', parser: 'pytest' },
+      notes: [],
+      ...(source ? { source } : {}),
+      dir: `tasks/${id}`,
+      files: { task: '', request: '', testPatch: '' },
+      attempts,
+    });
+    const perAttempt: VerifierVerdicts[string]['attempts'] = {};
+    for (const a of attempts) {
+      const skill = rand();
+      const sv: Record<string, SpecVerdict> = {};
+      for (const s of specs) sv[s.id] = rand() < 0.05 ? 'unknown' : rand() < skill ? 'pass' : 'fail';
+      perAttempt[a.id] = { source: 'run', runId: `r-${a.id}`, status: 'failed', specs: sv, tests: {}, revision: 1 };
+    }
+    verdicts[id] = { attempts: perAttempt, flags: [] };
+    if (t % 5 === 0) {
+      for (const s of specs.slice(0, 4)) {
+        const n = events.length;
+        events.push({
+          id: `E${String(n).padStart(9, '0')}`,
+          time: new Date(Date.UTC(2026, 11, 1) + n * 1000).toISOString(),
+          curator: 'alice',
+          task: id,
+          revision: 1,
+          kind: 'label',
+          payload: { attempt: 'a1', spec: s.id, verdict: rand() < 0.5 ? 'satisfied' : 'violated', evidence: [] },
+        } as ReviewEvent);
+      }
+    }
+  }
+  return { tasks, verdicts, events };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? (s[(s.length - 1) / 2] as number) : ((s[s.length / 2 - 1] as number) + (s[s.length / 2] as number)) / 2;
+};
+let lastCpu = 0;
+const time = (f: () => void) => {
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  f();
+  const ms = performance.now() - t0;
+  const c = process.cpuUsage(c0);
+  lastCpu = (c.user + c.system) / 1000;
+  return ms;
+};
+
+const { tasks, verdicts, events } = generate();
+const state = reduceLog(events);
+const specsTotal = tasks.reduce((n, t) => n + t.specs.length, 0);
+const attemptsTotal = tasks.reduce((n, t) => n + t.attempts.length, 0);
+
+const rows: Record<string, { wall: number[]; cpu: number[] }> = {};
+const record = (name: string, f: () => void) => {
+  const r = (rows[name] ??= { wall: [], cpu: [] });
+  r.wall.push(time(f));
+  r.cpu.push(lastCpu);
+};
+let sink = 0;
+for (let r = 0; r < RUNS + 1; r++) {
+  record('coupling graphs of every task (task view)', () => {
+    for (const t of tasks) {
+      const v = measuredVerdicts(t, state.tasks.get(t.id), withRecordedFallback(t, verdicts[t.id]));
+      sink += taskCoupling({ specs: t.specs, tests: t.tests, verdicts: v }).edges.length;
+    }
+  });
+  // A new seed per round empties the bootstrap cache: the first computation of a dataset.
+  record('spec statistics, cold', () => void (sink += specStats({ tasks, state, verdicts, seed: 1000 + r }).all.tasks));
+  record('spec statistics, warm (after a label)', () => void (sink += specStats({ tasks, state, verdicts, seed: 1000 + r }).all.tasks));
+  record('curation statistics (reference)', () => void (sink += curationStats({ tasks, state, verdicts }).funnel.imported));
+}
+// The first round warms the JIT and is left out.
+const out = Object.entries(rows).map(([name, r]) => ({ name, medianMs: median(r.wall.slice(1)).toFixed(1), cpuMs: median(r.cpu.slice(1)).toFixed(1), firstMs: (r.wall[0] as number).toFixed(1) }));
+const s = specStats({ tasks, state, verdicts });
+process.stdout.write(
+  JSON.stringify(
+    {
+      tasks: TASKS,
+      specs: specsTotal,
+      attempts: attemptsTotal,
+      labels: events.length,
+      goalMs: 300,
+      results: out,
+      meanSpecs: s.all.specsPerTask,
+      coupling: { median: s.all.coupling.median, q1: s.all.coupling.q1, q3: s.all.coupling.q3 },
+      evidence: s.evidence,
+      sink,
+    },
+    null,
+    2,
+  ) + '\n',
+);
