@@ -20,8 +20,8 @@ function schemaValidator(): ValidateFunction {
 
 export type ParsedReply = { ok: true; reply: SuggestionReply } | { ok: false; kind: 'not_json' | 'schema'; errors: string[] };
 
-/** The JSON object in a reply: the whole text, or inside a code fence, or from the first `{` to the last `}`. */
-function jsonText(text: string): string {
+/** The JSON object in a model's reply: the whole text, or inside a code fence, or from the first `{` to the last `}`. */
+export function replyJsonText(text: string): string {
   const t = text.trim();
   const fence = /^```(?:json)?\s*\n([\s\S]*?)\n?```$/.exec(t);
   if (fence) return (fence[1] as string).trim();
@@ -35,7 +35,7 @@ function jsonText(text: string): string {
 export function parseReply(text: string): ParsedReply {
   let value: unknown;
   try {
-    value = JSON.parse(jsonText(text));
+    value = JSON.parse(replyJsonText(text));
   } catch (e) {
     const start = text.trim().slice(0, 80).replace(/\s+/g, ' ');
     return { ok: false, kind: 'not_json', errors: [`the reply is not JSON (${(e as Error).message}); it begins "${start}"`] };

@@ -9,6 +9,7 @@ import { parseRecordJson } from '../json';
 import type { Spec, TestCase } from '../model';
 import type { Citation, CitationSource, DraftReply } from './draftPrompt';
 import { CITATION_SOURCES, DRAFT_SCHEMA, SPEC_CATEGORIES } from './draftPrompt';
+import { replyJsonText } from '../repair/validate';
 
 /** A spec of the reply that was not taken, and why. */
 export interface DraftRejection {
@@ -56,22 +57,11 @@ function shapeValidator(): ValidateFunction {
   return compiled;
 }
 
-/** The JSON object of a reply: the whole text, inside a code fence, or from the first `{` to the last `}`. */
-function jsonText(text: string): string {
-  const t = text.trim();
-  const fence = /^```(?:json)?\s*\n([\s\S]*?)\n?```$/.exec(t);
-  if (fence) return (fence[1] as string).trim();
-  if (t.startsWith('{')) return t;
-  const a = t.indexOf('{');
-  const b = t.lastIndexOf('}');
-  return a >= 0 && b > a ? t.slice(a, b + 1) : t;
-}
-
 export type ParsedDraft = { ok: true; reply: DraftReply } | { ok: false; kind: 'not_json' | 'schema'; reasons: string[] };
 
 /** Parses and shape-checks a reply. */
 export function parseDraftReply(text: string): ParsedDraft {
-  const parsed = parseRecordJson(jsonText(text));
+  const parsed = parseRecordJson(replyJsonText(text));
   if (!parsed.ok) {
     const start = text.trim().slice(0, 80).replace(/\s+/g, ' ');
     return { ok: false, kind: 'not_json', reasons: [`the reply is not JSON (${parsed.message}); it begins "${start}"`] };
