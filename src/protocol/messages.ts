@@ -205,7 +205,50 @@ export interface TaskViewModel {
   /** The task's latest repair suggestion and, once revalidated, the before/after matrix (the repair feature). */
   repair?: RepairView;  /** The curation of the task: labels, scores, suggestions, life cycle and approval (the curation feature). */
   review?: ReviewView;
+  /** (additive) The coupling of the task's specs (docs/coupling.md): the figure, its evidence, the graph (bounded). */
+  coupling?: CouplingView;
 }
+
+/** Why two specs are coupled; every present field is one kind of evidence. Spec and test ids are hostile text. */
+export interface CouplingEdgeView {
+  a: string;
+  b: string;
+  /** The strongest evidence, 0..1. */
+  weight: number;
+  /** Tests both specs are mapped to (at most `COUPLING_VIEW_LIMITS.tests` ids, `more` the rest) and their Jaccard index. */
+  sharedTests?: { tests: string[]; more: number; jaccard: number };
+  /** A `dependsOn` link: `a` names `b`, `b` names `a`, or both. */
+  declared?: 'a->b' | 'b->a' | 'both';
+  /** The phi coefficient of the two specs' verdicts over `attempts` attempts that have both. */
+  coFlip?: { phi: number; attempts: number };
+}
+
+/** The coupling of a task's specs as the task view shows it: bounded by `COUPLING_VIEW_LIMITS`. */
+export interface CouplingView {
+  /** 0..1: 1 - (groups - 1) / (specs - 1); 0 with fewer than two specs. */
+  figure: number;
+  specs: number;
+  pairs: number;
+  coupledPairs: number;
+  /** Coupled pairs by kind of evidence (a pair may count under several). */
+  byEvidence: { sharedTests: number; declared: number; coFlip: number };
+  /** Pairs with enough attempts that have a verdict on both for a co-flip to be seen at all. */
+  measuredPairs: number;
+  /** Solver attempts the co-flip read. */
+  attempts: number;
+  /** Groups (connected parts) in total, and the first ones with their spec ids (each list bounded, `more` the rest). */
+  groupCount: number;
+  groups: Array<{ specs: string[]; more: number }>;
+  /** Per spec (bounded): its group index, its degree, its tests. */
+  nodes: Array<{ id: string; group: number; degree: number; tests: number }>;
+  nodesOmitted: number;
+  /** Edges by weight, heaviest first (bounded). */
+  edges: CouplingEdgeView[];
+  edgesOmitted: number;
+}
+
+/** Bounds of `CouplingView`: edges, nodes, groups shown, spec ids per group, shared test ids per edge. */
+export const COUPLING_VIEW_LIMITS = { edges: 400, nodes: 400, groups: 100, groupSpecs: 200, tests: 20 } as const;
 
 /** A repair of the task: the suggestion, what became of it, and the before/after matrix of verdicts. */
 export interface RepairView {

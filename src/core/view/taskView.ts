@@ -1,12 +1,18 @@
 // The task view model: everything the task panel shows at first paint, built from a candidate task and the texts of
 // its files. Trajectories are not read here: they are loaded on demand and summarised later.
-import type { Attempt, CandidateTask, RecordedResult, TaskStatus } from '../model';
+import type { Attempt, CandidateTask, RecordedResult, SpecVerdict, TaskStatus } from '../model';
 import { GOLD_PROBE } from '../model';
 import { notAPatch, parsePatch } from '../patch';
 import type { ParsedPatch } from '../patch';
 import { filePath } from '../patch';
-import { PROTOCOL_VERSION } from '../../protocol/messages';
-import type { ColumnView, FileChangeView, SpecView, TaskViewModel, TestView, TrajectoryInfoView } from '../../protocol/messages';
+import { COUPLING_VIEW_LIMITS, PROTOCOL_VERSION } from '../../protocol/messages';
+import type { ColumnView, CouplingEdgeView, CouplingView, FileChangeView, SpecView, TaskViewModel, TestView, TrajectoryInfoView } from '../../protocol/messages';
+import type { ConsensusPolicy } from '../review/consensus';
+import type { TaskReviewState } from '../review/reducer';
+import type { TaskVerifierResults } from '../review/verdicts';
+import { withRecordedFallback } from '../review/verdicts';
+import { measuredVerdicts, taskCoupling } from '../specs/coupling';
+import type { CouplingOptions } from '../specs/coupling';
 import { renderRequest } from './markdown';
 import { findTestSource, parseTestName } from '../testSource';
 import { truncate } from './text';
@@ -33,6 +39,56 @@ export interface TaskViewInputs {
   trajectories?: ReadonlyMap<string, TrajectoryInfoView | { error: string }>;
   notices?: string[];
   position?: { index: number; total: number };
+  /**
+   * What the coupling's co-flip reads (the review state and the verifier's results); without it the base model's
+   * coupling reads the imported results only. The curation section gives the full one (vscode/taskSections.ts).
+   */
+  coupling?: TaskCouplingInputs;
+}
+
+/** What the coupling of one task is measured from besides the task itself (docs/coupling.md). */
+export interface TaskCouplingInputs {
+  state?: TaskReviewState;
+  verifier?: TaskVerifierResults;
+  policy?: ConsensusPolicy;
+  options?: Omit<CouplingOptions, 'graph'>;
+}
+
+/**
+ * The coupling part of the task view: the figure and its evidence computed by `taskCoupling` from the specs, their
+ * `dependsOn` links, the spec-test map and the per-attempt verdicts `measuredVerdicts` gives (the curators' settled
+ * verdicts, else the verifier's, else the imported results); the graph bounded by `COUPLING_VIEW_LIMITS`, edges
+ * heaviest first.
+ */
+export function buildCouplingView(task: CandidateTask, inp: TaskCouplingInputs = {}): CouplingView {
+  const verdicts: Array<Record<string, SpecVerdict>> = measuredVerdicts(task, inp.state, withRecordedFallback(task, inp.verifier), inp.policy ?? 'adjudicate');
+  const c = taskCoupling({ specs: task.specs, tests: task.tests, verdicts }, { ...inp.options, graph: true });
+  const L = COUPLING_VIEW_LIMITS;
+  const order = new Map(c.nodes.map((n, i) => [n.id, i]));
+  const edges = [...c.edges].sort((x, y) => y.weight - x.weight || (order.get(x.a) as number) - (order.get(y.a) as number) || (order.get(x.b) as number) - (order.get(y.b) as number));
+  const shown: CouplingEdgeView[] = edges.slice(0, L.edges).map((e) => {
+    const v: CouplingEdgeView = { a: e.a, b: e.b, weight: e.weight };
+    const st = e.evidence.sharedTests;
+    if (st) v.sharedTests = { tests: st.tests.slice(0, L.tests), more: Math.max(0, st.tests.length - L.tests), jaccard: st.jaccard };
+    if (e.evidence.declared) v.declared = e.evidence.declared;
+    if (e.evidence.coFlip) v.coFlip = { ...e.evidence.coFlip };
+    return v;
+  });
+  return {
+    figure: c.coupling,
+    specs: c.specs,
+    pairs: c.pairs,
+    coupledPairs: c.coupledPairs,
+    byEvidence: { ...c.byEvidence },
+    measuredPairs: c.measuredPairs,
+    attempts: verdicts.length,
+    groupCount: c.groupCount,
+    groups: c.groups.slice(0, L.groups).map((g) => ({ specs: g.slice(0, L.groupSpecs), more: Math.max(0, g.length - L.groupSpecs) })),
+    nodes: c.nodes.slice(0, L.nodes).map((n) => ({ id: n.id, group: n.group, degree: n.degree, tests: n.tests })),
+    nodesOmitted: Math.max(0, c.nodes.length - L.nodes),
+    edges: shown,
+    edgesOmitted: edges.length - shown.length,
+  };
 }
 
 /** Per-file change counts of a patch text, or the reason it is not a patch. */
@@ -152,6 +208,7 @@ export function buildTaskViewModel(inp: TaskViewInputs): TaskViewModel {
     columns,
     notices,
     ...(inp.position ? { position: inp.position } : {}),
+    coupling: buildCouplingView(task, inp.coupling),
   };
 }
 

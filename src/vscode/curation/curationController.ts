@@ -6,6 +6,7 @@ import { commandRegistrar } from '../reportingCommand';
 import * as vscode from 'vscode';
 import type { CurationStore } from '../../app/curationStore';
 import { curatorNameProblem } from '../../core/review/curator';
+import { buildCouplingView } from '../../core/view/taskView';
 import type { AdjudicatePayload } from '../../core/review/events';
 import type { ReviewActResult } from '../../protocol/messages';
 import type { ActiveTask } from '../activeTask';
@@ -75,9 +76,13 @@ export class CurationController implements vscode.Disposable {
       name: 'review',
       onDidChange: this.sectionChanges.event,
       contribute: (taskId) => {
-        if (!owner.store || !owner.tasks.task(taskId)) return undefined;
+        const store = owner.store;
+        const task = owner.tasks.task(taskId);
+        if (!store || !task) return undefined;
         const review = this.actions.view(taskId);
-        return review ? { review } : undefined;
+        // The coupling's co-flip over what the store measured: settled labels, our runs, the imported results.
+        const coupling = buildCouplingView(task, { state: store.state.tasks.get(taskId), verifier: store.verifier(taskId), policy: store.policy });
+        return review ? { review, coupling } : { coupling };
       },
     };
   }
