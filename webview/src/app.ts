@@ -13,6 +13,7 @@ import { oneLine } from './text';
 import { split } from './ui/split';
 import { vsTabs } from './ui/tabs';
 import { ColumnsView } from './views/columns';
+import { COUPLING_TAB, couplingView } from './views/coupling';
 import { header } from './views/header';
 import { MatrixView } from './views/matrix';
 import { REPAIR_TAB, RepairTab, SeenRepairs } from './views/repair';
@@ -53,6 +54,7 @@ const SPECS_TABS: readonly SpecsTab[] = [
   { id: 'specs', label: 'Specs', when: () => true, template: (a) => specsView(a.ctx) },
   { id: 'matrix', label: 'Matrix', when: () => true, template: (a) => a.views.matrix.template() },
   { id: 'tests', label: 'Tests', when: () => true, template: (a) => a.views.tests.template() },
+  { id: COUPLING_TAB, label: 'Coupling', when: (m) => m.coupling !== undefined, template: (a) => couplingView(a.ctx) },
   { id: 'results', label: 'Results', when: (m) => m.results !== undefined, template: (a) => a.views.results.template() },
   { id: REVIEW_TAB, label: 'Review', when: (m) => m.review !== undefined, template: (a) => labelsTab(a.review) },
   { id: DECISION_TAB, label: 'Decision', when: (m) => m.review !== undefined, template: (a) => decisionTab(a.review) },
