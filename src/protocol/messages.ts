@@ -247,8 +247,12 @@ export interface CouplingView {
   edgesOmitted: number;
 }
 
-/** Bounds of `CouplingView`: edges, nodes, groups shown, spec ids per group, shared test ids per edge. */
-export const COUPLING_VIEW_LIMITS = { edges: 400, nodes: 400, groups: 100, groupSpecs: 200, tests: 20 } as const;
+/**
+ * Bounds of `CouplingView`: edges, nodes, groups shown, spec ids per group, shared test ids per edge, characters of an
+ * id (cut for display), and characters of ids in all groups and in all edges (so the part stays far below the
+ * message limit whatever the ids are; what does not fit is counted in `more` / `edgesOmitted`).
+ */
+export const COUPLING_VIEW_LIMITS = { edges: 400, nodes: 400, groups: 100, groupSpecs: 200, tests: 20, idChars: 200, groupChars: 100_000, edgeChars: 200_000 } as const;
 
 /** A repair of the task: the suggestion, what became of it, and the before/after matrix of verdicts. */
 export interface RepairView {

@@ -64,16 +64,40 @@ export function buildCouplingView(task: CandidateTask, inp: TaskCouplingInputs =
   const verdicts: Array<Record<string, SpecVerdict>> = measuredVerdicts(task, inp.state, withRecordedFallback(task, inp.verifier), inp.policy ?? 'adjudicate');
   const c = taskCoupling({ specs: task.specs, tests: task.tests, verdicts }, { ...inp.options, graph: true });
   const L = COUPLING_VIEW_LIMITS;
+  const cut = (id: string): string => truncate(id, L.idChars);
   const order = new Map(c.nodes.map((n, i) => [n.id, i]));
   const edges = [...c.edges].sort((x, y) => y.weight - x.weight || (order.get(x.a) as number) - (order.get(y.a) as number) || (order.get(x.b) as number) - (order.get(y.b) as number));
-  const shown: CouplingEdgeView[] = edges.slice(0, L.edges).map((e) => {
-    const v: CouplingEdgeView = { a: e.a, b: e.b, weight: e.weight };
+  const shown: CouplingEdgeView[] = [];
+  let edgeChars = 0;
+  for (const e of edges) {
+    if (shown.length >= L.edges) break;
+    const v: CouplingEdgeView = { a: cut(e.a), b: cut(e.b), weight: e.weight };
+    let chars = v.a.length + v.b.length;
     const st = e.evidence.sharedTests;
-    if (st) v.sharedTests = { tests: st.tests.slice(0, L.tests), more: Math.max(0, st.tests.length - L.tests), jaccard: st.jaccard };
+    if (st) {
+      const tests = st.tests.slice(0, L.tests).map(cut);
+      for (const t of tests) chars += t.length;
+      v.sharedTests = { tests, more: st.tests.length - tests.length, jaccard: st.jaccard };
+    }
+    if (edgeChars + chars > L.edgeChars) break;
+    edgeChars += chars;
     if (e.evidence.declared) v.declared = e.evidence.declared;
     if (e.evidence.coFlip) v.coFlip = { ...e.evidence.coFlip };
-    return v;
-  });
+    shown.push(v);
+  }
+  let groupChars = 0;
+  const groups: CouplingView['groups'] = [];
+  for (const g of c.groups) {
+    if (groups.length >= L.groups || groupChars >= L.groupChars) break;
+    const specs: string[] = [];
+    for (const sid of g) {
+      if (specs.length >= L.groupSpecs || groupChars >= L.groupChars) break;
+      const id = cut(sid);
+      groupChars += id.length;
+      specs.push(id);
+    }
+    groups.push({ specs, more: g.length - specs.length });
+  }
   return {
     figure: c.coupling,
     specs: c.specs,
@@ -83,8 +107,8 @@ export function buildCouplingView(task: CandidateTask, inp: TaskCouplingInputs =
     measuredPairs: c.measuredPairs,
     attempts: verdicts.length,
     groupCount: c.groupCount,
-    groups: c.groups.slice(0, L.groups).map((g) => ({ specs: g.slice(0, L.groupSpecs), more: Math.max(0, g.length - L.groupSpecs) })),
-    nodes: c.nodes.slice(0, L.nodes).map((n) => ({ id: n.id, group: n.group, degree: n.degree, tests: n.tests })),
+    groups,
+    nodes: c.nodes.slice(0, L.nodes).map((n) => ({ id: cut(n.id), group: n.group, degree: n.degree, tests: n.tests })),
     nodesOmitted: Math.max(0, c.nodes.length - L.nodes),
     edges: shown,
     edgesOmitted: edges.length - shown.length,

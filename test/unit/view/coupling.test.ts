@@ -98,4 +98,22 @@ describe('coupling in the task view model', () => {
     assert.equal(v.edges[0]?.sharedTests?.more, 30 - COUPLING_VIEW_LIMITS.tests);
     assert.ok(JSON.stringify(v).length < 200_000, 'the part stays small');
   });
+
+  it('hostile long ids: cut for display and the whole part stays far below the message limit, the rest counted', () => {
+    const long = (p: string, i: number) => `${p}${i}-${'<script>x</script>'.repeat(300)}`;
+    const t = task();
+    t.specs.splice(0, t.specs.length, ...Array.from({ length: 60 }, (_, i) => ({ id: long('S', i), text: '', category: 'c', dependsOn: [] })));
+    const all = t.specs.map((s) => s.id);
+    t.tests.splice(0, t.tests.length, ...Array.from({ length: 30 }, (_, i) => ({ id: long('T', i), name: `t${i}`, kind: 'fail_to_pass' as const, specs: all })));
+    const v = buildCouplingView(t);
+    const bytes = Buffer.byteLength(JSON.stringify(v));
+    assert.ok(bytes < 500_000, `${bytes} bytes`);
+    assert.equal(v.coupledPairs, (60 * 59) / 2);
+    assert.ok(v.edges.length > 0 && v.edges.length < COUPLING_VIEW_LIMITS.edges);
+    assert.equal(v.edges.length + v.edgesOmitted, v.coupledPairs);
+    assert.ok(v.edges.every((e) => e.a.length <= COUPLING_VIEW_LIMITS.idChars && e.b.length <= COUPLING_VIEW_LIMITS.idChars));
+    assert.equal(v.groups.length, 1);
+    assert.equal((v.groups[0]?.specs.length ?? 0) + (v.groups[0]?.more ?? 0), 60);
+    assert.ok(v.groups[0]?.specs[0]?.startsWith('S0-<script>'));
+  });
 });
