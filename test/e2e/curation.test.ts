@@ -15,6 +15,7 @@ import type { Frame, Page } from 'playwright-core';
 import { projectRoot } from '../vscode/harness/codeServer';
 import { notifications, openActivity, openWorkbench, quickInput, runCommand, treeRows } from './harness';
 import type { Workbench } from './harness';
+import { pickFolder } from './folderPicker';
 
 const CURATOR = 'Ada Curator';
 
@@ -253,11 +254,12 @@ describe('curation in the workbench', { timeout: 900_000 }, () => {
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'specweave' }).first().waitFor();
     await input.fill('specweave');
     await page.keyboard.press('Enter');
-    // code-server's own folder picker: a quick input holding a path (the format pick has gone).
+    // code-server's own folder picker: a quick input holding a path (the format pick has gone). While it starts it
+    // can put its default path back over a typed one (ci10: Enter then chose the dataset's parent folder), so the path
+    // is typed until the input holds it, and its accept button clicked (pickFolder).
     await page.locator('.quick-input-widget input:not([placeholder="Format of the curated set"])').waitFor({ timeout: 30_000 });
-    await input.fill(`${outDir}/`);
     await wb.screenshot('export-folder');
-    await page.keyboard.press('Enter');
+    await pickFolder(page, outDir, 'Export Here');
     const done = notifications(page, /approved task\(s\) exported/).first();
     await done.waitFor({ timeout: 60_000 });
     await wb.screenshot('exported');

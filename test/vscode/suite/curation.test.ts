@@ -71,6 +71,9 @@ describe('curation', () => {
     assert.equal(m0.review?.viewer, CURATOR);
     assert.equal(m0.review?.curatorSource, 'setting');
     assert.deepEqual(m0.review?.cells.map((c) => `${c.attempt}×${c.spec}`), ['a1×S1', 'a1×S2', 'a2×S1', 'a2×S2']);
+    // The review section carries the task's coupling (docs/coupling.md): its two specs, measured over the store.
+    assert.equal(m0.coupling?.specs, 2);
+    assert.equal(m0.coupling?.groups.length, m0.coupling?.groupCount ?? -1);
 
     await request(a, 't1', 'label', { attempt: 'a1', spec: 'S2', verdict: 'violated', note: 'no comma', evidence: [{ kind: 'test', test: 'T1' }] });
     const logged = events(root);
