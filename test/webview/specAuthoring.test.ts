@@ -138,10 +138,12 @@ test('a restricted workspace refuses a spec edit: the reason shows, the draft st
   const { page, real } = await openAuthoring();
   real.trusted = false;
   await tid(page, 'spec-add').click();
-  await tid(page, 'spec-add-text').fill('Deeply nested input does not overflow the stack.');
+  // Typed key by key: the page's shortcuts (v, s, u, j, k, /...) do not take letters typed into the form.
+  await tid(page, 'spec-add-text').click();
+  await tid(page, 'spec-add-text').pressSequentially('Deeply nested input does not overflow the stack (v/s/u/j/k).');
   await tid(page, 'spec-add-save').click();
   await tid(page, 'spec-add-error').filter({ hasText: /trust this workspace/ }).waitFor();
-  assert.equal(await tid(page, 'spec-add-text').inputValue(), 'Deeply nested input does not overflow the stack.');
+  assert.equal(await tid(page, 'spec-add-text').inputValue(), 'Deeply nested input does not overflow the stack (v/s/u/j/k).');
   assert.equal(onDisk(real).specs.length, 5);
   // A refused matrix toggle says why above the table.
   await tid(page, 'specs-tab-matrix').click();
