@@ -134,6 +134,28 @@ test('a refused edit (duplicate text) shows what was wrong and keeps the typed t
   await page.close();
 });
 
+test('shift-click in a matrix row maps the range from the last clicked cell in one revision, and unmaps it again', async () => {
+  const { page, real } = await openAuthoring();
+  const r0 = onDisk(real).revision ?? 1;
+  await tid(page, 'specs-tab-matrix').click();
+  // S5 covers nothing; T1, T2, T3 are the first three columns (tests that cover something come first).
+  await cellOf(page, 'S5', 'T1').click();
+  await page.locator('[data-testid="matrix-cell"][data-spec="S5"][data-test="T1"][data-on="1"]').waitFor();
+  await cellOf(page, 'S5', 'T3').click({ modifiers: ['Shift'] });
+  await page.locator('[data-testid="matrix-cell"][data-spec="S5"][data-test="T3"][data-on="1"]').waitFor();
+  assert.equal(await cellOf(page, 'S5', 'T2').getAttribute('data-on'), '1');
+  let disk = onDisk(real);
+  assert.equal(disk.revision, r0 + 2, 'one toggle, then one map of the range');
+  assert.deepEqual(disk.tests.filter((t) => t.specs?.includes('S5')).map((t) => t.id), ['T1', 'T2', 'T3']);
+  // Shift-click back on a mapped cell unmaps the range.
+  await cellOf(page, 'S5', 'T2').click({ modifiers: ['Shift'] });
+  await page.locator('[data-testid="matrix-cell"][data-spec="S5"][data-test="T2"][data-on="0"]').waitFor();
+  disk = onDisk(real);
+  assert.deepEqual(disk.tests.filter((t) => t.specs?.includes('S5')).map((t) => t.id), ['T1']);
+  assert.deepEqual(h.errors, []);
+  await page.close();
+});
+
 test('a restricted workspace refuses a spec edit: the reason shows, the draft stays', async () => {
   const { page, real } = await openAuthoring();
   real.trusted = false;
