@@ -608,7 +608,51 @@ export interface RequestMap {
   openEvidence: { params: { link: EvidenceLinkView }; result: { opened: boolean; message?: string } };
   /** Review mode: go to the next task of the queue (`submit` first records a submit of this one), skip it, or stop. */
   reviewQueue: { params: { action: 'next' | 'skip' | 'stop'; submit?: boolean }; result: { taskId?: string; remaining: number; message?: string } };
+  // Spec authoring: each edit writes a new task revision (all or nothing) and records it in the review log.
+  /** One spec operation on the task at `revision` (the revision the page shows; another one on disk refuses it). */
+  'specs.edit': { params: { revision: number; op: SpecOpView }; result: SpecEditReply };
+  /** Takes back the last spec edit of the task (a new revision with the specs from before it). */
+  'specs.undo': { params: { revision: number }; result: SpecEditReply };
 }
+
+/**
+ * The spec operations the page may ask for (the shapes src/core/specs/edit.ts accepts; the host checks them again
+ * deeply with checkSpecOp). Test references are test ids or full names.
+ */
+export type SpecOpView =
+  | { op: 'add'; text: string; category: string; dependsOn?: string[]; tests?: string[]; at?: number }
+  | { op: 'edit'; spec: string; text?: string; category?: string; dependsOn?: string[] }
+  | { op: 'split'; spec: string; parts: Array<{ text: string; category?: string; tests?: string[] }> }
+  | { op: 'merge'; specs: string[]; text: string; category?: string }
+  | { op: 'delete'; spec: string }
+  | { op: 'reorder'; order: string[] }
+  | { op: 'depends'; spec: string; dependsOn: string[] }
+  | { op: 'map'; spec: string; mode: 'replace' | 'add' | 'remove'; tests: string[] }
+  | { op: 'toggle'; spec: string; test: string };
+export const SPEC_OP_VIEWS = ['add', 'edit', 'split', 'merge', 'delete', 'reorder', 'depends', 'map', 'toggle'] as const;
+
+/**
+ * What a spec edit answers: the new revision and the specs it changed (their labels are now stale), or why nothing
+ * was written (`code`: revision_raced, invalid_edit, task_decided, nothing_to_undo, restricted, unavailable...;
+ * `message` names what was wrong).
+ */
+export type SpecEditReply = { ok: true; to: number; changedSpecs: string[] } | { ok: false; code: string; message: string; currentRevision?: number };
+
+/** The spec taxonomy's categories, in picker order (the protocol's copy of core's KNOWN_SPEC_CATEGORIES). */
+export const SPEC_CATEGORY_VIEWS = [
+  'data-transformation',
+  'parsing-representation',
+  'computation-algorithms',
+  'domain-protocol-rules',
+  'interface-io-contracts',
+  'control-flow-ordering',
+  'state-consistency',
+  'error-handling',
+  'compatibility',
+  'other',
+] as const;
+/** Longest spec text the page may send (the same cap as a curator's note). */
+export const MAX_SPEC_TEXT = 20_000;
 
 export type RequestMethod = keyof RequestMap;
 export type RequestParams<M extends RequestMethod> = ParamsOf<RequestMap, M>;

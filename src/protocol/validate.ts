@@ -2,7 +2,7 @@
 // host trusts nothing it sends.
 import type { CurationRequestMethod, CurationWebviewToHost, RequestMethod, StepKindView, WebviewState, WebviewToHost } from './messages';
 import type { DistributionView, MeanIntervalView, SpecGroupView, SpecStatsView } from './messages';
-import { CURATOR_VERDICT_VIEWS, ENV_DEFECT_VIEWS, MAX_REVIEW_TEXT, MAX_SPEC_HISTOGRAM, MAX_SPEC_ROWS, isDifficultyView, isEnvDefectView, isScoreFieldView, isTaskStatusView } from './messages';
+import { CURATOR_VERDICT_VIEWS, ENV_DEFECT_VIEWS, MAX_REVIEW_TEXT, MAX_SPEC_TEXT, SPEC_OP_VIEWS, MAX_SPEC_HISTOGRAM, MAX_SPEC_ROWS, isDifficultyView, isEnvDefectView, isScoreFieldView, isTaskStatusView } from './messages';
 
 export type Validated = { ok: true; message: WebviewToHost } | { ok: false; error: string };
 
@@ -85,7 +85,50 @@ const paramChecks: Record<RequestMethod, (p: Obj) => string | undefined> = {
   openEvidence: (p) => (isEvidence(p.link) ? undefined : 'openEvidence needs link (an evidence link)'),
   reviewQueue: (p) =>
     (p.action === 'next' || p.action === 'skip' || p.action === 'stop') && opt(p.submit, isBool) ? undefined : 'reviewQueue needs action (next, skip or stop) and submit?',
+  'specs.edit': (p) => (isInt(p.revision) && Object.keys(p).length === 2 ? specOpProblem(p.op) : 'specs.edit needs revision (the revision shown) and op (a spec operation) and nothing else'),
+  'specs.undo': (p) => (isInt(p.revision) && Object.keys(p).length === 1 ? undefined : 'specs.undo needs revision (the revision shown) and nothing else'),
 };
+
+/** Most ids in one list of a spec operation (tests to map, the order of every spec). */
+const MAX_SPEC_LIST = 5000;
+const isIdList = (v: unknown): v is string[] => Array.isArray(v) && v.length <= MAX_SPEC_LIST && v.every(isId);
+const isSpecText = (v: unknown): v is string => isStr(v, MAX_SPEC_TEXT) && !v.includes('\0');
+
+/**
+ * The shape of a spec operation, shallowly: known op, strings and lists of the right kind and size. The host checks it
+ * again deeply (checkSpecOp of src/core/specs/edit.ts) and against the task (editSpecs).
+ */
+function specOpProblem(v: unknown): string | undefined {
+  if (!isObj(v)) return 'specs.edit op must be an object';
+  if (!SPEC_OP_VIEWS.some((k) => k === v.op)) return `specs.edit op.op must be one of ${SPEC_OP_VIEWS.join(', ')}`;
+  const text = `specs.edit ${String(v.op)}: text must be at most ${MAX_SPEC_TEXT} characters, without NUL`;
+  const cat = opt(v.category, (x): x is string => isStr(x, 100));
+  switch (v.op) {
+    case 'add':
+      return isSpecText(v.text) && isStr(v.category, 100) && opt(v.dependsOn, isIdList) && opt(v.tests, isIdList) && opt(v.at, (x): x is number => isInt(x)) ? undefined : `${text}; add needs text, category, dependsOn?, tests?, at?`;
+    case 'edit':
+      return isId(v.spec) && opt(v.text, isSpecText) && cat && opt(v.dependsOn, isIdList) ? undefined : `${text}; edit needs spec, text?, category?, dependsOn?`;
+    case 'split':
+      return isId(v.spec) &&
+        Array.isArray(v.parts) &&
+        v.parts.length <= 100 &&
+        v.parts.every((x) => isObj(x) && isSpecText(x.text) && opt(x.category, (c): c is string => isStr(c, 100)) && opt(x.tests, isIdList))
+        ? undefined
+        : `${text}; split needs spec and parts (at most 100: text, category?, tests?)`;
+    case 'merge':
+      return isIdList(v.specs) && isSpecText(v.text) && cat ? undefined : `${text}; merge needs specs, text, category?`;
+    case 'delete':
+      return isId(v.spec) ? undefined : 'specs.edit delete needs spec';
+    case 'reorder':
+      return isIdList(v.order) ? undefined : 'specs.edit reorder needs order (spec ids)';
+    case 'depends':
+      return isId(v.spec) && isIdList(v.dependsOn) ? undefined : 'specs.edit depends needs spec and dependsOn (spec ids)';
+    case 'map':
+      return isId(v.spec) && (v.mode === 'replace' || v.mode === 'add' || v.mode === 'remove') && isIdList(v.tests) ? undefined : 'specs.edit map needs spec, mode (replace, add or remove) and tests';
+    default:
+      return isId(v.spec) && isId(v.test) ? undefined : 'specs.edit toggle needs spec and test';
+  }
+}
 
 const isId = (v: unknown): v is string => isStr(v, 300) && v.length > 0;
 const isText = (v: unknown): v is string => isStr(v, MAX_REVIEW_TEXT) && !v.includes('\0');

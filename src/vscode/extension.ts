@@ -19,6 +19,7 @@ import { CurationController, readCurationSettings } from './curation/curationCon
 import { ActiveTask } from './activeTask';
 import { OpenDataset } from './openDataset';
 import { registerDraftSpecs } from './specs/draftCommand';
+import { SpecAuthoring } from './specs/authoring';
 import { errorText } from '../core/errorText';
 
 /** What activation returns: the services, for the in-host tests and for later features to build on. */
@@ -71,11 +72,13 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
   const verifier = store.add(new VerifierController({ owner, treeView, activeTask, log }));
   // Revalidation runs go through the verifier's one queue (its concurrency limit, status bar item and log).
   const repair = store.add(new RepairController({ secrets: context.secrets, owner, activeTask, log, logUri: context.logUri, verifier }));
+  const authoring = new SpecAuthoring({ owner, trusted: () => vscode.workspace.isTrusted, log: (line) => log.warn(line) });
   const panels = store.add(
     new TaskPanels({
       sections: [verifier.section, repair.section, curation.section],
       activeTask,
       review: (taskId) => curation.requests(taskId),
+      specs: (taskId) => authoring.requests(taskId),
       openRunLog: (taskId, column, testId) => verifier.openRunLog(taskId, column, testId),
       extensionUri: context.extensionUri,
       dataset,

@@ -24,6 +24,7 @@ import type { TaskViewSection } from './taskSections';
 import { SectionMerger } from './taskSections';
 import { TaskSession } from './taskSession';
 import type { EditorActions, ReviewRequests } from './taskSession';
+import type { SpecRequests } from './specs/authoring';
 import { UNTRUSTED_REASON } from './trust';
 import { buildWebviewHtml, localResourceRootPaths, makeNonce } from './webviewHtml';
 import { WebviewAssets } from './webviewAssets';
@@ -61,6 +62,8 @@ export interface TaskPanelDeps {
   act(taskId: string, action: ActionMethod, suggestion?: string): Promise<ActionResult>;
   /** Answers a task view's review requests (the curation feature). */
   review?: (taskId: string) => ReviewRequests;
+  /** Answers a task view's spec authoring requests (src/vscode/specs/authoring.ts). */
+  specs?: (taskId: string) => SpecRequests;
   /** The sections features contribute to the task view (verifier results, repair, review), merged in this order. */
   sections?: readonly TaskViewSection[];
   /** The task the user is on: the panels set it and carry out its `show` requests. */
@@ -260,6 +263,7 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
       trajectoryColumns: task?.attempts.filter((a) => a.trajectoryFile).map((a) => a.id) ?? [],
       actions,
       ...(this.d.review ? { review: this.d.review(taskId) } : {}),
+      ...(this.d.specs ? { specs: this.d.specs(taskId) } : {}),
       ...(states[taskId] ? { initialState: states[taskId] } : {}),
       onState: (s) => {
         const all = { ...(this.d.memento.get<Record<string, WebviewState>>(UI_STATE_KEY) ?? {}) };

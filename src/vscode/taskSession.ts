@@ -8,6 +8,7 @@ import { trajectoryInfo } from '../core/view/taskView';
 import { MAX_MESSAGE_BYTES, WebviewChannel } from './webviewChannel';
 import type { CacheEntry, TrajectoryCache } from '../adapters/fs/trajectoryCache';
 import { errorText } from '../core/errorText';
+import type { SpecRequests } from './specs/authoring';
 
 /** No message to the webview may be larger than this many bytes of JSON (the one channel's cap). */
 export { MAX_MESSAGE_BYTES };
@@ -40,6 +41,8 @@ export interface TaskSessionOptions {
   actions: EditorActions;
   /** Answers the review requests for this task; without it they fail saying curation is unavailable. */
   review?: ReviewRequests;
+  /** Answers the spec authoring requests for this task; without it they are refused saying authoring is unavailable. */
+  specs?: SpecRequests;
   /** The last UI state the webview reported, to restore it. */
   initialState?: WebviewState;
   onState?(state: WebviewState): void;
@@ -225,8 +228,12 @@ export class TaskSession {
     openRunLog: (p) =>
       this.o.actions.openRunLog ? this.o.actions.openRunLog(p.column, p.testId) : Promise.resolve({ opened: false, message: 'Run logs are not available in this window.' }),
     ...reviewHandlers(() => this.o.review),
+    'specs.edit': (p) => (this.o.specs ? this.o.specs['specs.edit'](p) : Promise.resolve(NO_AUTHORING)),
+    'specs.undo': (p) => (this.o.specs ? this.o.specs['specs.undo'](p) : Promise.resolve(NO_AUTHORING)),
   };
 }
+
+const NO_AUTHORING = { ok: false, code: 'unavailable', message: 'Spec authoring is not available in this window (no dataset is open).' } as const;
 
 function reviewHandlers(review: () => ReviewRequests | undefined): ReviewRequests {
   const r = (): ReviewRequests => {

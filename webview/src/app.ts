@@ -25,7 +25,7 @@ import { decisionTab } from './views/reviewDecision';
 import { labelsTab } from './views/reviewLabels';
 import { DECISION_TAB, REVIEW_TAB } from './views/reviewModel';
 import { SpecLinks } from './views/specLinks';
-import { specsView } from './views/specs';
+import { SpecsView } from './views/specs';
 import { TestsView } from './views/tests';
 import { TrajectoryView } from './views/trajectory';
 import type { VsCodeApi } from './vscodeApi';
@@ -35,6 +35,7 @@ const VIEW_COMMANDS: readonly ViewCommand[] = ['nextAttempt', 'previousAttempt',
 
 /** The views of one task that keep their own small state ("show all", the test asked for); made afresh per task. */
 interface TaskViews {
+  specs: SpecsView;
   matrix: MatrixView;
   tests: TestsView;
   results: ResultsView;
@@ -51,7 +52,7 @@ interface SpecsTab {
 }
 
 const SPECS_TABS: readonly SpecsTab[] = [
-  { id: 'specs', label: 'Specs', when: () => true, template: (a) => specsView(a.ctx) },
+  { id: 'specs', label: 'Specs', when: () => true, template: (a) => a.views.specs.template() },
   { id: 'matrix', label: 'Matrix', when: () => true, template: (a) => a.views.matrix.template() },
   { id: 'tests', label: 'Tests', when: () => true, template: (a) => a.views.tests.template() },
   { id: COUPLING_TAB, label: 'Coupling', when: (m) => m.coupling !== undefined, template: (a) => couplingView(a.ctx) },
@@ -230,7 +231,7 @@ export class App {
     if (this.views) return this.views;
     const ctx = this.context();
     const tab = (): void => this.renderSpecsTab();
-    this.views = { matrix: new MatrixView(ctx, tab), tests: new TestsView(ctx, tab), results: new ResultsView(ctx, tab), columns: new ColumnsView(ctx, () => this.renderColumns()), repair: new RepairTab(ctx, tab) };
+    this.views = { specs: new SpecsView(ctx, tab), matrix: new MatrixView(ctx, tab), tests: new TestsView(ctx, tab), results: new ResultsView(ctx, tab), columns: new ColumnsView(ctx, () => this.renderColumns()), repair: new RepairTab(ctx, tab) };
     return this.views;
   }
 

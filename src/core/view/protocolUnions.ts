@@ -1,6 +1,7 @@
 // Compile-time checks that the protocol's copies of domain unions (src/protocol imports nothing) are exactly core's:
 // a value added to or removed from either side fails `npm run check` here. No runtime code.
-import type { CuratorVerdict, LabelOutcome, SpecVerdict, StepKind, TaskStatus } from '../model';
+import type { CuratorVerdict, KNOWN_SPEC_CATEGORIES, LabelOutcome, SpecVerdict, StepKind, TaskStatus } from '../model';
+import type { SPEC_OP_KINDS, SpecOp } from '../specs/edit';
 import type { ConsensusPolicy, FinalSource } from '../review/consensus';
 import type { CuratorSource } from '../review/curator';
 import type { DIFFICULTIES, ENV_DEFECTS, SCORE_FIELDS } from '../review/events';
@@ -11,6 +12,9 @@ import type { HunkPatch } from '../review/evidence';
 import type { CellChange, MatrixSide } from '../repair/matrix';
 import type { RepairTarget } from '../repair/suggestion';
 import type {
+  SPEC_CATEGORY_VIEWS,
+  SPEC_OP_VIEWS,
+  SpecOpView,
   CellChangeView,
   ConsensusPolicyView,
   CuratorSourceView,
@@ -61,4 +65,7 @@ export type UnionChecks = [
   Assert<Equal<typeof SCORE_FIELDS, typeof SCORE_FIELD_VIEWS>>,
   Assert<Equal<typeof DIFFICULTIES, typeof DIFFICULTY_VIEWS>>,
   Assert<Equal<typeof ENV_DEFECTS, typeof ENV_DEFECT_VIEWS>>,
+  Assert<Equal<typeof KNOWN_SPEC_CATEGORIES, typeof SPEC_CATEGORY_VIEWS>>,
+  Assert<Equal<SpecOp, SpecOpView>>,
+  Assert<Equal<(typeof SPEC_OP_KINDS)[number], (typeof SPEC_OP_VIEWS)[number]>>,
 ];

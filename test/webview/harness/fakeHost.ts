@@ -39,6 +39,16 @@ const fixture: Fixture = fixtureByName(params.get('fixture') ?? 'standard', para
 // `ds=story|hostile|scale` picks its dataset, `blind=1` hides the other curator until submit, `queue=1` starts in
 // review mode).
 const realReview = params.get('review') === 'real';
+// `authoring=1` (with review=real): the task's revision, specs and tests come from the real host too, so spec edits
+// (answered by the extension's SpecAuthoring on the Node side) start from the revision on disk.
+const realTask = realReview && params.get('authoring') === '1';
+
+/** The real task part over the fixture's model; a spec keeps the fixture's `stated` (the request is the fixture's). */
+function withTask(model: TaskViewModel, task: Pick<TaskViewModel, 'revision' | 'specs' | 'tests'> | undefined): TaskViewModel {
+  if (!task) return model;
+  const stated = new Map(model.specs.map((s) => [s.id, s.stated]));
+  return { ...model, revision: task.revision, specs: task.specs.map((s) => ({ ...s, stated: stated.get(s.id) ?? false })), tests: task.tests };
+}
 // `repair=<kind>` adds the task's repair (repairFixtures.ts: ready, failed, rejected, revalidating, revalidated, sized,
 // hostile).
 const repair = repairFixture(params.get('repair') ?? '', fixture.model);
@@ -254,6 +264,8 @@ interface RealAnswer {
   result?: unknown;
   review?: unknown;
   changed?: boolean;
+  /** After a spec request: the task's revision, specs and tests now. */
+  task?: Pick<TaskViewModel, 'revision' | 'specs' | 'tests'>;
 }
 
 async function callReal(method: string, p: unknown): Promise<RealAnswer> {
@@ -280,7 +292,7 @@ function receive(raw: unknown): void {
         pending++;
         void callReal('view', {}).then((a) => {
           pending--;
-          fixture.model = { ...fixture.model, review: a.review as TaskViewModel['review'] };
+          fixture.model = { ...(realTask ? withTask(fixture.model, a.task) : fixture.model), review: a.review as TaskViewModel['review'] };
           receive(raw);
         });
         readies--;
@@ -312,7 +324,10 @@ function receive(raw: unknown): void {
               }
               return;
             }
-            if (a.changed && a.review) {
+            if (a.changed && a.task) {
+              fixture.model = { ...withTask(fixture.model, a.task), review: a.review as TaskViewModel['review'] };
+              send({ type: 'update', model: fixture.model });
+            } else if (a.changed && a.review) {
               fixture.model = { ...fixture.model, review: a.review as TaskViewModel['review'] };
               send({ type: 'update', model: fixture.model });
             }

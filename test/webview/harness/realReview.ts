@@ -7,7 +7,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LogFs } from '../../../src/adapters/fs/reviewLog';
 import { CurationStore } from '../../../src/app/curationStore';
-import type { RequestMethod, ReviewView } from '../../../src/protocol/messages';
+import type { RequestMethod, ReviewView, SpecView, TaskViewModel, TestView } from '../../../src/protocol/messages';
+import { SPEC_METHODS, SpecAuthoring } from '../../../src/vscode/specs/authoring';
+import type { SpecMethod } from '../../../src/vscode/specs/authoring';
 import { validateWebviewMessage } from '../../../src/protocol/validate';
 import { ReviewActions } from '../../../src/vscode/curation/reviewActions';
 import { REVIEW_METHODS } from '../../../src/vscode/taskSession';
@@ -129,6 +131,8 @@ async function writeStory(root: string, store: () => CurationStore, hostile: boo
 
 const METHODS: readonly string[] = REVIEW_METHODS;
 
+const SPEC_METHOD_NAMES: readonly string[] = SPEC_METHODS;
+
 export interface RealReviewAnswer {
   /** Not a review method: the fake host answers it itself. */
   handled: boolean;
@@ -137,12 +141,17 @@ export interface RealReviewAnswer {
   review?: ReviewView;
   /** Whether anything changed on disk (then the update is sent). */
   changed?: boolean;
+  /** After a spec request: the task's revision, specs and tests as the store has them now (the update carries them). */
+  task?: Pick<TaskViewModel, 'revision' | 'specs' | 'tests'>;
 }
 
 export class RealReviewHost {
   readonly root: string;
   readonly store: CurationStore;
   readonly actions: ReviewActions;
+  /** The extension's spec authoring (src/vscode/specs/authoring.ts) on the same store; `trusted` as the workspace. */
+  readonly authoring: SpecAuthoring;
+  trusted = true;
   /** The next append fails as a full disk would (ENOSPC): nothing is recorded. */
   diskFull = false;
   private changedTasks = 0;
@@ -190,6 +199,27 @@ export class RealReviewHost {
       showTask: () => undefined,
       openEvidence: async (_task, link) => ({ opened: true, message: `Opened ${link.kind}.` }),
     });
+    this.authoring = new SpecAuthoring({
+      owner: {
+        store: this.store,
+        curator: { ok: true, name: REAL_VIEWER, source: 'setting' },
+        // applySpecEdit has put the task's folder into the store already; the log is the store's own.
+        refreshTasks: () => undefined,
+        refreshLog: () => this.store.refresh(),
+      },
+      trusted: () => this.trusted,
+    });
+  }
+
+  /** The task's revision, specs and tests as the store has them (what the extension's model builder shows). */
+  taskPart(): Pick<TaskViewModel, 'revision' | 'specs' | 'tests'> {
+    const t = this.store.dataset.tasks.find((x) => x.id === this.task);
+    if (!t) throw new Error(`no task ${this.task} in the store`);
+    const coveredBy = new Map<string, string[]>();
+    for (const x of t.tests) for (const s of x.specs) coveredBy.set(s, [...(coveredBy.get(s) ?? []), x.id]);
+    const specs: SpecView[] = t.specs.map((s) => ({ id: s.id, text: s.text, category: s.category, dependsOn: s.dependsOn, tests: coveredBy.get(s.id) ?? [], uncovered: !coveredBy.has(s.id), stated: false }));
+    const tests: TestView[] = t.tests.map((x) => ({ id: x.id, name: x.name, kind: x.kind, specs: x.specs, unmapped: x.specs.length === 0 }));
+    return { revision: t.revision, specs, tests };
   }
 
   private readonly blind: boolean;
@@ -200,7 +230,8 @@ export class RealReviewHost {
   }
 
   async handle(method: string, params: unknown): Promise<RealReviewAnswer> {
-    if (method === 'view') return { handled: true, review: this.view() };
+    if (method === 'view') return { handled: true, review: this.view(), task: this.taskPart() };
+    if (SPEC_METHOD_NAMES.includes(method)) return this.handleSpecs(method, params);
     if (!METHODS.includes(method)) return { handled: false };
     const before = this.changedTasks;
     // Checked as the real host's channel checks it, then handed to the typed table (one cast: a method name cannot
@@ -214,6 +245,18 @@ export class RealReviewHost {
     const result = await (table[m.method] as (p: unknown) => Promise<unknown>)(m.params);
     const changed = this.changedTasks !== before;
     return { handled: true, result, changed, ...(changed ? { review: this.view() } : {}) };
+  }
+
+  /** A spec request, checked as the channel checks it, answered by the extension's SpecAuthoring; the update always follows. */
+  private async handleSpecs(method: string, params: unknown): Promise<RealReviewAnswer> {
+    const v = validateWebviewMessage({ type: 'request', id: 1, method, params });
+    if (!v.ok || v.message.type !== 'request') throw new Error(v.ok ? 'not a request' : v.error);
+    const m = v.message;
+    const isSpec = (x: RequestMethod): x is SpecMethod => SPEC_METHOD_NAMES.includes(x);
+    if (!isSpec(m.method)) return { handled: false };
+    const table = this.authoring.requests(this.task);
+    const result = await (table[m.method] as (p: unknown) => Promise<unknown>)(m.params);
+    return { handled: true, result, changed: true, review: this.view(), task: this.taskPart() };
   }
 
   /** The viewer's events on disk, in order (the story's own events, bob's, left out). */

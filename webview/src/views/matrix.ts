@@ -1,10 +1,15 @@
 // The spec x test matrix: a row per spec, a column per test, a mark where the test covers the spec. Rows of specs
 // without a test and columns of tests without a spec are flagged. A lit-html template (rows keyed by spec id).
+// Clicking a cell (or Enter/Space on it) toggles that (spec, test) mapping: a `specs.edit` toggle on the revision shown,
+// written as a new revision; a refused toggle shows why above the table. Shift-click on another cell of the same row
+// maps (or, when that cell is mapped, unmaps) every test shown between the last clicked cell and it, in one revision.
 import { html, nothing, type TemplateResult } from 'lit-html';
 import { repeat } from 'lit-html/directives/repeat.js';
+import type { SpecOpView } from '../../../src/protocol/messages';
 import type { Ctx } from '../context';
 import { oneLine } from '../text';
-import { uniqueKeys } from '../ui/template';
+import { activateKey, uniqueKeys } from '../ui/template';
+import { inertText } from '../text';
 import { shortName } from './specs';
 
 /** Cells rendered before asking: a task with hundreds of pass-to-pass tests would make a huge table. */
@@ -13,11 +18,53 @@ const FIRST_CELLS = 600;
 /** The matrix of one task; remembers "show all" until the task changes. */
 export class MatrixView {
   private showAll = false;
+  private error: string | undefined;
+  private busy = false;
+  /** The last cell clicked: the start of a shift-click range. */
+  private anchor: { spec: string; test: string } | undefined;
 
   constructor(
     private readonly ctx: Ctx,
     private readonly repaint: () => void,
   ) {}
+
+  /** A click on a cell: toggles it, or with shift maps/unmaps the range from the last clicked cell of the row. */
+  private click(e: Event, spec: string, test: string, on: boolean, shown: readonly string[]): void {
+    const a = this.anchor;
+    if (e instanceof MouseEvent && e.shiftKey && a && a.spec === spec && a.test !== test) {
+      const i = shown.indexOf(a.test);
+      const j = shown.indexOf(test);
+      if (i >= 0 && j >= 0) {
+        const tests = shown.slice(Math.min(i, j), Math.max(i, j) + 1);
+        const mode = on ? 'remove' : 'add';
+        this.anchor = { spec, test };
+        void this.write({ op: 'map', spec, mode, tests }, `${spec}: ${tests.length} tests ${mode === 'add' ? 'mapped' : 'unmapped'}`);
+        return;
+      }
+    }
+    this.anchor = { spec, test };
+    void this.write({ op: 'toggle', spec, test }, `${spec} × ${test} toggled`);
+  }
+
+  /** Sends one mapping edit through the host; one write at a time. */
+  private async write(op: SpecOpView, done: string): Promise<void> {
+    if (this.busy) return;
+    this.busy = true;
+    this.error = undefined;
+    this.repaint();
+    try {
+      const r = await this.ctx.host.request('specs.edit', { revision: this.ctx.model().revision, op });
+      if (r.ok) this.ctx.status(`Revision ${r.to} written: ${done}.`);
+      else {
+        this.error = r.message;
+        this.ctx.status(`Not written: ${r.message}`, true);
+      }
+    } catch (e) {
+      this.error = e instanceof Error ? e.message : String(e);
+    }
+    this.busy = false;
+    this.repaint();
+  }
 
   template(): TemplateResult {
     const ctx = this.ctx;
@@ -27,10 +74,13 @@ export class MatrixView {
     const ordered = [...m.tests].sort((a, b) => Number(a.unmapped) - Number(b.unmapped));
     const first = Math.max(10, Math.floor(FIRST_CELLS / m.specs.length));
     const tests = this.showAll ? ordered : ordered.slice(0, first);
+    const shown = tests.map((t) => t.id);
     const covers = new Set<string>();
     for (const s of m.specs) for (const t of s.tests) covers.add(`${s.id}\u0000${t}`);
     for (const t of m.tests) for (const s of t.specs) covers.add(`${s}\u0000${t.id}`);
-    return html`<div class="matrix-wrap" data-testid="matrix">
+    return html`<div class=${`matrix-wrap${this.busy ? ' busy' : ''}`} data-testid="matrix" aria-busy=${this.busy ? 'true' : 'false'}>
+      <p class="muted small">Click a cell to map or unmap that test to that spec; shift-click another cell of the row for the range.</p>
+      ${this.error !== undefined ? html`<div class="spec-edit-error error" role="alert" data-testid="matrix-error">${inertText(this.error.slice(0, 4000))}</div>` : nothing}
       <div class="table-scroll">
         <table class="matrix">
           <thead>
@@ -58,7 +108,20 @@ export class MatrixView {
                 html`<tr class=${s.uncovered ? 'flagged' : ''} data-spec=${s.id} data-link-spec=${s.id} data-testid="matrix-row">
                   <th class="spec-row-head" title=${oneLine(s.text, 500)} @click=${() => ctx.actions.showSpec(s.id)}>${oneLine(s.id, 40)}</th>${tests.map((t) => {
                     const on = covers.has(`${s.id}\u0000${t.id}`);
-                    return html`<td class=${on ? 'on' : ''}>${on ? '\u25cf' : ''}</td>`;
+                    const flip = (e: Event): void => this.click(e, s.id, t.id, on, shown);
+                    return html`<td
+                      class=${`matrix-cell${on ? ' on' : ''}`}
+                      data-testid="matrix-cell"
+                      data-spec=${s.id}
+                      data-test=${t.id}
+                      data-on=${on ? '1' : '0'}
+                      tabindex="0"
+                      role="button"
+                      aria-pressed=${on ? 'true' : 'false'}
+                      title=${oneLine(`${on ? 'Unmap' : 'Map'} ${t.name} ${on ? 'from' : 'to'} ${s.id}`, 500)}
+                      @click=${flip}
+                      @keydown=${activateKey(flip)}
+                    >${on ? '\u25cf' : ''}</td>`;
                   })}
                 </tr>`,
             )}
