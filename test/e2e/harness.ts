@@ -138,7 +138,9 @@ export async function runCommand(page: Page, label: string, timeout = 30_000): P
       await page.keyboard.press('F1');
       const input = quickInput(page);
       await input.waitFor({ state: 'visible', timeout: 5_000 });
-      await input.fill(`>${label}`);
+      // Every step has its own short timeout, so a palette closed under us (focus moving into a webview that was just
+      // clicked) is opened again by the next round; without one, fill waited the whole deadline for a closed palette.
+      await input.fill(`>${label}`, { timeout: 5_000 });
       await row.waitFor({ state: 'visible', timeout: 5_000 });
       await row.click({ timeout: 5_000 });
       return;
