@@ -67,7 +67,9 @@ const violations: string[] = [];
 const uiStates: WebviewState[] = [];
 let setStateCalls = 0;
 let readies = 0;
-let searchDelayMs = 0;
+/** The next search sends its first batch and then waits for releaseSearches (a host still busy with it). */
+let holdNext = false;
+const held: Array<() => void> = [];
 const running = new Map<number, { cancelled: boolean }>();
 
 g.document.addEventListener('securitypolicyviolation', (e) => violations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}`));
@@ -160,8 +162,11 @@ function runSearch(searchId: number, pattern: string, regex: boolean, caseSensit
   const counts: Record<string, number> = {};
   let sent = 0;
   let pos = 0;
-  const batch = () => {
-    if (flag.cancelled) return;
+  let hold = holdNext;
+  holdNext = false;
+  // `late`: a held batch released after the search was cancelled, its hits already in flight, as a real host's can be.
+  const batch = (late = false) => {
+    if (flag.cancelled && !late) return;
     const hits: SearchHit[] = [];
     const end = Math.min(work.length, pos + 500);
     for (; pos < end; pos++) {
@@ -179,14 +184,19 @@ function runSearch(searchId: number, pattern: string, regex: boolean, caseSensit
       }
     }
     if (hits.length > 0) send({ type: 'searchHits', searchId, hits, counts: { ...counts } });
-    if (pos < work.length) later(batch, searchDelayMs);
-    else {
+    if (flag.cancelled) return;
+    if (pos < work.length) {
+      if (hold) {
+        hold = false;
+        held.push(() => later(() => batch(true)));
+      } else later(batch);
+    } else {
       running.delete(searchId);
       const total = Object.values(counts).reduce((a, b) => a + b, 0);
       send({ type: 'searchDone', searchId, total, counts: { ...counts }, cancelled: false, capped: sent < total });
     }
   };
-  later(batch, searchDelayMs);
+  later(batch);
 }
 
 // ---- requests -----------------------------------------------------------------------------------------------------
@@ -427,10 +437,14 @@ g.__fakeHost = {
     fixture.model = { ...fixture.model, ...patch, revision: fixture.model.revision + 1 };
     send({ type: 'update', model: fixture.model });
   },
-  setSearchDelay: (ms: number) => {
-    searchDelayMs = ms;
-  },
   runningSearches: () => running.size,
+  holdNextSearch: () => {
+    holdNext = true;
+  },
+  heldSearches: () => held.length,
+  releaseSearches: () => {
+    for (const run of held.splice(0)) run();
+  },
   idle: () => pending === 0,
   expectedCounts: (pattern: string, regex: boolean, caseSensitive: boolean, kinds?: StepKindView[]) => allMatches(pattern, regex, caseSensitive, kinds),
   stepKind: (column: string, i: number) => fixture.trajectories[column]?.step(i).kind,

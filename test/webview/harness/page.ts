@@ -20,8 +20,12 @@ export interface FakeHostProbe {
   requests(method: string): Array<{ method: string; params: Record<string, unknown> }>;
   command(c: ViewCommand): void;
   update(patch: Record<string, unknown>): void;
-  setSearchDelay(ms: number): void;
   runningSearches(): number;
+  /** The next search sends its first batch of hits, then holds the rest until releaseSearches. */
+  holdNextSearch(): void;
+  heldSearches(): number;
+  /** Sends the held batches, a cancelled search's too (its late hits). */
+  releaseSearches(): void;
   /** True when every message the page sent has been answered (no host work scheduled). */
   idle(): boolean;
   expectedCounts(pattern: string, regex: boolean, caseSensitive: boolean, kinds?: StepKindView[]): Record<string, number>;
