@@ -103,6 +103,17 @@ export default tseslint.config(
         { selector: "MemberExpression[object.name='console']", message: 'Print through out() / err() of src/cli/output.ts.' }],
     },
   },
+  // A quick input that is a step of a command says whether it survives focus moving away: a task view taking focus
+  // as it finishes loading closed picks under curators (and under the e2e tests on busy machines).
+  {
+    files: ['src/vscode/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': ['error',
+        { selector: 'ExportDefaultDeclaration', message: 'No default exports (house style).' },
+        { selector: "MemberExpression[object.name='Math'][property.name='random']", message: 'Use node:crypto or a counter for ids and nonces.' },
+        { selector: "CallExpression[callee.property.name=/^show(QuickPick|InputBox)$/]:not(:has(Property[key.name='ignoreFocusOut']))", message: 'Say ignoreFocusOut (true for a step of a command: a task view taking focus would close it).' }],
+    },
+  },
   {
     files: ['webview/**/*.ts'],
     languageOptions: { globals: { ...globals.browser } },

@@ -445,6 +445,7 @@ export async function pickFilter(tree: CandidatesTree): Promise<CandidateFilter 
     canPickMany: true,
     title: 'Filter candidates',
     placeHolder: 'Tasks matching any checked choice of each group are shown',
+    ignoreFocusOut: true,
   });
   if (!picked) return undefined;
   const of = (facet: FilterPick['facet']): string[] => picked.filter((p) => p.facet === facet && p.value).map((p) => p.value as string);
@@ -456,6 +457,7 @@ export async function pickFilterText(tree: CandidatesTree): Promise<void> {
   const before = tree.filter;
   const box = vscode.window.createInputBox();
   box.title = 'Filter candidates by text';
+  box.ignoreFocusOut = true;
   box.prompt = 'Words to find in task id, title, repository, attempt models and agents';
   box.value = before.text;
   let timer: NodeJS.Timeout | undefined;
@@ -484,7 +486,7 @@ export async function pickFilterText(tree: CandidatesTree): Promise<void> {
 export async function pickSort(tree: CandidatesTree): Promise<CandidateSort | undefined> {
   const picked = await vscode.window.showQuickPick(
     CANDIDATE_SORTS.map((s) => ({ label: SORT_LABELS[s], value: s, description: s === tree.sort ? 'current' : undefined })),
-    { title: 'Sort candidates by' },
+    { title: 'Sort candidates by', ignoreFocusOut: true },
   );
   return picked?.value;
 }

@@ -85,7 +85,7 @@ export function registerCommands(d: CommandDeps, store: DisposableStore): void {
       const ids = d.tree.visibleTaskIds();
       const picked = await vscode.window.showQuickPick(
         ids.slice(0, 20_000).map((id) => ({ label: id, description: d.dataset.task(id)?.title })),
-        { title: 'Open task', matchOnDescription: true },
+        { title: 'Open task', matchOnDescription: true, ignoreFocusOut: true },
       );
       taskId = picked?.label;
     }
@@ -159,7 +159,7 @@ export function registerCommands(d: CommandDeps, store: DisposableStore): void {
       if (choices.length === 0) throw new Error(`${taskId} has no other attempt to compare with.`);
       const picked = await vscode.window.showQuickPick(
         choices.map((c) => ({ label: c === GOLD_PROBE ? 'gold patch' : c, value: c, description: task.attempts.find((a) => a.id === c)?.model })),
-        { title: `Compare ${file} of ${column === GOLD_PROBE ? 'the gold patch' : column} with…` },
+        { title: `Compare ${file} of ${column === GOLD_PROBE ? 'the gold patch' : column} with…`, ignoreFocusOut: true },
       );
       other = picked?.value;
     }

@@ -15,6 +15,7 @@ import { FN_TASK, TEST_FILE, exampleDataset, goodReply, verifyAndLabel } from '.
 import { projectRoot } from '../vscode/harness/codeServer';
 import { openActivity, openWorkbench, quickInput, runCommand, treeRows, waitForNotification, webviewFrame } from './harness';
 import type { Workbench } from './harness';
+import type { Page } from 'playwright-core';
 
 const KEY = 'sk-test-SPECWEAVE-FAKE-KEY-e2e-ui-41d8b6f2c0';
 
@@ -29,6 +30,16 @@ function filesContaining(dir: string, needle: string): string[] {
   };
   walk(dir);
   return out;
+}
+
+/** The quick input is still shown once focus has moved into the task view's frame (where a focus-out closes it). */
+async function stillOpen(page: Page, what: string): Promise<void> {
+  await page.waitForFunction(`document.activeElement?.tagName === 'IFRAME' && document.activeElement.classList.contains('webview')`, undefined, { timeout: 10_000 });
+  // The workbench hides a quick input on the blur it has just seen (its closing animation makes it inert at once);
+  // after two frames it has done so or never will.
+  await page.evaluate(`new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))`);
+  const open = page.locator('.quick-input-widget:not(.quick-input-widget-closing):not([inert])');
+  assert.ok(await open.isVisible(), `${what} closed when focus moved into the task view`);
 }
 
 describe('repair in the workbench', { timeout: 600_000 }, () => {
@@ -78,13 +89,20 @@ describe('repair in the workbench', { timeout: 600_000 }, () => {
     await webviewFrame(page, 'panel').locator('[data-testid="region-request"]').waitFor({ timeout: 30_000 });
     await runCommand(page, 'SpecWeave: Request Repair Suggestion');
     const input = quickInput(page);
-    await input.waitFor();
-    await input.fill('tests');
+    const title = page.locator('.quick-input-widget .quick-input-title');
+    await title.filter({ hasText: 'what should change?' }).waitFor();
+    // Focus moving into the task view (a click there, or the view taking focus when it finishes loading, late on a
+    // busy machine) leaves the pick open: a pick that closed on focus-out lost the curator's command (ci, stop 18).
+    await webviewFrame(page, 'panel').locator('[data-testid="region-request"]').click();
+    await stillOpen(page, 'the target pick');
+    await input.fill('tests', { timeout: 5_000 });
     await page.locator('.quick-input-list .monaco-list-row', { hasText: /^\s*tests/ }).first().waitFor();
-    await page.keyboard.press('Enter');
-    await input.waitFor();
-    await input.fill('TB3 pins the exact wording');
-    await page.keyboard.press('Enter');
+    await input.press('Enter');
+    await title.filter({ hasText: 'a note for the model' }).waitFor();
+    await webviewFrame(page, 'panel').locator('[data-testid="region-request"]').click();
+    await stillOpen(page, 'the note input');
+    await input.fill('TB3 pins the exact wording', { timeout: 5_000 });
+    await input.press('Enter');
     const tab = page.locator('.tabs-container .tab', { hasText: 'test_cli.py (current ↔ suggested)' }).first();
     await tab.waitFor({ timeout: 60_000 });
     const diff = page.locator('.monaco-diff-editor').first();

@@ -216,6 +216,7 @@ export class CurationController implements vscode.Disposable {
         value: this.curatorName(),
         prompt: 'Empty: use git config user.name',
         validateInput: (v) => (v === '' ? undefined : curatorNameProblem(v)),
+        ignoreFocusOut: true,
       });
       if (name === undefined) return false;
     }

@@ -195,7 +195,7 @@ export class RepairController implements vscode.Disposable {
     if (given) return given;
     const pick = await vscode.window.showQuickPick(
       this.dataset.tasks.map((t) => ({ label: t.id, description: t.title })),
-      { title: 'Request Repair Suggestion: which task?' },
+      { title: 'Request Repair Suggestion: which task?', ignoreFocusOut: true },
     );
     return pick?.label;
   }
@@ -277,12 +277,12 @@ export class RepairController implements vscode.Disposable {
           { label: 'auto', description: 'let the model choose' },
           ...REPAIR_TARGETS.map((t) => ({ label: t, description: t === 'tests' ? 'the test files (tests.patch)' : t === 'spec_test_map' ? 'which tests cover which specs' : `the ${t}` })),
         ],
-        { title: `Repair ${taskId}: what should change?` },
+        { title: `Repair ${taskId}: what should change?`, ignoreFocusOut: true },
       );
       if (!pick) return { status: 'cancelled' };
       target = pick.label as RequestedTarget;
       if (noteArg === undefined) {
-        const note = await vscode.window.showInputBox({ title: `Repair ${taskId}: a note for the model (optional)`, prompt: 'What you think is wrong; Enter to skip.' });
+        const note = await vscode.window.showInputBox({ title: `Repair ${taskId}: a note for the model (optional)`, prompt: 'What you think is wrong; Enter to skip.', ignoreFocusOut: true });
         if (note === undefined) return { status: 'cancelled' };
         noteArg = note;
       }

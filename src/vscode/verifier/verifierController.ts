@@ -332,10 +332,10 @@ export class VerifierController implements vscode.Disposable {
   private async pickTaskIds(many: boolean, title: string): Promise<string[]> {
     const items = this.d.owner.tasks.tasks.map((t) => ({ label: t.id, description: t.title }));
     if (many) {
-      const picked = await vscode.window.showQuickPick(items, { title, canPickMany: true, matchOnDescription: true });
+      const picked = await vscode.window.showQuickPick(items, { title, canPickMany: true, matchOnDescription: true, ignoreFocusOut: true });
       return picked?.map((p) => p.label) ?? [];
     }
-    const picked = await vscode.window.showQuickPick(items, { title, matchOnDescription: true });
+    const picked = await vscode.window.showQuickPick(items, { title, matchOnDescription: true, ignoreFocusOut: true });
     return picked ? [picked.label] : [];
   }
 
@@ -350,7 +350,7 @@ export class VerifierController implements vscode.Disposable {
       if (!task) return this.nothing('Pick an attempt in the Candidates tree, or open its task first.');
       const pick = await vscode.window.showQuickPick(
         task.attempts.map((a) => ({ label: a.id, description: [a.model, a.agent].filter(Boolean).join(' · ') })),
-        { title: `Run Verifier on an attempt of ${task.id}` },
+        { title: `Run Verifier on an attempt of ${task.id}`, ignoreFocusOut: true },
       );
       if (!pick) return this.nothing('No attempt picked.');
       nodes = [{ taskId: task.id, column: pick.label }];
@@ -551,7 +551,7 @@ export class VerifierController implements vscode.Disposable {
       { label: '$(output) Show Verifier Log', id: 'log' },
       ...(n > 0 ? [{ label: `$(stop-circle) Cancel All Verifier Runs`, description: `${p?.running} running, ${p?.queued} queued`, id: 'cancel' }] : []),
     ];
-    const pick = await vscode.window.showQuickPick(items, { title: this.statusItem.state.tooltip || 'SpecWeave verifier' });
+    const pick = await vscode.window.showQuickPick(items, { title: this.statusItem.state.tooltip || 'SpecWeave verifier', ignoreFocusOut: false });
     if (pick?.id === 'log') this.output.show(true);
     else if (pick?.id === 'cancel') this.cancelAll();
     return pick?.id;
