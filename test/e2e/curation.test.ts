@@ -253,7 +253,7 @@ describe('curation in the workbench', { timeout: 900_000 }, () => {
     await input.waitFor();
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'specweave' }).first().waitFor();
     await input.fill('specweave');
-    await page.keyboard.press('Enter');
+    await input.press('Enter');
     // code-server's own folder picker: a quick input holding a path (the format pick has gone). While it starts it
     // can put its default path back over a typed one (ci10: Enter then chose the dataset's parent folder), so the path
     // is typed until the input holds it, and its accept button clicked (pickFolder).

@@ -77,7 +77,7 @@ describe('repair in the workbench', { timeout: 600_000 }, () => {
     const input = quickInput(page);
     await input.waitFor();
     await input.fill(KEY);
-    await page.keyboard.press('Enter');
+    await input.press('Enter');
     await waitForNotification(page, /API key is stored/);
     await wb.screenshot('key-set');
   });

@@ -205,7 +205,7 @@ describe('review workbench on the example dataset', { timeout: 300_000 }, () => 
     const box = page.locator('.quick-input-widget input');
     await box.waitFor();
     await box.fill('precision');
-    await page.keyboard.press('Enter');
+    await box.press('Enter');
     await treeRows(page, 'total-command').first().waitFor({ state: 'detached' });
     await runCommand(page, 'Developer: Reload Window');
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
