@@ -20,7 +20,7 @@ import { readRunLogBytes } from '../../../src/adapters/fs/runStore';
 import type { CandidateTask } from '../../../src/core/model';
 import { staleReasons } from '../../../src/core/verify/inputs';
 import { taskReport } from '../../../src/core/verify/oracle';
-import { ADD_TEST_FILE, FIXED_CALC, addTask, buildDataset, makeCalcRepo } from '../../fixtures/verify/dataset';
+import { ADD_TEST_FILE, FIXED_CALC, FORK_CALC, addTask, buildDataset, makeCalcRepo } from '../../fixtures/verify/dataset';
 import type { BuiltDataset } from '../../fixtures/verify/dataset';
 import { assertNoOwnedContainers, requireEngine } from './engineGuard';
 
@@ -72,20 +72,6 @@ def mul(a, b):
 const HOG_CALC = `def add(a, b):
     hog = b"x" * (1024 * 1024 * 1024)
     return len(hog)
-
-
-def mul(a, b):
-    return a * b
-`;
-const FORK_CALC = `import os
-
-
-def add(a, b):
-    while True:
-        try:
-            os.fork()
-        except OSError:
-            pass
 
 
 def mul(a, b):
@@ -244,22 +230,26 @@ test('memory exhaustion ends as oom', async () => {
   assert.deepEqual(r.specs, { S1: 'unknown', S2: 'unknown', S3: 'unknown' });
 });
 
-test('a fork storm is contained by the process limit and the machine stays responsive', async () => {
+// How fast the host starts a process during the storm, and how soon the container is gone after its timeout, are
+// measured side by side in bench/forkStorm.bench.ts (docs/benchmarks.md), not asserted here.
+test('a fork storm is contained by the process limit: the host keeps starting processes, the run times out and its container is removed', async () => {
+  const before = await mine(engine);
   const run = service.verify({ task: task('forks'), attemptId: 'bomb', force: true });
-  let worst = 0;
   let done = false;
+  let spawned = 0;
   void run.finally(() => (done = true));
   while (!done) {
-    const t0 = Date.now();
     const r = spawnSync('true');
     assert.equal(r.status, 0, `the host can still start processes (${String(r.error)}, signal ${r.signal})`);
-    worst = Math.max(worst, Date.now() - t0);
-    await new Promise((res) => setTimeout(res, 200));
+    spawned++;
+    // The next sample: when the run ends or 200 ms on, whichever is first.
+    await Promise.race([run, new Promise((res) => setTimeout(res, 200))]);
   }
   const r = await run;
   assert.equal(r.status, 'timeout', r.reason);
-  assert.ok(worst < 2000, `starting a process on the host took ${worst} ms during the storm`);
-  assert.ok((r.timings.startToRemovedMs ?? Infinity) <= 6000);
+  assert.ok(spawned > 0, 'the host started processes during the storm');
+  assert.ok(r.timings.startToRemovedMs !== undefined, 'the container was removed');
+  assert.deepEqual(await mine(engine), before, 'no container of the storm is left');
 });
 
 test('a network call from a test fails inside the container while the host reaches the same address', async () => {
