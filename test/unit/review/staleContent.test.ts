@@ -98,6 +98,11 @@ describe('staleness follows content', () => {
     assert.match(bad({ S1: 'abc' }), /payload\.specHashes\.S1: expected an object/);
     assert.match(bad({ S1: { before: 'not hex!' } }), /payload\.specHashes\.S1\.before: .*hex/);
     assert.match(bad({ '': { before: A } }), /payload\.specHashes: .*spec id/);
+    // A spec id "__proto__" is a plain key through the writer, the line and the reducer.
+    const proto = ev('revision', { from: 1, changedSpecs: ['__proto__'], specHashes: specHashesBetween([{ id: '__proto__', text: 'a', category: 'c' }], [{ id: '__proto__', text: 'a', category: 'c' }], ['__proto__']) }, { at: 3, revision: 2 });
+    const line = parseEventLine(formatEventLine(proto));
+    assert.ok(line.ok, line.ok ? '' : line.message);
+    assert.equal(staleOf([label('a1', '__proto__', 'satisfied', { at: 1 }), line.event], '__proto__'), false, 'same content before and after: current');
     // An old line (no specHashes) still loads.
     const old = ev('revision', { from: 1, changedSpecs: ['S1'] }, { revision: 2 });
     assert.ok(parseEventLine(formatEventLine(old)).ok);
