@@ -147,7 +147,7 @@ export async function acceptSuggestion(o: AcceptOptions): Promise<AcceptResult> 
         }
       }
       drafts.push(
-        { kind: 'revision', task: o.taskId, revision: built.revision, curator: o.curator, payload: { from: built.revision - 1, changedSpecs: built.changedSpecs, suggestion: rec.id, ...(o.note ? { note: o.note } : {}) } },
+        { kind: 'revision', task: o.taskId, revision: built.revision, curator: o.curator, payload: { from: built.revision - 1, changedSpecs: built.changedSpecs, specHashes: built.specHashes, suggestion: rec.id, ...(o.note ? { note: o.note } : {}) } },
         { kind: 'repair.accept', task: o.taskId, revision: built.revision, curator: o.curator, payload: { suggestion: rec.id, from: built.revision - 1, to: built.revision, edited, changedSpecs: built.changedSpecs, ...(o.note ? { note: o.note } : {}) } },
       );
       if (!drafted && checkTransition(status, 'repaired').ok) drafts.push({ kind: 'status', task: o.taskId, revision: built.revision, curator: o.curator, payload: { from: status, to: 'repaired', note: `revision ${built.revision}` } });

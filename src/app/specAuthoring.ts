@@ -13,6 +13,7 @@ import { taskJsonText } from '../core/repair/revision';
 import type { EventDraft, ReviewEvent } from '../core/review/events';
 import type { ReviewState, SpecEditRecord } from '../core/review/reducer';
 import { taskState } from '../core/review/reducer';
+import { specHashesBetween } from '../core/review/specHash';
 import type { SpecEditError, SpecOp } from '../core/specs/edit';
 import { changedSpecsBetween, describeSpecOp, editSpecs } from '../core/specs/edit';
 import { loadDataset, readDatasetTextIfExists } from '../adapters/fs/datasetLoader';
@@ -134,7 +135,7 @@ function unrecordedRevision(state: ReviewState, root: string, taskId: string, ta
   ).task;
   // Unreadable: every spec counts as changed (stale is the safe side).
   const changedSpecs = old ? changedSpecsBetween(old, task) : [...new Set([...task.specs.map((s) => s.id)])].sort();
-  return [{ kind: 'revision', task: taskId, revision: rev, curator, payload: { from: rev - 1, changedSpecs, note: `recorded late by ${curator}: revision ${rev} was written by an interrupted write that never reached the review log` } }];
+  return [{ kind: 'revision', task: taskId, revision: rev, curator, payload: { from: rev - 1, changedSpecs, ...(old ? { specHashes: specHashesBetween(old.specs, task.specs, changedSpecs) } : {}), note: `recorded late by ${curator}: revision ${rev} was written by an interrupted write that never reached the review log` } }];
 }
 
 interface Planned {
@@ -221,7 +222,7 @@ async function writeSpecRevision(
     written = p;
     const note = o.note ? { note: o.note } : {};
     return [
-      { kind: 'revision', task: o.taskId, revision: p.to, curator: o.curator, payload: { from, changedSpecs: p.changedSpecs, ...note } },
+      { kind: 'revision', task: o.taskId, revision: p.to, curator: o.curator, payload: { from, changedSpecs: p.changedSpecs, specHashes: specHashesBetween(now.task.specs, p.specs, p.changedSpecs), ...note } },
       { kind: 'specs.edit', task: o.taskId, revision: p.to, curator: o.curator, payload: { ...p.payload, from, to: p.to, changedSpecs: p.changedSpecs, ...note } },
     ];
   }

@@ -311,6 +311,8 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
 
   /** The task changed on disk (patches, trajectories, specs): start over with a fresh session and cache. */
   private restart(e: PanelEntry): void {
+    // The page stays: a request it sent to the old session (the spec edit whose write caused this) still gets its reply.
+    e.session?.dispose({ finishReplies: true });
     e.sessionStore.dispose();
     this.startSession(e, e.taskId, true);
   }

@@ -122,9 +122,11 @@ export class TaskSession {
     await this.channel.receive(raw);
   }
 
-  dispose(): void {
+  /** With `finishReplies`: requests already received still get their reply (the page goes on with a new session). */
+  dispose(o: { finishReplies?: boolean } = {}): void {
+    if (this.disposed) return;
     this.disposed = true;
-    this.channel.close();
+    this.channel.close(o);
     clearTimeout(this.updateTimer);
     this.search?.abort.abort();
     this.o.cache.dispose();

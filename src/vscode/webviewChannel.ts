@@ -43,6 +43,7 @@ export interface ChannelOptions<Map extends MethodMap<Map>, In extends { type: s
 
 export class WebviewChannel<Map extends MethodMap<Map>, In extends { type: string }, Out extends { type: string }> {
   private closed = false;
+  private finishReplies = false;
   private readonly maxBytes: number;
   /** Largest message posted so far, in bytes (for benchmarks and tests). */
   largestMessage = 0;
@@ -101,9 +102,14 @@ export class WebviewChannel<Map extends MethodMap<Map>, In extends { type: strin
     return jsonBytes(message);
   }
 
-  /** No more messages in either direction (the panel closed or shows another task). */
-  close(): void {
+  /**
+   * No more messages in either direction (the panel closed or shows another task). With `finishReplies` (the same
+   * page goes on with a new session, e.g. the task changed on disk), requests already received still get their one
+   * reply: a spec edit's own write restarts the session before its handler returns, and the page waits for it.
+   */
+  close(o: { finishReplies?: boolean } = {}): void {
     this.closed = true;
+    this.finishReplies = o.finishReplies === true;
   }
 
   private reply(id: number, result: unknown): void {
@@ -117,7 +123,7 @@ export class WebviewChannel<Map extends MethodMap<Map>, In extends { type: strin
   }
 
   private post(msg: Out | WebviewReply, known?: number): boolean {
-    if (this.closed) return false;
+    if (this.closed && !(this.finishReplies && msg.type === 'reply')) return false;
     const bytes = known ?? jsonBytes(msg);
     if (bytes > this.maxBytes) {
       this.o.log(`${this.o.label()}: dropped a ${msg.type} message of ${bytes} bytes (limit ${this.maxBytes})`);

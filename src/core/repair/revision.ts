@@ -10,6 +10,8 @@ import type { TaskDraft } from '../serialize';
 import { unifiedDiff } from '../textDiff';
 import type { RepairChanges } from './suggestion';
 import { isTestLookingPath } from './testPaths';
+import { specHashesBetween } from '../review/specHash';
+import type { SpecHashChange } from '../review/specHash';
 
 /** Where a proposed file goes: the task's request, its task.json (specs, spec-test map), or a test file of the repo. */
 export type ProposedRole = 'request' | 'task' | 'test';
@@ -88,7 +90,7 @@ export interface RevisionFiles {
 }
 
 export type RevisionResult =
-  | { ok: true; files: RevisionFiles; revision: number; changedSpecs: string[]; changed: ProposedRole[] }
+  | { ok: true; files: RevisionFiles; revision: number; changedSpecs: string[]; specHashes: Record<string, SpecHashChange>; changed: ProposedRole[] }
   | { ok: false; errors: string[] };
 
 export interface RevisionInputs {
@@ -210,5 +212,6 @@ export function buildRevision(inp: RevisionInputs): RevisionResult {
     if (!a || key(a) !== key(s)) changedSpecs.add(s.id);
   }
   for (const s of after) if (!before.some((b) => b.id === s.id)) changedSpecs.add(s.id);
-  return { ok: true, files: { taskJson: taskText, request, testPatch }, revision, changedSpecs: [...changedSpecs].sort(), changed };
+  const changedList = [...changedSpecs].sort();
+  return { ok: true, files: { taskJson: taskText, request, testPatch }, revision, changedSpecs: changedList, specHashes: specHashesBetween(before, after, changedList), changed };
 }

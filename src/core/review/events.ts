@@ -81,9 +81,11 @@ export interface ReviewPayloads {
   undo: { event: string; note?: string };
   /**
    * A new revision of the task (written by repair): labels on `changedSpecs` made against an older revision become
-   * stale; the envelope's `revision` is the new revision.
+   * stale; the envelope's `revision` is the new revision. `specHashes` (written since round 4; absent in older logs)
+   * holds, per changed spec, the content hash (core/review/specHash.ts) before and after: with it a label is stale
+   * only while its spec's content differs from what it was at the label's revision (an undo makes it current again).
    */
-  revision: { from: number; changedSpecs: string[]; note?: string; suggestion?: string };
+  revision: { from: number; changedSpecs: string[]; note?: string; suggestion?: string; specHashes?: Record<string, { before?: string; after?: string }> };
   /** The repair agent was asked for a suggestion (stored under curation/suggestions/<task>/<suggestion>/). */
   'repair.request': RepairRequestedPayload;
   /** The curator accepted a suggestion (perhaps edited): revision `from` became `to`. */
@@ -156,6 +158,21 @@ const severity = int(0, 3);
 const status = oneOf(TASK_STATUSES);
 const note = text();
 
+const contentHash = str({ min: 8, max: 64, pattern: /^[0-9a-f]+$/, what: 'a content hash (lower-case hex)' });
+const hashChange = obj({}, { before: contentHash, after: contentHash });
+/** `revision.specHashes`: spec id -> { before?, after? }, at most 10,000 specs. */
+const specHashes: Check = (v, field) => {
+  if (!isRecord(v)) return { field, message: 'expected an object' };
+  const keys = Object.keys(v);
+  if (keys.length > 10_000) return { field, message: 'at most 10000 specs' };
+  for (const k of keys) {
+    if (k.length < 1 || k.length > 300) return { field, message: `${JSON.stringify(k.slice(0, 40))} is not a spec id (1-300 characters)` };
+    const e = hashChange(v[k], `${field}.${k}`);
+    if (e) return e;
+  }
+  return undefined;
+};
+
 export const PAYLOAD_CHECKS: { [K in ReviewEventKind]: Check } = {
   label: obj({ attempt: id, spec: id, verdict, evidence: arrayOf(evidenceCheck, { max: 200 }) }, { note }),
   score: obj(
@@ -190,7 +207,7 @@ export const PAYLOAD_CHECKS: { [K in ReviewEventKind]: Check } = {
     },
   }),
   undo: obj({ event: id }, { note }),
-  revision: obj({ from: int(1, 1_000_000), changedSpecs: arrayOf(id, { max: 10_000 }) }, { note, suggestion: id }),
+  revision: obj({ from: int(1, 1_000_000), changedSpecs: arrayOf(id, { max: 10_000 }) }, { note, suggestion: id, specHashes }),
   'repair.request': obj(
     { suggestion: id, target: str({ min: 1, max: 50 }), model: str({ min: 1, max: 300 }), outcome: oneOf(['suggested', 'refused', 'failed']) },
     { message: text(5000), promptTokens: int(0, 100_000_000), completionTokens: int(0, 100_000_000), costUsd: (v, field) => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? undefined : { field, message: 'expected a cost in USD' }) },

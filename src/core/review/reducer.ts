@@ -21,7 +21,7 @@ export interface LabelRecord extends EventRef {
   verdict: CuratorVerdict;
   note?: string;
   evidence: EvidenceLink[];
-  /** The spec was changed by a later revision: the label is shown but no longer counts. */
+  /** The spec's content now differs from what it was at the label's revision: shown but no longer counts. */
   stale: boolean;
 }
 
@@ -66,6 +66,8 @@ export interface RevisionRecord extends EventRef {
   from: number;
   changedSpecs: string[];
   note?: string;
+  /** Per changed spec, its content hash before and after (absent in events written before the field existed). */
+  specHashes?: Record<string, { before?: string; after?: string }>;
 }
 
 /** A curator's spec authoring act (a `specs.edit` event). */
@@ -378,18 +380,66 @@ export function reduceTask(task: string, events: ReviewEvent[]): TaskReviewState
         break;
       }
       case 'revision':
-        st.revisions.push({ ...ref(e), from: e.payload.from, changedSpecs: e.payload.changedSpecs, ...(e.payload.note !== undefined ? { note: e.payload.note } : {}) });
+        st.revisions.push({
+          ...ref(e),
+          from: e.payload.from,
+          changedSpecs: e.payload.changedSpecs,
+          ...(e.payload.note !== undefined ? { note: e.payload.note } : {}),
+          ...(e.payload.specHashes !== undefined ? { specHashes: e.payload.specHashes } : {}),
+        });
         break;
     }
   }
   if (st.revisions.length > 0) {
+    const bySpec = revisionsBySpec(st.revisions);
     for (const byCurator of st.labels.values()) {
-      for (const l of byCurator.values()) {
-        l.stale = st.revisions.some((r) => r.revision > l.revision && r.changedSpecs.includes(l.spec));
-      }
+      for (const l of byCurator.values()) l.stale = isStale(l, bySpec.get(l.spec));
     }
   }
   return st;
+}
+
+/** One revision's change of one spec: its content hashes, or `undefined` when the event carries none for it. */
+interface SpecChange {
+  revision: number;
+  hashes: { before?: string; after?: string } | undefined;
+}
+
+/** The revisions naming each spec in `changedSpecs`, by revision number (log order among equal numbers). */
+function revisionsBySpec(revisions: readonly RevisionRecord[]): Map<string, SpecChange[]> {
+  const out = new Map<string, SpecChange[]>();
+  for (const r of revisions) {
+    for (const spec of r.changedSpecs) {
+      let list = out.get(spec);
+      if (!list) out.set(spec, (list = []));
+      const h = r.specHashes && Object.prototype.hasOwnProperty.call(r.specHashes, spec) ? r.specHashes[spec] : undefined;
+      list.push({ revision: r.revision, hashes: h });
+    }
+  }
+  for (const list of out.values()) if (list.length > 1) list.sort((a, b) => a.revision - b.revision);
+  return out;
+}
+
+/**
+ * Staleness follows content: a label is stale iff its spec's content at the label's revision (the `before` of the
+ * first later revision that changed the spec) differs from its content now (the `after` of the last one); a deleted
+ * spec has no content now, so its labels are stale (and stay readable). When a later revision naming the spec has
+ * no hash for it (a log written before `specHashes`), the content in between is unknown: stale, the old rule.
+ */
+function isStale(l: LabelRecord, changes: readonly SpecChange[] | undefined): boolean {
+  if (!changes) return false;
+  let first: SpecChange['hashes'];
+  let last: SpecChange['hashes'];
+  let any = false;
+  for (const c of changes) {
+    if (c.revision <= l.revision) continue;
+    if (!c.hashes) return true;
+    if (!any) first = c.hashes;
+    last = c.hashes;
+    any = true;
+  }
+  if (!any || !first || !last) return false;
+  return first.before === undefined || first.before !== last.after;
 }
 
 /** The state of one task, or the untouched state when the log has nothing on it. */

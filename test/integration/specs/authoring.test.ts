@@ -76,6 +76,8 @@ describe('spec authoring on the example dataset', () => {
     assert.deepEqual([undo.from, undo.to, undo.changedSpecs], [3, 4, ['B9']]);
     assert.equal(taskJson(root).revision, 4);
     assert.deepEqual(taskJson(root).specs, taskJson(root, 2).specs, 'the specs of revision 2 are back');
+    assert.equal(labelOf(store, 'B9')?.stale, false, 'the spec the label was given on is the current one again: not stale');
+    assert.equal(labelOf(CurationStore.open(root), 'B9')?.stale, false);
     assert.equal(taskJson(root, 3).specs.at(-1)?.text, 'A file without durations totals 0s.', 'the undone edit stays readable as revision 3');
     // Undo again takes back the add (the edit before); a third has nothing left.
     const undo2 = await undoSpecEdit({ root, taskId: FN_TASK, curator: 'alice', store });

@@ -12,6 +12,7 @@ import { formatEventLine, isUndoable, parseEventLine } from '../../../src/core/r
 import { reduceTask } from '../../../src/core/review/reducer';
 import type { DatasetManifest } from '../../../src/core/model';
 import { BASE_TEST, TEST_PATCH, ev, task, verifier } from './fixtures';
+import { specContentHash } from '../../../src/core/review/specHash';
 
 const base = new Map<string, string | undefined>([['tests/test_x.py', BASE_TEST], ['tests/test_new.py', undefined]]);
 const current = testFilesAfterPatch(TEST_PATCH, base);
@@ -140,6 +141,9 @@ describe('revisions', () => {
     const inputs = { current: { taskJson: raw(), request: '# R\n', testPatch: TEST_PATCH, testFiles: current.files }, baseFiles: base, manifest, taskId: 't1' };
     const ok = buildRevision({ ...inputs, proposed: [{ role: 'task', path: 'task.json', text: files[0]?.proposed ?? '' }] });
     assert.ok(ok.ok && ok.changedSpecs.join() === 'S1');
+    // The revision event carries the changed spec's content hash before and after (labels go stale by content).
+    const s1 = t.specs.find((s) => s.id === 'S1')!;
+    assert.deepEqual(ok.specHashes, { S1: { before: specContentHash(s1), after: specContentHash({ ...s1, text: 'Report bad lines; the wording is free.' }) } });
     const bad = buildRevision({ ...inputs, proposed: [{ role: 'task', path: 'task.json', text: (files[0]?.proposed ?? '').replace('"T2"', '"T1"') }] });
     assert.ok(!bad.ok && bad.errors.some((e) => /used twice/.test(e)));
     const notJson = buildRevision({ ...inputs, proposed: [{ role: 'task', path: 'task.json', text: '{ nope' }] });

@@ -10,7 +10,8 @@ import type { CandidateTask } from '../../../src/core/model';
 import { buildTaskViewModel } from '../../../src/core/view/taskView';
 import type { HostToWebview, SearchHit, StepView } from '../../../src/protocol/messages';
 import { MAX_MESSAGE_BYTES, TaskSession } from '../../../src/vscode/taskSession';
-import type { EditorActions } from '../../../src/vscode/taskSession';
+import type { EditorActions, TaskSessionOptions } from '../../../src/vscode/taskSession';
+import type { SpecEditReply } from '../../../src/protocol/messages';
 import { tmpDir } from '../helpers/tmp';
 import { writeSweTrajectory } from './bigTrajectory';
 
@@ -67,7 +68,7 @@ const noActions: EditorActions = {
   act: async () => ({ ran: false, message: 'no' }),
 };
 
-function session(t: CandidateTask, file: (column: string) => string, actions: EditorActions = noActions) {
+function session(t: CandidateTask, file: (column: string) => string, actions: EditorActions = noActions, extra: Partial<TaskSessionOptions> = {}) {
   const posted: Array<{ msg: HostToWebview; bytes: number }> = [];
   // The cache calls back only after a load, when `s` exists.
   const cache = new TrajectoryCache(readTrajectory, (c) => ({ abs: file(c), label: c }), (c, e) => s.trajectoryLoaded(c, e));
@@ -88,6 +89,7 @@ function session(t: CandidateTask, file: (column: string) => string, actions: Ed
     trajectoryColumns: t.attempts.map((a) => a.id),
     actions,
     updateDelayMs: 10,
+    ...extra,
   });
   let id = 0;
   const request = async (method: string, params: unknown): Promise<{ ok: boolean; result?: unknown; error?: string }> => {
@@ -257,4 +259,34 @@ test('action requests from the page reach the host actions, typed, with the sugg
     ['showRepairMatrix', 's-1'],
   ]);
   s.dispose();
+});
+
+test('a session restarted while a spec edit is in flight (its own write changed the task) still answers that request, and nothing else', async () => {
+  let finish: (r: SpecEditReply) => void = () => undefined;
+  let started: () => void = () => undefined;
+  const running = new Promise<void>((r) => (started = r));
+  const specs = {
+    'specs.edit': () => {
+      started();
+      return new Promise<SpecEditReply>((r) => (finish = r));
+    },
+    'specs.undo': async (): Promise<SpecEditReply> => ({ ok: false, code: 'nothing_to_undo', message: 'no' }),
+  };
+  for (const finishReplies of [true, false]) {
+    const { s, posted } = session(task(), (c) => path.join(dir, `${c}.traj`), noActions, { specs });
+    await s.receive({ type: 'ready', protocol: 1 });
+    const answered = s.receive({ type: 'request', id: 5, method: 'specs.edit', params: { revision: 1, op: { op: 'edit', spec: 'S1', text: 'x becomes three' } } });
+    await running;
+    // What TaskPanels.restart does when the write's reload arrives: the page stays, a new session takes over.
+    s.dispose({ finishReplies });
+    s.pushUpdate();
+    finish({ ok: true, to: 2, changedSpecs: ['S1'] });
+    await answered;
+    const replies = posted.filter((p) => p.msg.type === 'reply').map((p) => p.msg);
+    if (finishReplies) assert.deepEqual(replies, [{ type: 'reply', id: 5, ok: true, result: { ok: true, to: 2, changedSpecs: ['S1'] } }], 'the page gets the reply it waits for');
+    else assert.deepEqual(replies, [], 'a closed panel (or another task) gets nothing');
+    assert.deepEqual(posted.map((p) => p.msg.type), finishReplies ? ['init', 'reply'] : ['init'], 'no update from the old session');
+    // The session's second dispose (its store's) changes nothing.
+    s.dispose();
+  }
 });
