@@ -14,6 +14,8 @@ import { generateMutants, mutantsReportPath, runMutants } from '../../../src/app
 import type { CandidateTask } from '../../../src/core/model';
 import type { MutationReport } from '../../../src/core/probes/mutantReport';
 import type { Mutant } from '../../../src/core/probes/mutants';
+import { setOutput } from '../../../src/cli/output';
+import { runCli } from '../../../src/cli/run';
 import { copyExample } from '../repair/exampleCopy';
 import { assertNoOwnedContainers, requireEngine } from '../verify/engineGuard';
 
@@ -91,5 +93,30 @@ test('the report names per-spec counts: the halves-up spec A2 kills mutants, eve
 });
 
 test('no mutant run is stored as a run or an attempt', () => {
+  assert.equal(fs.existsSync(path.join(root, 'runs')), false);
+});
+
+test('specweave probe DATASET TASK --mutants 3: an operator-diverse pick of three, one JSON report per task, stored', async () => {
+  let stdout = '';
+  let stderr = '';
+  setOutput({ stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+  let code: number;
+  try {
+    code = await runCli(['probe', root, TASK, '--mutants', '3', '--concurrency', '2', '--json']);
+  } finally {
+    setOutput(undefined);
+  }
+  assert.equal(code, 0, stderr);
+  const lines = stdout.trim().split('\n');
+  assert.equal(lines.length, 1);
+  const r = JSON.parse(lines[0] as string) as MutationReport & { file: string };
+  assert.equal(r.taskId, TASK);
+  assert.equal(r.ran, 3);
+  assert.equal(r.generated, generated.length);
+  assert.equal(new Set(r.mutants.map((m) => m.operator)).size, 3);
+  assert.equal(r.counts.killed + r.counts.survived, 3);
+  assert.equal(r.file, mutantsReportPath(TASK));
+  const stored = JSON.parse(fs.readFileSync(path.join(root, r.file), 'utf8')) as MutationReport;
+  assert.deepEqual(stored.mutants.map((m) => m.id), r.mutants.map((m) => m.id));
   assert.equal(fs.existsSync(path.join(root, 'runs')), false);
 });
