@@ -165,3 +165,16 @@ test('--mutants N picks round-robin across operators in table order, determinist
   assert.equal(pickMutants(all, 1000).length, all.length);
   assert.deepEqual(pickMutants(all, 0), []);
 });
+
+test('an added last line without a newline ("\\ No newline at end of file") is mutated in place and still applies', () => {
+  const patch = ['--- a/m.py', '+++ b/m.py', '@@ -1,2 +1,2 @@', ' def f(x):', '-    pass', '\\ No newline at end of file', '+    return x < 1', '\\ No newline at end of file', ''].join('\n');
+  const base = 'def f(x):\n    pass';
+  const { mutants, skipped } = goldMutants(patch, new Map([['m.py', base]]));
+  assert.deepEqual(skipped, []);
+  assert.deepEqual(mutants.map((m) => m.after), ['    return x <= 1', '    return x < 2', '    return x < 0']);
+  for (const m of mutants) {
+    const applied = applyFilePatch(base, parsePatch(m.patch).files[0]!);
+    assert.ok(applied.ok);
+    assert.equal(applied.text, `def f(x):\n${m.after}`);
+  }
+});
