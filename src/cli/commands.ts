@@ -15,6 +15,7 @@ import { listCommand } from './list';
 import { showCommand } from './show';
 import { validateCommand } from './validate';
 import { verifyCommand } from './verify';
+import { probeCommand } from './probe';
 import { repairCommand } from './repair';
 import { trajectoryCommand } from './trajectory';
 import { specsCommand } from './specs';
@@ -25,6 +26,7 @@ export const commands: CliCommand[] = [
   listCommand,
   showCommand,
   verifyCommand,
+  probeCommand,
   labelCommand,
   scoreCommand,
   submitCommand,

@@ -42,6 +42,11 @@ export interface VerifyRequest {
   force?: boolean;
   /** Overrides the task's timeout. */
   timeoutSec?: number;
+  /**
+   * A probe patch run in place of the gold patch, exactly as the gold probe runs (same container, order, grading):
+   * a gold mutant. Its run is never reused nor stored, so it never shows as an attempt. Needs `attemptId` `gold`.
+   */
+  probe?: { id: string; patch: Buffer };
 }
 
 /** A request that cannot be run as asked (no gold patch, unknown attempt...): a usage problem, not an engine one. */
@@ -174,6 +179,10 @@ export class VerifierService {
       if (/file is missing/.test(errorText(e))) testPatch = Buffer.alloc(0);
       else throw new VerifyRequestError(`task ${task.id}: cannot read its test patch: ${errorText(e)}`);
     }
+    if (req.probe) {
+      if (req.attemptId !== GOLD_PROBE) throw new VerifyRequestError(`task ${task.id}: probe ${req.probe.id} must run as the gold probe, not as "${req.attemptId}"`);
+      return { testPatch, attemptPatch: req.probe.patch };
+    }
     if (req.attemptId === EMPTY_PROBE) return { testPatch, attemptPatch: Buffer.alloc(0) };
     if (req.attemptId === GOLD_PROBE) {
       if (!task.files.goldPatch) throw new VerifyRequestError(`task ${task.id} has no gold patch`);
@@ -254,8 +263,10 @@ export class VerifierService {
     const timeoutSec = req.timeoutSec ?? task.environment.timeoutSec;
     const repeat = req.repeat ?? 1;
     const { testPatch, attemptPatch } = this.readPatches(req);
+    // A probe's run is the caller's to keep: never stored under runs/, never reused.
+    const store = this.opts.persist !== false && !req.probe;
     // Before the engine is contacted: a run that cannot be stored must not run at all.
-    if (this.opts.persist !== false) checkRunsWritable(this.opts.datasetRoot);
+    if (store) checkRunsWritable(this.opts.datasetRoot);
     const unpacked = this.unpackedFiles(req, testPatch, attemptPatch);
     const runId = newRunId(started);
     const timings: VerifierRunRecord['timings'] = { startedAt: started.toISOString(), totalMs: 0 };
@@ -269,7 +280,7 @@ export class VerifierService {
       image = await this.images.ensure(this.imageRequest(task), signal);
       timings.imageMs = Date.now() - i0;
       inputs = runInputs({ task, testPatch, attemptPatch, imageId: image.id, timeoutSec });
-      if (!req.force) {
+      if (!req.force && !req.probe) {
         const hit = findReusable(this.opts.datasetRoot, task.id, req.attemptId, inputs.key).find((r) => (r.repeat ?? 1) === repeat);
         if (hit) return { ...hit, reused: true };
       }
@@ -391,7 +402,7 @@ export class VerifierService {
       },
       timings,
     };
-    if (this.opts.persist === false) return record;
+    if (!store) return record;
     return saveRun(this.opts.datasetRoot, record, { stdout: out, stderr: err });
   }
 
