@@ -36,9 +36,16 @@ test('"Move up" and "Move down" reorder a spec inside its category, by mouse and
   const { page, real } = await openAuthoring(h);
   const r0 = onDisk(real).revision ?? 1;
   assert.deepEqual(await shownSpecs(page), ['S1', 'S3', 'S4', 'S2', 'S5']);
+  // The move buttons show on the spec hovered or focused (one spec at a time: few elements for many specs).
+  assert.equal(await page.locator('[data-testid="spec-move-up"]').count(), 0);
+  await specOf(page, 'S1').hover();
   assert.ok(await specOf(page, 'S1').locator('[data-testid="spec-move-up"]').isDisabled(), 'the first of its category cannot move up');
-  assert.ok(await specOf(page, 'S4').locator('[data-testid="spec-move-down"]').isDisabled(), 'the last of its category cannot move down');
+  assert.equal(await page.locator('[data-testid="spec-move-up"]').count(), 1);
+  await specOf(page, 'S2').hover();
   assert.ok(await specOf(page, 'S2').locator('[data-testid="spec-move-up"]').isDisabled(), 'alone in its category');
+  await specOf(page, 'S4').hover();
+  assert.ok(await specOf(page, 'S4').locator('[data-testid="spec-move-down"]').isDisabled(), 'the last of its category cannot move down');
+  assert.equal(await page.locator('[data-testid="spec-move-up"]').count(), 1);
   await specOf(page, 'S4').locator('[data-testid="spec-move-up"]').click();
   await waitForOrder(page, ['S1', 'S4', 'S3', 'S2', 'S5']);
   let disk = onDisk(real);
@@ -65,11 +72,14 @@ test('"Move up" and "Move down" reorder a spec inside its category, by mouse and
   // While the host writes: "Writing…" on the spec, every move button disabled, a second click sends nothing.
   const before = real.specRequests;
   const held = real.holdNextSpecRequest();
+  // By keyboard to the spec (it takes the focus), then its button.
+  await specOf(page, 'S3').focus();
   await specOf(page, 'S3').locator('[data-testid="spec-move-up"]').click();
   await held.reached;
   await specOf(page, 'S3').locator('[data-testid="spec-busy"]').filter({ hasText: 'Writing…' }).waitFor();
   assert.ok(await specOf(page, 'S3').locator('[data-testid="spec-move-up"]').isDisabled());
-  assert.ok(await specOf(page, 'S1').locator('[data-testid="spec-move-down"]').isDisabled());
+  assert.ok(await specOf(page, 'S3').locator('[data-testid="spec-move-down"]').isDisabled());
+  assert.ok(await tid(page, 'spec-undo').isDisabled(), 'every write control waits');
   await specOf(page, 'S3').locator('[data-testid="spec-move-up"]').dispatchEvent('click');
   held.release();
   await waitForOrder(page, ['S1', 'S3', 'S4', 'S2', 'S5']);
@@ -91,6 +101,7 @@ test('"Split" makes two specs with the tests chosen per part; a refused split sh
   const r0 = onDisk(real).revision ?? 1;
   const before = taskJson(real);
   const s1 = specOf(page, 'S1');
+  await s1.hover();
   await s1.locator('[data-testid="spec-split"]').click();
   const form = s1.locator('[data-testid="spec-split-form"]');
   await form.waitFor();

@@ -1,7 +1,8 @@
 // The specs, grouped by category, each with the tests that cover it; specs without a test and tests without a
 // spec are flagged. A lit-html template: specs are keyed by id, so a push that changes one spec patches that spec.
-// Authoring: "Add spec", per spec "Edit", "Split", "Move up"/"Move down" (inside its category) and "Delete" (with a
-// confirm step), checkboxes and "Merge selected", "Undo last spec edit"; each is one `specs.edit` / `specs.undo`
+// Authoring: "Add spec", per spec "Edit" and "Delete" (with a confirm step), on the spec last hovered or focused
+// "Move up"/"Move down" (inside its category) and "Split", checkboxes and "Merge selected", "Undo last spec edit";
+// each is one `specs.edit` / `specs.undo`
 // request on the revision shown. While it is written the control says "Writing…" and every write control is
 // disabled; a refused write shows its message inline, next to the control, and what the curator typed stays; labels
 // made before a spec changed are counted as stale on the spec.
@@ -82,6 +83,8 @@ export class SpecsView {
   private error: { place: ErrorPlace; message: string } | undefined;
   private busy: ErrorPlace | undefined;
   private partKeys = 0;
+  /** The spec last hovered or focused: only it shows "Move up", "Move down" and "Split" (few elements for many specs). */
+  private current: string | undefined;
 
   constructor(
     private readonly ctx: Ctx,
@@ -175,6 +178,15 @@ export class SpecsView {
   /** Resolves once the write in flight (if any) is answered and painted. */
   afterWrite(): Promise<void> {
     return this.writes;
+  }
+
+  isCurrent(id: string): boolean {
+    return this.current === id;
+  }
+  setCurrent(id: string): void {
+    if (this.current === id) return;
+    this.current = id;
+    this.repaint();
   }
 
   splitDraft(id: string): SplitPart[] | undefined {
@@ -500,6 +512,8 @@ function specItem(ctx: Ctx, v: SpecsView, s: SpecView, tests: Map<string, TestVi
     data-link-spec=${s.id}
     tabindex="0"
     @click=${() => ctx.actions.showSpec(s.id)}
+    @mouseenter=${() => v.setCurrent(s.id)}
+    @focusin=${() => v.setCurrent(s.id)}
   >
     <div class="spec-head">
       <input
@@ -518,10 +532,12 @@ function specItem(ctx: Ctx, v: SpecsView, s: SpecView, tests: Map<string, TestVi
         : nothing}
       <span class="spec-actions">
         ${busyHere ? busyNote() : nothing}
-        <button class="link-button" data-testid="spec-move-up" title="Move up in its category" ?disabled=${v.isBusy || !canUp} @click=${(e: Event) => (stop(e), v.move(s.id, -1))}>Move up</button>
-        <button class="link-button" data-testid="spec-move-down" title="Move down in its category" ?disabled=${v.isBusy || !canDown} @click=${(e: Event) => (stop(e), v.move(s.id, 1))}>Move down</button>
+        ${v.isCurrent(s.id) || busyHere
+          ? html`<button class="link-button" data-testid="spec-move-up" title="Move up in its category" ?disabled=${v.isBusy || !canUp} @click=${(e: Event) => (stop(e), v.move(s.id, -1))}>Move up</button>
+              <button class="link-button" data-testid="spec-move-down" title="Move down in its category" ?disabled=${v.isBusy || !canDown} @click=${(e: Event) => (stop(e), v.move(s.id, 1))}>Move down</button>`
+          : nothing}
         ${draft ? nothing : html`<button class="link-button" data-testid="spec-edit" @click=${(e: Event) => (stop(e), v.openEdit(s))}>Edit</button>`}
-        ${split ? nothing : html`<button class="link-button" data-testid="spec-split" @click=${(e: Event) => (stop(e), v.openSplit(s))}>Split</button>`}
+        ${split || !v.isCurrent(s.id) ? nothing : html`<button class="link-button" data-testid="spec-split" @click=${(e: Event) => (stop(e), v.openSplit(s))}>Split</button>`}
         <button class="link-button" data-testid="spec-delete" @click=${(e: Event) => (stop(e), v.askDelete(s.id))}>Delete</button>
       </span>
     </div>
