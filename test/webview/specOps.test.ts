@@ -7,7 +7,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { hostSettled, startBrowserHarness, waitForStatus, waitUntil, type Harness } from './harness/page';
+import { hostSettled, probe, startBrowserHarness, waitForStatus, waitUntil, type Harness } from './harness/page';
+import { HOSTILE_HTML } from './harness/fixtures';
 import { cellOf, onDisk, openAuthoring, shownSpecs, specOf, taskJson, testsOf, tid } from './harness/authoring';
 
 let h: Harness;
@@ -248,6 +249,40 @@ test('shift-click maps the range in a matrix row in one revision, undo takes all
   await hostSettled(page);
   assert.equal(real.specRequests, before + 1);
   assert.equal(await cellOf(page, 'S3', 'T4').getAttribute('data-on'), '0');
+  assert.deepEqual(h.errors, []);
+  await page.close();
+});
+
+test('hostile text in the split and merge forms (a test name, a spec text) is shown and sent as inert text', async () => {
+  const page = await h.open({ query: 'review=real&ds=hostile&authoring=1' });
+  await probe(page, (g) => g.__fakeHost.resetState());
+  await tid(page, 'specs-tab-specs').click();
+  await tid(page, 'spec-authoring').waitFor();
+  const real = h.realReview(page)!;
+  // S2 is covered by T3, whose parametrized name carries markup: the split form's checkbox shows it as text.
+  await specOf(page, 'S2').hover();
+  await specOf(page, 'S2').locator('[data-testid="spec-split"]').click();
+  const label = specOf(page, 'S2').locator('[data-testid="spec-split-part"][data-part="0"] label').filter({ has: page.locator('[data-testid="spec-split-test"][data-test="T3"]') });
+  assert.ok(((await label.textContent()) ?? '').includes('<'), 'the markup of the test name shows as text');
+  await specOf(page, 'S2').locator('[data-testid="spec-split-cancel"]').click();
+  // A spec whose text is markup, merged with S5: the prefilled text holds it as it is, and it is written as it is.
+  await tid(page, 'spec-add').click();
+  await tid(page, 'spec-add-text').fill(HOSTILE_HTML);
+  await tid(page, 'spec-add-save').click();
+  await specOf(page, 'S6').waitFor();
+  await specOf(page, 'S5').locator('[data-testid="spec-select"]').check();
+  await specOf(page, 'S6').locator('[data-testid="spec-select"]').check();
+  await tid(page, 'spec-merge').click();
+  assert.equal(await tid(page, 'spec-merge-text').inputValue(), `Parsing is linear in the input length. ${HOSTILE_HTML.trim()}`);
+  await tid(page, 'spec-merge-save').click();
+  await specOf(page, 'S6').waitFor({ state: 'detached' });
+  assert.equal(onDisk(real).specs.find((s) => s.id === 'S5')?.text, `Parsing is linear in the input length. ${HOSTILE_HTML.trim()}`);
+  assert.ok(((await specOf(page, 'S5').locator('.spec-text').textContent()) ?? '').includes('<script>'));
+  const r = await probe(page, (g) => ({ pwned: g.__pwned, dangerous: g.__fakeHost.dangerous(), violations: g.__fakeHost.violations, invalid: g.__fakeHost.invalid }));
+  assert.equal(r.pwned, undefined, 'injected script ran');
+  assert.deepEqual(r.dangerous, [], 'elements or handlers created from data');
+  assert.deepEqual(r.violations, [], 'CSP violations');
+  assert.deepEqual(r.invalid, [], 'messages the host refuses');
   assert.deepEqual(h.errors, []);
   await page.close();
 });
