@@ -44,8 +44,11 @@ test('"Move up" and "Move down" reorder a spec inside its category, by mouse and
   assert.equal(await page.locator('[data-testid="spec-move-up"]').count(), 1);
   await specOf(page, 'S2').hover();
   assert.ok(await specOf(page, 'S2').locator('[data-testid="spec-move-up"]').isDisabled(), 'alone in its category');
+  const edit = specOf(page, 'S4').locator('[data-testid="spec-edit"]');
+  const at = await edit.boundingBox();
   await specOf(page, 'S4').hover();
   assert.ok(await specOf(page, 'S4').locator('[data-testid="spec-move-down"]').isDisabled(), 'the last of its category cannot move down');
+  assert.deepEqual(await edit.boundingBox(), at, '"Edit" does not move under the pointer when the buttons appear');
   assert.equal(await page.locator('[data-testid="spec-move-up"]').count(), 1);
   await specOf(page, 'S4').locator('[data-testid="spec-move-up"]').click();
   await waitForOrder(page, ['S1', 'S4', 'S3', 'S2', 'S5']);

@@ -83,7 +83,10 @@ export class SpecsView {
   private error: { place: ErrorPlace; message: string } | undefined;
   private busy: ErrorPlace | undefined;
   private partKeys = 0;
-  /** The spec last hovered or focused: only it shows "Move up", "Move down" and "Split" (few elements for many specs). */
+  /**
+   * The spec last hovered or focused: only it shows "Move up", "Move down" and "Split" (few elements for many specs).
+   * They come first in the right-aligned actions, so appearing they move neither "Edit" nor "Delete" under the pointer.
+   */
   private current: string | undefined;
 
   constructor(
@@ -536,8 +539,8 @@ function specItem(ctx: Ctx, v: SpecsView, s: SpecView, tests: Map<string, TestVi
           ? html`<button class="link-button" data-testid="spec-move-up" title="Move up in its category" ?disabled=${v.isBusy || !canUp} @click=${(e: Event) => (stop(e), v.move(s.id, -1))}>Move up</button>
               <button class="link-button" data-testid="spec-move-down" title="Move down in its category" ?disabled=${v.isBusy || !canDown} @click=${(e: Event) => (stop(e), v.move(s.id, 1))}>Move down</button>`
           : nothing}
-        ${draft ? nothing : html`<button class="link-button" data-testid="spec-edit" @click=${(e: Event) => (stop(e), v.openEdit(s))}>Edit</button>`}
         ${split || !v.isCurrent(s.id) ? nothing : html`<button class="link-button" data-testid="spec-split" @click=${(e: Event) => (stop(e), v.openSplit(s))}>Split</button>`}
+        ${draft ? nothing : html`<button class="link-button" data-testid="spec-edit" @click=${(e: Event) => (stop(e), v.openEdit(s))}>Edit</button>`}
         <button class="link-button" data-testid="spec-delete" @click=${(e: Event) => (stop(e), v.askDelete(s.id))}>Delete</button>
       </span>
     </div>
