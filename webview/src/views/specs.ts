@@ -2,10 +2,9 @@
 // spec are flagged. A lit-html template: specs are keyed by id, so a push that changes one spec patches that spec.
 // Authoring: "Add spec", per spec "Edit" and "Delete" (with a confirm step), on the spec last hovered or focused
 // "Move up"/"Move down" (inside its category) and "Split", checkboxes and "Merge selected", "Undo last spec edit";
-// each is one `specs.edit` / `specs.undo`
-// request on the revision shown. While it is written the control says "Writing…" and every write control is
-// disabled; a refused write shows its message inline, next to the control, and what the curator typed stays; labels
-// made before a spec changed are counted as stale on the spec.
+// each is one `specs.edit` / `specs.undo` request on the revision shown. While it is written the control says
+// "Writing…" and every write control is disabled; a refused write shows its message inline, next to the control,
+// and what the curator typed stays; labels made before a spec changed are counted as stale on the spec.
 import { html, nothing, type TemplateResult } from 'lit-html';
 import { repeat } from 'lit-html/directives/repeat.js';
 import { SPEC_CATEGORY_VIEWS } from '../../../src/protocol/messages';
@@ -83,6 +82,7 @@ export class SpecsView {
   private error: { place: ErrorPlace; message: string } | undefined;
   private busy: ErrorPlace | undefined;
   private partKeys = 0;
+  private writes: Promise<void> = Promise.resolve();
   /**
    * The spec last hovered or focused: only it shows "Move up", "Move down" and "Split" (few elements for many specs).
    * They come first in the right-aligned actions, so appearing they move neither "Edit" nor "Delete" under the pointer.
@@ -177,7 +177,6 @@ export class SpecsView {
       (want && !want.disabled ? want : other && !other.disabled ? other : undefined)?.focus();
     });
   }
-  private writes: Promise<void> = Promise.resolve();
   /** Resolves once the write in flight (if any) is answered and painted. */
   afterWrite(): Promise<void> {
     return this.writes;
