@@ -532,16 +532,14 @@ function specItem(ctx: Ctx, v: SpecsView, s: SpecView, tests: Map<string, TestVi
         : nothing}${s.dependsOn.length > 0 ? html`<span class="muted small">${`depends on ${s.dependsOn.slice(0, 8).join(', ')}`}</span>` : nothing}${staleLabels > 0
         ? html`<span class="flag stale-flag" data-testid="spec-stale" title="Labels made before this spec changed: shown in the review, no longer counted">${`${staleLabels} stale label${staleLabels === 1 ? '' : 's'}`}</span>`
         : nothing}
-      <span class="spec-actions">
-        ${busyHere ? busyNote() : nothing}
-        ${v.isCurrent(s.id) || busyHere
-          ? html`<button class="link-button" data-testid="spec-move-up" title="Move up in its category" ?disabled=${v.isBusy || !canUp} @click=${(e: Event) => (stop(e), v.move(s.id, -1))}>Move up</button>
-              <button class="link-button" data-testid="spec-move-down" title="Move down in its category" ?disabled=${v.isBusy || !canDown} @click=${(e: Event) => (stop(e), v.move(s.id, 1))}>Move down</button>`
-          : nothing}
-        ${split || !v.isCurrent(s.id) ? nothing : html`<button class="link-button" data-testid="spec-split" @click=${(e: Event) => (stop(e), v.openSplit(s))}>Split</button>`}
-        ${draft ? nothing : html`<button class="link-button" data-testid="spec-edit" @click=${(e: Event) => (stop(e), v.openEdit(s))}>Edit</button>`}
-        <button class="link-button" data-testid="spec-delete" @click=${(e: Event) => (stop(e), v.askDelete(s.id))}>Delete</button>
-      </span>
+      ${busyHere ? busyNote() : nothing}
+      ${v.isCurrent(s.id) || busyHere
+        ? html`<button class="link-button" data-testid="spec-move-up" title="Move up in its category" ?disabled=${v.isBusy || !canUp} @click=${(e: Event) => (stop(e), v.move(s.id, -1))}>Move up</button>
+            <button class="link-button" data-testid="spec-move-down" title="Move down in its category" ?disabled=${v.isBusy || !canDown} @click=${(e: Event) => (stop(e), v.move(s.id, 1))}>Move down</button>`
+        : nothing}
+      ${split || !v.isCurrent(s.id) ? nothing : html`<button class="link-button" data-testid="spec-split" @click=${(e: Event) => (stop(e), v.openSplit(s))}>Split</button>`}
+      ${draft ? nothing : html`<button class="link-button" data-testid="spec-edit" @click=${(e: Event) => (stop(e), v.openEdit(s))}>Edit</button>`}
+      <button class="link-button" data-testid="spec-delete" @click=${(e: Event) => (stop(e), v.askDelete(s.id))}>Delete</button>
     </div>
     ${errorLine(v.errorAt(`move:${s.id}`), 'spec-move-error')}
     ${split ? splitForm(v, s, split, tests) : nothing}
