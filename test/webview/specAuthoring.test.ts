@@ -134,7 +134,7 @@ test('a refused edit (duplicate text) shows what was wrong and keeps the typed t
   await page.close();
 });
 
-test('shift-click in a matrix row maps the range from the last clicked cell in one revision, and unmaps it again', async () => {
+test('shift-click in a matrix row maps the range from the last clicked cell in one revision, and unmaps a range again', async () => {
   const { page, real } = await openAuthoring();
   const r0 = onDisk(real).revision ?? 1;
   await tid(page, 'specs-tab-matrix').click();
@@ -147,10 +147,13 @@ test('shift-click in a matrix row maps the range from the last clicked cell in o
   let disk = onDisk(real);
   assert.equal(disk.revision, r0 + 2, 'one toggle, then one map of the range');
   assert.deepEqual(disk.tests.filter((t) => t.specs?.includes('S5')).map((t) => t.id), ['T1', 'T2', 'T3']);
-  // Shift-click back on a mapped cell unmaps the range.
+  // The range takes the state of the cell clicked first: T3 clicked off, then shift-click on T2 unmaps T2..T3.
+  await cellOf(page, 'S5', 'T3').click();
+  await page.locator('[data-testid="matrix-cell"][data-spec="S5"][data-test="T3"][data-on="0"]').waitFor();
   await cellOf(page, 'S5', 'T2').click({ modifiers: ['Shift'] });
   await page.locator('[data-testid="matrix-cell"][data-spec="S5"][data-test="T2"][data-on="0"]').waitFor();
   disk = onDisk(real);
+  assert.equal(disk.revision, r0 + 4);
   assert.deepEqual(disk.tests.filter((t) => t.specs?.includes('S5')).map((t) => t.id), ['T1']);
   assert.deepEqual(h.errors, []);
   await page.close();

@@ -156,6 +156,22 @@ export class RealReviewHost {
   diskFull = false;
   private changedTasks = 0;
   readonly task: string;
+  private held: { reached: () => void; gate: Promise<void> } | undefined;
+  /** Spec requests answered so far (a held one counts once it is answered). */
+  specRequests = 0;
+
+  /**
+   * Holds the next spec request before it is answered, so a test can see the page while it writes: `reached`
+   * resolves when the request arrived, `release` lets it through.
+   */
+  holdNextSpecRequest(): { reached: Promise<void>; release: () => void } {
+    let release!: () => void;
+    let reached!: () => void;
+    const arrived = new Promise<void>((r) => (reached = r));
+    const gate = new Promise<void>((r) => (release = r));
+    this.held = { reached, gate };
+    return { reached: arrived, release };
+  }
 
   static async create(o: RealReviewOptions = {}): Promise<RealReviewHost> {
     const h = new RealReviewHost(o);
@@ -254,6 +270,13 @@ export class RealReviewHost {
     const m = v.message;
     const isSpec = (x: RequestMethod): x is SpecMethod => SPEC_METHOD_NAMES.includes(x);
     if (!isSpec(m.method)) return { handled: false };
+    const held = this.held;
+    this.held = undefined;
+    if (held) {
+      held.reached();
+      await held.gate;
+    }
+    this.specRequests++;
     const table = this.authoring.requests(this.task);
     const result = await (table[m.method] as (p: unknown) => Promise<unknown>)(m.params);
     return { handled: true, result, changed: true, review: this.view(), task: this.taskPart() };

@@ -1,8 +1,10 @@
 // The spec x test matrix: a row per spec, a column per test, a mark where the test covers the spec. Rows of specs
 // without a test and columns of tests without a spec are flagged. A lit-html template (rows keyed by spec id).
 // Clicking a cell (or Enter/Space on it) toggles that (spec, test) mapping: a `specs.edit` toggle on the revision shown,
-// written as a new revision; a refused toggle shows why above the table. Shift-click on another cell of the same row
-// maps (or, when that cell is mapped, unmaps) every test shown between the last clicked cell and it, in one revision.
+// written as a new revision; a refused toggle shows why above the table. Shift-click (or Shift+Enter) on another cell
+// of the same row gives every test shown between the last clicked cell and it the state that first cell now has
+// (mapped or not): one `map` edit, so one revision and one undo. While a write is out the table says "Writing…" and
+// further clicks do nothing.
 import { html, nothing, type TemplateResult } from 'lit-html';
 import { repeat } from 'lit-html/directives/repeat.js';
 import type { SpecOpView } from '../../../src/protocol/messages';
@@ -11,6 +13,8 @@ import { oneLine } from '../text';
 import { activateKey, uniqueKeys } from '../ui/template';
 import { inertText } from '../text';
 import { shortName } from './specs';
+
+const cellKey = (spec: string, test: string): string => `${spec}\u0000${test}`;
 
 /** Cells rendered before asking: a task with hundreds of pass-to-pass tests would make a huge table. */
 const FIRST_CELLS = 600;
@@ -28,17 +32,26 @@ export class MatrixView {
     private readonly repaint: () => void,
   ) {}
 
-  /** A click on a cell: toggles it, or with shift maps/unmaps the range from the last clicked cell of the row. */
-  private click(e: Event, spec: string, test: string, on: boolean, shown: readonly string[]): void {
+  /**
+   * A click on a cell: toggles it (and makes it the anchor), or with shift gives the range from the anchor of the
+   * same row the anchor's state, in one `map` edit; the anchor stays, so further shift-clicks grow or shrink the range.
+   */
+  private click(e: Event, spec: string, test: string, covers: ReadonlySet<string>, shown: readonly string[]): void {
+    if (this.busy) return;
     const a = this.anchor;
-    if (e instanceof MouseEvent && e.shiftKey && a && a.spec === spec && a.test !== test) {
+    const shift = (e instanceof MouseEvent || e instanceof KeyboardEvent) && e.shiftKey;
+    if (shift && a && a.spec === spec && a.test !== test) {
       const i = shown.indexOf(a.test);
       const j = shown.indexOf(test);
       if (i >= 0 && j >= 0) {
         const tests = shown.slice(Math.min(i, j), Math.max(i, j) + 1);
-        const mode = on ? 'remove' : 'add';
-        this.anchor = { spec, test };
-        void this.write({ op: 'map', spec, mode, tests }, `${spec}: ${tests.length} tests ${mode === 'add' ? 'mapped' : 'unmapped'}`);
+        const want = covers.has(cellKey(spec, a.test));
+        const changing = tests.filter((t) => covers.has(cellKey(spec, t)) !== want).length;
+        if (changing === 0) {
+          this.ctx.status(`${spec}: these ${tests.length} tests are ${want ? 'mapped' : 'unmapped'} already; nothing written.`);
+          return;
+        }
+        void this.write({ op: 'map', spec, mode: want ? 'add' : 'remove', tests }, `${spec}: ${changing} test${changing === 1 ? '' : 's'} ${want ? 'mapped' : 'unmapped'}`);
         return;
       }
     }
@@ -76,10 +89,13 @@ export class MatrixView {
     const tests = this.showAll ? ordered : ordered.slice(0, first);
     const shown = tests.map((t) => t.id);
     const covers = new Set<string>();
-    for (const s of m.specs) for (const t of s.tests) covers.add(`${s.id}\u0000${t}`);
-    for (const t of m.tests) for (const s of t.specs) covers.add(`${s}\u0000${t.id}`);
+    for (const s of m.specs) for (const t of s.tests) covers.add(cellKey(s.id, t));
+    for (const t of m.tests) for (const s of t.specs) covers.add(cellKey(s, t.id));
     return html`<div class=${`matrix-wrap${this.busy ? ' busy' : ''}`} data-testid="matrix" aria-busy=${this.busy ? 'true' : 'false'}>
-      <p class="muted small">Click a cell to map or unmap that test to that spec; shift-click another cell of the row for the range.</p>
+      <p class="muted small">
+        Click a cell to map or unmap that test to that spec; shift-click another cell of the row to give the range the first cell’s state.
+        ${this.busy ? html`<span data-testid="matrix-busy">Writing…</span>` : nothing}
+      </p>
       ${this.error !== undefined ? html`<div class="spec-edit-error error" role="alert" data-testid="matrix-error">${inertText(this.error.slice(0, 4000))}</div>` : nothing}
       <div class="table-scroll">
         <table class="matrix">
@@ -107,8 +123,8 @@ export class MatrixView {
               (s) =>
                 html`<tr class=${s.uncovered ? 'flagged' : ''} data-spec=${s.id} data-link-spec=${s.id} data-testid="matrix-row">
                   <th class="spec-row-head" title=${oneLine(s.text, 500)} @click=${() => ctx.actions.showSpec(s.id)}>${oneLine(s.id, 40)}</th>${tests.map((t) => {
-                    const on = covers.has(`${s.id}\u0000${t.id}`);
-                    const flip = (e: Event): void => this.click(e, s.id, t.id, on, shown);
+                    const on = covers.has(cellKey(s.id, t.id));
+                    const flip = (e: Event): void => this.click(e, s.id, t.id, covers, shown);
                     return html`<td
                       class=${`matrix-cell${on ? ' on' : ''}`}
                       data-testid="matrix-cell"

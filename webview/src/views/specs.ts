@@ -1,8 +1,10 @@
 // The specs, grouped by category, each with the tests that cover it; specs without a test and tests without a
 // spec are flagged. A lit-html template: specs are keyed by id, so a push that changes one spec patches that spec.
-// Authoring: "Add spec", per spec "Edit" and "Delete" (with a confirm step), "Undo last spec edit"; each is a
-// `specs.edit` / `specs.undo` request on the revision shown. A refused write shows its message inline, next to the
-// form, and the text the curator typed stays; labels made before a spec changed are counted as stale on the spec.
+// Authoring: "Add spec", per spec "Edit" and "Delete" (with a confirm step), on the spec last hovered or focused
+// "Move up"/"Move down" (inside its category) and "Split", checkboxes and "Merge selected", "Undo last spec edit";
+// each is one `specs.edit` / `specs.undo` request on the revision shown. While it is written the control says
+// "Writing…" and every write control is disabled; a refused write shows its message inline, next to the control,
+// and what the curator typed stays; labels made before a spec changed are counted as stale on the spec.
 import { html, nothing, type TemplateResult } from 'lit-html';
 import { repeat } from 'lit-html/directives/repeat.js';
 import { SPEC_CATEGORY_VIEWS } from '../../../src/protocol/messages';
@@ -21,8 +23,38 @@ interface SpecDraft {
   depends: string;
 }
 
-/** Where a refused write's message shows: the add form, a spec's edit form or delete step, or the undo button. */
-type ErrorPlace = 'add' | 'undo' | `spec:${string}`;
+/** One part of a split: its text, category, and which of the spec's tests go to it. `key` keeps its form fields. */
+interface SplitPart {
+  key: number;
+  text: string;
+  category: string;
+  tests: Set<string>;
+}
+
+/**
+ * Where a refused write's message (and "Writing…") shows: the add form, the merge form, a spec's edit form or delete
+ * step, its move buttons, its split form, or the undo button.
+ */
+type ErrorPlace = 'add' | 'undo' | 'merge' | `spec:${string}` | `move:${string}` | `split:${string}`;
+
+/** Tests a split form offers per part; the rest of a huge spec's tests stay with the first part. */
+const SPLIT_TESTS = 200;
+
+/**
+ * The full spec order after moving `id` one place up (-1) or down (+1) among the specs of its category (the list
+ * shows specs grouped by category, so that is the move a curator sees), or undefined at the end of its group.
+ */
+export function movedOrder(specs: ReadonlyArray<Pick<SpecView, 'id' | 'category'>>, id: string, dir: -1 | 1): string[] | undefined {
+  const s = specs.find((x) => x.id === id);
+  if (!s) return undefined;
+  const group = specs.filter((x) => x.category === s.category);
+  const other = group[group.indexOf(s) + dir];
+  if (!other) return undefined;
+  const order = specs.filter((x) => x !== s).map((x) => x.id);
+  const at = order.indexOf(other.id) + (dir === 1 ? 1 : 0);
+  order.splice(at, 0, s.id);
+  return order;
+}
 
 /** Spec ids from a comma list, blanks dropped. */
 export function dependsList(text: string): string[] {
@@ -44,8 +76,18 @@ export class SpecsView {
   private adding: SpecDraft | undefined;
   private readonly editing = new Map<string, SpecDraft>();
   private confirmDelete: string | undefined;
+  private readonly splitting = new Map<string, SplitPart[]>();
+  private readonly selected = new Set<string>();
+  private merging: { text: string; category: string } | undefined;
   private error: { place: ErrorPlace; message: string } | undefined;
-  private busy = false;
+  private busy: ErrorPlace | undefined;
+  private partKeys = 0;
+  private writes: Promise<void> = Promise.resolve();
+  /**
+   * The spec last hovered or focused: only it shows "Move up", "Move down" and "Split" (few elements for many specs).
+   * They come first in the right-aligned actions, so appearing they move neither "Edit" nor "Delete" under the pointer.
+   */
+  private current: string | undefined;
 
   constructor(
     private readonly ctx: Ctx,
@@ -59,7 +101,7 @@ export class SpecsView {
   /** Sends one spec request; the drafts stay until the host wrote it. */
   async send(place: ErrorPlace, ask: (revision: number) => Promise<SpecEditReply>, done: (r: Extract<SpecEditReply, { ok: true }>) => void): Promise<void> {
     if (this.busy) return;
-    this.busy = true;
+    this.busy = place;
     this.error = undefined;
     this.repaint();
     let r: SpecEditReply;
@@ -68,7 +110,7 @@ export class SpecsView {
     } catch (e) {
       r = { ok: false, code: 'io', message: e instanceof Error ? e.message : String(e) };
     }
-    this.busy = false;
+    this.busy = undefined;
     if (r.ok) {
       done(r);
       this.ctx.status(`Revision ${r.to} written${r.changedSpecs.length > 0 ? `: ${r.changedSpecs.slice(0, 8).join(', ')} changed` : ''}.`);
@@ -80,12 +122,16 @@ export class SpecsView {
   }
 
   edit(place: ErrorPlace, op: SpecOpView, done: () => void): void {
-    void this.send(place, (revision) => this.ctx.host.request('specs.edit', { revision, op }), done);
+    if (this.busy) return;
+    this.writes = this.send(place, (revision) => this.ctx.host.request('specs.edit', { revision, op }), done);
   }
 
   // ---- the parts the template reads and changes ----
   get isBusy(): boolean {
-    return this.busy;
+    return this.busy !== undefined;
+  }
+  busyAt(place: ErrorPlace): boolean {
+    return this.busy === place;
   }
   errorAt(place: ErrorPlace): string | undefined {
     return this.error?.place === place ? this.error.message : undefined;
@@ -117,6 +163,89 @@ export class SpecsView {
   get deleting(): string | undefined {
     return this.confirmDelete;
   }
+  /** Moves a spec inside its category; the focus stays on the spec's move buttons (a keyboard user goes on pressing). */
+  move(id: string, dir: -1 | 1): void {
+    const order = movedOrder(this.ctx.model().specs, id, dir);
+    if (!order || this.busy) return;
+    this.edit(`move:${id}`, { op: 'reorder', order }, () => undefined);
+    // After the write the buttons are enabled again (send repaints): give the focus back to the one pressed, or to the
+    // other when the spec reached the end of its group.
+    void this.afterWrite().then(() => {
+      const box = document.querySelector(`[data-testid="spec"][data-spec="${CSS.escape(id)}"]`);
+      const want = box?.querySelector<HTMLButtonElement>(`[data-testid="spec-move-${dir === -1 ? 'up' : 'down'}"]`);
+      const other = box?.querySelector<HTMLButtonElement>(`[data-testid="spec-move-${dir === -1 ? 'down' : 'up'}"]`);
+      (want && !want.disabled ? want : other && !other.disabled ? other : undefined)?.focus();
+    });
+  }
+  /** Resolves once the write in flight (if any) is answered and painted. */
+  afterWrite(): Promise<void> {
+    return this.writes;
+  }
+
+  isCurrent(id: string): boolean {
+    return this.current === id;
+  }
+  setCurrent(id: string): void {
+    if (this.current === id) return;
+    this.current = id;
+    this.repaint();
+  }
+
+  splitDraft(id: string): SplitPart[] | undefined {
+    return this.splitting.get(id);
+  }
+  openSplit(s: SpecView): void {
+    if (!this.splitting.has(s.id)) {
+      this.splitting.set(s.id, [
+        { key: this.partKeys++, text: s.text, category: s.category, tests: new Set(s.tests.slice(0, SPLIT_TESTS)) },
+        { key: this.partKeys++, text: '', category: s.category, tests: new Set() },
+      ]);
+    }
+    this.repaint();
+  }
+  addPart(s: SpecView): void {
+    this.splitting.get(s.id)?.push({ key: this.partKeys++, text: '', category: s.category, tests: new Set() });
+    this.repaint();
+  }
+  removePart(id: string, key: number): void {
+    const parts = this.splitting.get(id);
+    if (parts && parts.length > 2) this.splitting.set(id, parts.filter((p) => p.key !== key));
+    this.repaint();
+  }
+  closeSplit(id: string): void {
+    this.splitting.delete(id);
+    if (this.error?.place === `split:${id}`) this.error = undefined;
+    this.repaint();
+  }
+
+  isSelected(id: string): boolean {
+    return this.selected.has(id);
+  }
+  select(id: string, on: boolean): void {
+    if (on) this.selected.add(id);
+    else this.selected.delete(id);
+    this.repaint();
+  }
+  /** The selected specs that still exist, in task order. */
+  selection(specs: readonly SpecView[]): SpecView[] {
+    return specs.filter((s) => this.selected.has(s.id));
+  }
+  mergeDraft(): { text: string; category: string } | undefined {
+    return this.merging;
+  }
+  openMerge(specs: readonly SpecView[]): void {
+    const chosen = this.selection(specs);
+    if (chosen.length < 2) return;
+    this.merging ??= { text: chosen.map((s) => s.text.trim()).join(' '), category: chosen[0]!.category };
+    this.repaint();
+  }
+  closeMerge(done: boolean): void {
+    this.merging = undefined;
+    if (done) this.selected.clear();
+    if (this.error?.place === 'merge') this.error = undefined;
+    this.repaint();
+  }
+
   askDelete(id: string | undefined): void {
     this.confirmDelete = id;
     if (id === undefined && this.error?.place.startsWith('spec:')) this.error = undefined;
@@ -243,14 +372,113 @@ function authoringBar(ctx: Ctx, v: SpecsView): TemplateResult {
     const dependsOn = dependsList(d.depends);
     v.edit('add', { op: 'add', text: d.text, category: d.category, ...(dependsOn.length > 0 ? { dependsOn } : {}) }, () => v.closeAdd());
   };
+  const specs = ctx.model().specs;
+  const chosen = v.selection(specs);
   return html`<div class="spec-authoring" data-testid="spec-authoring">
     <div class="spec-authoring-bar">
       ${d ? nothing : html`<button class="spec-button" data-testid="spec-add" @click=${() => v.openAdd()}>Add spec</button>`}
+      <button
+        class="spec-button secondary"
+        data-testid="spec-merge"
+        title="Merge the specs checked in the list into the first of them"
+        ?disabled=${v.isBusy || chosen.length < 2}
+        @click=${() => v.openMerge(specs)}
+      >${chosen.length > 0 ? `Merge selected (${chosen.length})` : 'Merge selected'}</button>
       <button class="spec-button secondary" data-testid="spec-undo" ?disabled=${v.isBusy} @click=${undo}>Undo last spec edit</button>
-      ${v.isBusy ? html`<span class="muted small" data-testid="spec-busy">Writing…</span>` : nothing}
+      ${v.isBusy ? html`<span class="muted small" data-testid="spec-bar-busy">Writing…</span>` : nothing}
     </div>
     ${errorLine(v.errorAt('undo'), 'spec-undo-error')}
     ${d ? draftForm(v, d, { prefix: 'spec-add', save, cancel: () => v.closeAdd(), saveLabel: 'Add', error: v.errorAt('add') }) : nothing}
+    ${mergeForm(v, chosen)}
+  </div>`;
+}
+
+/** "Merge selected": the merged text (prefilled with the texts joined) and category; the first spec keeps its id. */
+function mergeForm(v: SpecsView, chosen: readonly SpecView[]): TemplateResult | typeof nothing {
+  const d = v.mergeDraft();
+  if (!d) return nothing;
+  const [keep] = chosen;
+  const ids = chosen.map((s) => oneLine(s.id, 60)).join(', ');
+  const save = (): void => {
+    if (!keep || chosen.length < 2) return;
+    v.edit('merge', { op: 'merge', specs: chosen.map((s) => s.id), text: d.text, ...(d.category !== keep.category ? { category: d.category } : {}) }, () => v.closeMerge(true));
+  };
+  return html`<div class="spec-form" data-testid="spec-merge-form" @keydown=${stop}>
+    <div class="small">${keep && chosen.length >= 2
+      ? `Merge ${ids} into ${oneLine(keep.id, 60)}: the others are deleted, their tests and dependents move to ${oneLine(keep.id, 60)}.`
+      : 'Check two specs or more in the list to merge them.'}</div>
+    <textarea class="spec-textarea" rows="3" maxlength="20000" data-testid="spec-merge-text" .value=${d.text} @input=${(e: Event) => (d.text = inputValue(e))}></textarea>
+    <div class="spec-form-row">
+      <label class="small">Category ${categorySelect(d.category, 'spec-merge-category', (c) => (d.category = c))}</label>
+      <button class="spec-button" data-testid="spec-merge-save" ?disabled=${v.isBusy || chosen.length < 2} @click=${save}>Merge</button>
+      <button class="spec-button secondary" data-testid="spec-merge-cancel" @click=${() => v.closeMerge(false)}>Cancel</button>
+      ${v.busyAt('merge') ? busyNote() : nothing}
+    </div>
+    ${errorLine(v.errorAt('merge'), 'spec-merge-error')}
+  </div>`;
+}
+
+const busyNote = (): TemplateResult => html`<span class="muted small" data-testid="spec-busy">Writing…</span>`;
+
+/** "Split": two parts or more, the first prefilled with the spec's text; per part a category and the tests it takes. */
+function splitForm(v: SpecsView, s: SpecView, parts: SplitPart[], tests: Map<string, TestView>): TemplateResult {
+  const offered = s.tests.slice(0, SPLIT_TESTS);
+  const place = `split:${s.id}` as const;
+  const save = (): void => {
+    const shown = new Set(offered);
+    const op: Extract<SpecOpView, { op: 'split' }> = {
+      op: 'split',
+      spec: s.id,
+      parts: parts.map((p, i) => ({
+        text: p.text,
+        ...(p.category !== s.category ? { category: p.category } : {}),
+        // Tests beyond the ones offered stay with the first part.
+        tests: s.tests.filter((t) => p.tests.has(t) || (i === 0 && !shown.has(t))),
+      })),
+    };
+    v.edit(place, op, () => v.closeSplit(s.id));
+  };
+  return html`<div class="spec-form spec-split" data-testid="spec-split-form" @click=${stop} @keydown=${stop}>
+    ${repeat(
+      parts,
+      (p) => p.key,
+      (p, i) => html`<fieldset class="spec-split-part" data-testid="spec-split-part" data-part=${i}>
+        <legend class="small">${i === 0 ? `Part 1 (keeps ${oneLine(s.id, 60)})` : `Part ${i + 1} (a new spec)`}</legend>
+        <textarea
+          class="spec-textarea"
+          rows="2"
+          maxlength="20000"
+          placeholder="What this part requires"
+          data-testid="spec-split-text"
+          .value=${p.text}
+          @input=${(e: Event) => (p.text = inputValue(e))}
+        ></textarea>
+        <div class="spec-form-row">
+          <label class="small">Category ${categorySelect(p.category, 'spec-split-category', (c) => (p.category = c))}</label>
+          ${offered.map(
+            (t) => html`<label class="small" title=${oneLine(tests.get(t)?.name ?? t, 500)}
+              ><input
+                type="checkbox"
+                data-testid="spec-split-test"
+                data-test=${t}
+                .checked=${p.tests.has(t)}
+                @change=${(e: Event) => ((e.currentTarget as HTMLInputElement).checked ? p.tests.add(t) : p.tests.delete(t))}
+              />${oneLine(shortName(tests.get(t)?.name ?? t), 60)}</label
+            >`,
+          )}
+          ${parts.length > 2 && i > 0 ? html`<button class="link-button" data-testid="spec-split-remove-part" @click=${() => v.removePart(s.id, p.key)}>Remove</button>` : nothing}
+        </div>
+      </fieldset>`,
+    )}
+    ${s.tests.length === 0 ? html`<div class="muted small">This spec has no tests to share out.</div>` : nothing}
+    ${s.tests.length > offered.length ? html`<div class="muted small">${`The other ${s.tests.length - offered.length} tests stay with part 1.`}</div>` : nothing}
+    <div class="spec-form-row">
+      <button class="spec-button secondary" data-testid="spec-split-add-part" @click=${() => v.addPart(s)}>Add part</button>
+      <button class="spec-button" data-testid="spec-split-save" ?disabled=${v.isBusy} @click=${save}>Split</button>
+      <button class="spec-button secondary" data-testid="spec-split-cancel" @click=${() => v.closeSplit(s.id)}>Cancel</button>
+      ${v.busyAt(place) ? busyNote() : nothing}
+    </div>
+    ${errorLine(v.errorAt(place), 'spec-split-error')}
   </div>`;
 }
 
@@ -274,6 +502,11 @@ function specItem(ctx: Ctx, v: SpecsView, s: SpecView, tests: Map<string, TestVi
     >`;
   };
   const draft = v.editDraft(s.id);
+  const split = v.splitDraft(s.id);
+  const all = ctx.model().specs;
+  const canUp = movedOrder(all, s.id, -1) !== undefined;
+  const canDown = movedOrder(all, s.id, 1) !== undefined;
+  const busyHere = v.busyAt(`move:${s.id}`) || v.busyAt(`spec:${s.id}`);
   return html`<div
     class=${`spec${s.uncovered ? ' uncovered' : ''}${s.stated ? ' stated-spec' : ''}`}
     data-testid="spec"
@@ -281,18 +514,35 @@ function specItem(ctx: Ctx, v: SpecsView, s: SpecView, tests: Map<string, TestVi
     data-link-spec=${s.id}
     tabindex="0"
     @click=${() => ctx.actions.showSpec(s.id)}
+    @mouseenter=${() => v.setCurrent(s.id)}
+    @focusin=${() => v.setCurrent(s.id)}
   >
     <div class="spec-head">
-      <span class="spec-id">${oneLine(s.id, 60)}</span>${s.uncovered ? vsBadge('no test', 'flag-uncovered') : nothing}${!s.stated
+      <input
+        type="checkbox"
+        class="spec-select"
+        data-testid="spec-select"
+        aria-label=${`Select ${oneLine(s.id, 60)} to merge`}
+        title="Select to merge"
+        .checked=${v.isSelected(s.id)}
+        @click=${stop}
+        @change=${(e: Event) => v.select(s.id, (e.currentTarget as HTMLInputElement).checked)}
+      /><span class="spec-id">${oneLine(s.id, 60)}</span>${s.uncovered ? vsBadge('no test', 'flag-uncovered') : nothing}${!s.stated
         ? html`<span class="muted small" data-testid="flag-unstated">not found in the request</span>`
         : nothing}${s.dependsOn.length > 0 ? html`<span class="muted small">${`depends on ${s.dependsOn.slice(0, 8).join(', ')}`}</span>` : nothing}${staleLabels > 0
         ? html`<span class="flag stale-flag" data-testid="spec-stale" title="Labels made before this spec changed: shown in the review, no longer counted">${`${staleLabels} stale label${staleLabels === 1 ? '' : 's'}`}</span>`
         : nothing}
-      <span class="spec-actions">
-        ${draft ? nothing : html`<button class="link-button" data-testid="spec-edit" @click=${(e: Event) => (stop(e), v.openEdit(s))}>Edit</button>`}
-        <button class="link-button" data-testid="spec-delete" @click=${(e: Event) => (stop(e), v.askDelete(s.id))}>Delete</button>
-      </span>
+      ${busyHere ? busyNote() : nothing}
+      ${v.isCurrent(s.id) || busyHere
+        ? html`<button class="link-button" data-testid="spec-move-up" title="Move up in its category" ?disabled=${v.isBusy || !canUp} @click=${(e: Event) => (stop(e), v.move(s.id, -1))}>Move up</button>
+            <button class="link-button" data-testid="spec-move-down" title="Move down in its category" ?disabled=${v.isBusy || !canDown} @click=${(e: Event) => (stop(e), v.move(s.id, 1))}>Move down</button>`
+        : nothing}
+      ${split || !v.isCurrent(s.id) ? nothing : html`<button class="link-button" data-testid="spec-split" @click=${(e: Event) => (stop(e), v.openSplit(s))}>Split</button>`}
+      ${draft ? nothing : html`<button class="link-button" data-testid="spec-edit" @click=${(e: Event) => (stop(e), v.openEdit(s))}>Edit</button>`}
+      <button class="link-button" data-testid="spec-delete" @click=${(e: Event) => (stop(e), v.askDelete(s.id))}>Delete</button>
     </div>
+    ${errorLine(v.errorAt(`move:${s.id}`), 'spec-move-error')}
+    ${split ? splitForm(v, s, split, tests) : nothing}
     ${v.deleting === s.id
       ? html`<div class="spec-confirm" data-testid="spec-delete-confirm" @click=${stop}>
           <span>${`Delete ${oneLine(s.id, 60)}? Its labels stay readable in the history.`}</span>
