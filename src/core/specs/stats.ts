@@ -4,11 +4,11 @@
 // (core/specs/coupling.ts) by source dataset and by spec category. docs/coupling.md defines every figure.
 import type { CandidateTask } from '../model';
 import type { ConsensusPolicy } from '../review/consensus';
-import type { ReviewState } from '../review/reducer';
-import type { VerifierVerdicts } from '../review/verdicts';
+import type { ReviewState, TaskReviewState } from '../review/reducer';
+import type { TaskVerifierResults, VerifierVerdicts } from '../review/verdicts';
 import { withRecordedFallback } from '../review/verdicts';
-import type { CouplingOptions } from './coupling';
-import { measuredVerdicts, taskCoupling } from './coupling';
+import type { CouplingFigures, CouplingOptions } from './coupling';
+import { COUPLING_DEFAULTS, measuredCoupling } from './coupling';
 import { sourceDataset } from './source';
 
 export const BOOTSTRAP_RESAMPLES = 2000;
@@ -87,6 +87,69 @@ interface Group {
   coupling: number[];
 }
 
+/** What the statistics take from one task, kept while the task, its review state and verifier results stay the same. */
+interface TaskFigures {
+  source: string;
+  /** Distinct categories of its specs. */
+  categories: number;
+  /** Undefined with fewer than two specs. */
+  coupling?: CouplingFigures;
+}
+
+interface CachedFigures {
+  revision: number;
+  specs: CandidateTask['specs'];
+  tests: CandidateTask['tests'];
+  attempts: CandidateTask['attempts'];
+  state: TaskReviewState | undefined;
+  verifier: TaskVerifierResults | undefined;
+  policy: ConsensusPolicy;
+  minAttempts: number;
+  coFlipPhi: number;
+  figures: TaskFigures;
+}
+
+/**
+ * Per task object. The statistics panel recomputes on every change of the review log or the dataset, and a change
+ * touches one task: a label makes a new review state of its task (the reducer folds each change into a new object),
+ * a run new verifier results of its task (the store caches them per task until then), a spec edit a new task object
+ * at a new revision. Every other task's entry is still valid, so a change recomputes one task. The inputs are
+ * compared by identity (and the task's revision and its spec, test and attempt lists), which is why they are values
+ * nobody mutates: a changed task is a new object.
+ */
+const figuresCache = new WeakMap<CandidateTask, CachedFigures>();
+
+function taskFigures(
+  task: CandidateTask,
+  state: TaskReviewState | undefined,
+  verifier: TaskVerifierResults | undefined,
+  policy: ConsensusPolicy,
+  minAttempts: number,
+  coFlipPhi: number,
+): TaskFigures {
+  const hit = figuresCache.get(task);
+  if (
+    hit &&
+    hit.revision === task.revision &&
+    hit.specs === task.specs &&
+    hit.tests === task.tests &&
+    hit.attempts === task.attempts &&
+    hit.state === state &&
+    hit.verifier === verifier &&
+    hit.policy === policy &&
+    hit.minAttempts === minAttempts &&
+    hit.coFlipPhi === coFlipPhi
+  ) {
+    return hit.figures;
+  }
+  const seen = new Set<string>();
+  for (const s of task.specs) seen.add(s.category);
+  const figures: TaskFigures = { source: sourceDataset(task), categories: seen.size };
+  if (task.specs.length >= 2) figures.coupling = measuredCoupling(task, state, withRecordedFallback(task, verifier), policy, { minAttempts, coFlipPhi });
+  figuresCache.set(task, { revision: task.revision, specs: task.specs, tests: task.tests, attempts: task.attempts, state, verifier, policy, minAttempts, coFlipPhi, figures });
+  return figures;
+}
+
 export function specStats(input: SpecStatsInput): SpecStats {
   const resamples = Math.max(1, Math.floor(input.resamples ?? BOOTSTRAP_RESAMPLES));
   const seed = (input.seed ?? BOOTSTRAP_SEED) >>> 0;
@@ -95,23 +158,20 @@ export function specStats(input: SpecStatsInput): SpecStats {
   const all: Group = { source: 'all', specs: [], categories: [], coupling: [] };
   const byCategory = new Map<string, number[]>();
   const evidence = { pairs: 0, coupledPairs: 0, sharedTests: 0, declared: 0, coFlip: 0, measuredPairs: 0 };
-  const seen = new Set<string>();
 
+  const options = input.coupling ?? {};
+  const minAttempts = options.minAttempts ?? COUPLING_DEFAULTS.minAttempts;
+  const coFlipPhi = options.coFlipPhi ?? COUPLING_DEFAULTS.coFlipPhi;
   for (const task of input.tasks) {
-    const source = sourceDataset(task);
-    let g = groups.get(source);
-    if (!g) groups.set(source, (g = { source, specs: [], categories: [], coupling: [] }));
-    seen.clear();
-    for (const s of task.specs) seen.add(s.category);
+    const f = taskFigures(task, input.state?.tasks.get(task.id), input.verdicts?.[task.id], policy, minAttempts, coFlipPhi);
+    let g = groups.get(f.source);
+    if (!g) groups.set(f.source, (g = { source: f.source, specs: [], categories: [], coupling: [] }));
     g.specs.push(task.specs.length);
-    g.categories.push(seen.size);
+    g.categories.push(f.categories);
     all.specs.push(task.specs.length);
-    all.categories.push(seen.size);
-    if (task.specs.length < 2) continue;
-
-    const verifier = withRecordedFallback(task, input.verdicts?.[task.id]);
-    const verdicts = measuredVerdicts(task, input.state?.tasks.get(task.id), verifier, policy);
-    const c = taskCoupling({ specs: task.specs, tests: task.tests, verdicts }, { ...input.coupling, graph: false });
+    all.categories.push(f.categories);
+    const c = f.coupling;
+    if (!c) continue;
     g.coupling.push(c.coupling);
     all.coupling.push(c.coupling);
     evidence.pairs += c.pairs;
@@ -121,13 +181,11 @@ export function specStats(input: SpecStatsInput): SpecStats {
     evidence.coFlip += c.byEvidence.coFlip;
     evidence.measuredPairs += c.measuredPairs;
     // specShare is per distinct id in task order: the first spec of each id gives the category.
-    const catOf = new Map<string, string>();
-    for (const s of task.specs) if (!catOf.has(s.id)) catOf.set(s.id, s.category);
-    for (const s of c.specShare) {
-      const cat = catOf.get(s.id) as string;
+    for (let i = 0; i < c.first.length; i++) {
+      const cat = (task.specs[c.first[i] as number] as CandidateTask['specs'][number]).category;
       let list = byCategory.get(cat);
       if (!list) byCategory.set(cat, (list = []));
-      list.push(s.share);
+      list.push(c.share[i] as number);
     }
   }
 
