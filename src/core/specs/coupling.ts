@@ -8,6 +8,7 @@ import type { LabelRecord, TaskReviewState } from '../review/reducer';
 import { cellKey } from '../review/reducer';
 import { scanCells } from '../review/taskReview';
 import type { TaskVerifierResults } from '../review/verdicts';
+import { withRecordedFallback } from '../review/verdicts';
 
 export interface CouplingInput {
   specs: ReadonlyArray<{ id: string; dependsOn?: readonly string[] }>;
@@ -108,15 +109,27 @@ let specsOfTest = new Int32Array(0);
 /** Index in the specs of the first spec of each distinct id. */
 let firstOf: number[] = [];
 
+/** Up to this many specs, ids are found by a scan of `ids` (a Map costs more than it saves on a handful). */
+const LINEAR_IDS = 16;
+let byMap = false;
+
+/** The index of a distinct spec id, undefined for an id the task does not have. */
+function indexOf(id: string): number | undefined {
+  if (byMap) return index.get(id);
+  for (let i = 0; i < ids.length; i++) if (ids[i] === id) return i;
+  return undefined;
+}
+
 /** Indexes the distinct spec ids and reads the spec-test map and `dependsOn` into the scratch space. */
 function prepare(specs: CouplingInput['specs'], tests: CouplingInput['tests'], rows: number): void {
-  index.clear();
   ids = [];
   firstOf = [];
+  byMap = specs.length > LINEAR_IDS;
+  if (byMap) index.clear();
   for (let si = 0; si < specs.length; si++) {
     const id = (specs[si] as CouplingInput['specs'][number]).id;
-    if (index.has(id)) continue;
-    index.set(id, ids.length);
+    if (indexOf(id) !== undefined) continue;
+    if (byMap) index.set(id, ids.length);
     ids.push(id);
     firstOf.push(si);
   }
@@ -146,7 +159,7 @@ function prepare(specs: CouplingInput['specs'], tests: CouplingInput['tests'], r
   for (const t of tests) {
     let k = 0;
     for (const sid of t.specs) {
-      const i = index.get(sid);
+      const i = indexOf(sid);
       if (i === undefined) continue;
       let dup = false;
       for (let q = 0; q < k && !dup; q++) dup = specsOfTest[q] === i;
@@ -164,9 +177,9 @@ function prepare(specs: CouplingInput['specs'], tests: CouplingInput['tests'], r
     }
   }
   for (const s of specs) {
-    const i = index.get(s.id) as number;
+    const i = indexOf(s.id) as number;
     for (const d of s.dependsOn ?? []) {
-      const j = index.get(d);
+      const j = indexOf(d);
       if (j === undefined || j === i) continue;
       if (i < j) declared[i * n + j] = (declared[i * n + j] as number) | 1;
       else declared[j * n + i] = (declared[j * n + i] as number) | 2;
@@ -213,7 +226,7 @@ function pairs(minAttempts: number, phiAt: number, graph: GraphParts | undefined
     testsOf = ids.map(() => []);
     graph.tests.forEach((t, ti) => {
       for (const sid of t.specs) {
-        const i = index.get(sid);
+        const i = indexOf(sid);
         if (i === undefined) continue;
         const list = (testsOf as number[][])[i] as number[];
         if (list[list.length - 1] !== ti) list.push(ti);
@@ -348,19 +361,20 @@ export interface CouplingFigures {
   byEvidence: { sharedTests: number; declared: number; coFlip: number };
   measuredPairs: number;
   /** Per distinct spec id in task order: the index in `task.specs` of its first spec, and its `specShare`. */
-  first: Int32Array;
-  share: Float64Array;
+  first: number[];
+  share: number[];
 }
 
 /**
- * `taskCoupling` of `measuredVerdicts` without the graph, computed straight from the verifier's results and the
- * curators' labels (no verdict records built): the figures `taskCoupling(..., { graph: false })` gives, the same
- * numbers to the bit.
+ * `taskCoupling` of `measuredVerdicts(task, st, withRecordedFallback(task, results), policy)` without the graph,
+ * computed straight from the verifier's results and the curators' labels (no verdict records built): the figures
+ * `taskCoupling(..., { graph: false })` gives, the same numbers to the bit. `results` are the task's verifier results
+ * as stored; the imported results fill in for attempts without any, as `withRecordedFallback` does.
  */
 export function measuredCoupling(
   task: CandidateTask,
   st: TaskReviewState | undefined,
-  verifier: TaskVerifierResults,
+  results: TaskVerifierResults | undefined,
   policy: ConsensusPolicy = 'adjudicate',
   options: Omit<CouplingOptions, 'graph'> = {},
 ): CouplingFigures {
@@ -370,20 +384,48 @@ export function measuredCoupling(
   const labelled = st !== undefined && (st.labels.size > 0 || st.adjudications.size > 0);
   // A NUL in an id could make two cells share a key: the cell-by-cell scan reads such a task as it must.
   if (labelled && (attempts.some((a) => a.id.includes('\u0000')) || task.specs.some((s) => s.id.includes('\u0000')))) {
-    const rows = measuredVerdicts(task, st, verifier, policy);
+    const rows = measuredVerdicts(task, st, withRecordedFallback(task, results), policy);
     prepare(task.specs, task.tests, rows.length);
     fillRows(rows);
     return figures(pairs(minAttempts, phiAt, undefined));
   }
   prepare(task.specs, task.tests, attempts.length);
+  let verifier = results;
+  // The stored results as they are while they cover every attempt (the common case: one lookup per attempt);
+  // else the recorded fallback over all of them, read again from the start.
+  const complete = verifier !== undefined && readResults(attempts, verifier, true);
+  if (!complete) {
+    verifier = withRecordedFallback(task, results);
+    has.fill(0, 0, n * words);
+    pass.fill(0, 0, n * words);
+    readResults(attempts, verifier, false);
+  }
+  if (labelled) settleLabelled(task, st, verifier as TaskVerifierResults, policy);
+  return figures(pairs(minAttempts, phiAt, undefined));
+}
+
+/**
+ * Reads each attempt's spec verdicts into the bits. An attempt without results has none; with `untilMissing`,
+ * false at the first one instead (the caller reads again from the recorded fallback).
+ */
+function readResults(attempts: CandidateTask['attempts'], verifier: TaskVerifierResults, untilMissing: boolean): boolean {
   for (let r = 0; r < attempts.length; r++) {
     const v = verifier.attempts[(attempts[r] as CandidateTask['attempts'][number]).id];
+    if (v === undefined && untilMissing) return false;
+    // Present but empty (a null from a hand-written file): no verdicts, as measuredVerdicts reads it.
     if (!v) continue;
     const specs = v.specs as Readonly<Record<string, SpecVerdict | undefined>>;
-    for (let i = 0; i < n; i++) setVerdict(i, r, specs[ids[i] as string]);
+    const w = r >>> 5;
+    const bit = 1 << (r & 31);
+    for (let i = 0; i < n; i++) {
+      const x = specs[ids[i] as string];
+      if (x === 'pass') {
+        has[i * words + w] = (has[i * words + w] as number) | bit;
+        pass[i * words + w] = (pass[i * words + w] as number) | bit;
+      } else if (x === 'fail') has[i * words + w] = (has[i * words + w] as number) | bit;
+    }
   }
-  if (labelled) settleLabelled(task, st, verifier, policy);
-  return figures(pairs(minAttempts, phiAt, undefined));
+  return true;
 }
 
 function fillRows(rows: ReadonlyArray<Readonly<Record<string, SpecVerdict | undefined>>>): void {
@@ -405,7 +447,7 @@ function settleLabelled(task: CandidateTask, st: TaskReviewState, verifier: Task
   const current: LabelRecord[] = [];
   const out: VerdictConsensus = { from: 'none', disagreement: false };
   const touch = (attempt: string, spec: string): void => {
-    const i = index.get(spec);
+    const i = indexOf(spec);
     if (i === undefined) return;
     for (let r = 0; r < attempts.length; r++) {
       const a = attempts[r] as CandidateTask['attempts'][number];
@@ -427,12 +469,9 @@ function settleLabelled(task: CandidateTask, st: TaskReviewState, verifier: Task
 }
 
 function figures(p: ReturnType<typeof pairs>): CouplingFigures {
-  const first = new Int32Array(n);
-  const share = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    first[i] = firstOf[i] as number;
-    share[i] = n > 1 ? (degree[i] as number) / (n - 1) : 0;
-  }
+  const first = firstOf;
+  const share: number[] = [];
+  for (let i = 0; i < n; i++) share.push(n > 1 ? (degree[i] as number) / (n - 1) : 0);
   return {
     specs: n,
     coupling: couplingFigure(n, p.groupCount),

@@ -6,7 +6,6 @@ import type { CandidateTask } from '../model';
 import type { ConsensusPolicy } from '../review/consensus';
 import type { ReviewState, TaskReviewState } from '../review/reducer';
 import type { TaskVerifierResults, VerifierVerdicts } from '../review/verdicts';
-import { withRecordedFallback } from '../review/verdicts';
 import type { CouplingFigures, CouplingOptions } from './coupling';
 import { COUPLING_DEFAULTS, measuredCoupling } from './coupling';
 import { sourceDataset } from './source';
@@ -97,6 +96,7 @@ interface TaskFigures {
 }
 
 interface CachedFigures {
+  task: CandidateTask;
   revision: number;
   specs: CandidateTask['specs'];
   tests: CandidateTask['tests'];
@@ -110,16 +110,19 @@ interface CachedFigures {
 }
 
 /**
- * Per task object. The statistics panel recomputes on every change of the review log or the dataset, and a change
- * touches one task: a label makes a new review state of its task (the reducer folds each change into a new object),
- * a run new verifier results of its task (the store caches them per task until then), a spec edit a new task object
- * at a new revision. Every other task's entry is still valid, so a change recomputes one task. The inputs are
- * compared by identity (and the task's revision and its spec, test and attempt lists), which is why they are values
- * nobody mutates: a changed task is a new object.
+ * The last computation's figures by task id. The statistics panel recomputes on every change of the review log or
+ * the dataset, and a change touches one task: a label makes a new review state of its task (the reducer folds each
+ * change into a new object), a run new verifier results of its task (the store caches them per task until then), a
+ * spec edit a new task object at a new revision. Every other task's entry is still valid, so a change recomputes one
+ * task. The inputs are compared by identity (and the task's revision and its spec, test and attempt lists), which is
+ * why they are values nobody mutates: a changed task is a new object. Each computation keeps only the entries of the
+ * tasks it was given, so the cache holds one dataset and nothing of a task that is gone.
  */
-const figuresCache = new WeakMap<CandidateTask, CachedFigures>();
+let figuresCache = new Map<string, CachedFigures>();
 
 function taskFigures(
+  cache: Map<string, CachedFigures>,
+  next: Map<string, CachedFigures>,
   task: CandidateTask,
   state: TaskReviewState | undefined,
   verifier: TaskVerifierResults | undefined,
@@ -127,9 +130,10 @@ function taskFigures(
   minAttempts: number,
   coFlipPhi: number,
 ): TaskFigures {
-  const hit = figuresCache.get(task);
+  const hit = cache.get(task.id);
   if (
     hit &&
+    hit.task === task &&
     hit.revision === task.revision &&
     hit.specs === task.specs &&
     hit.tests === task.tests &&
@@ -140,14 +144,26 @@ function taskFigures(
     hit.minAttempts === minAttempts &&
     hit.coFlipPhi === coFlipPhi
   ) {
+    next.set(task.id, hit);
     return hit.figures;
   }
-  const seen = new Set<string>();
-  for (const s of task.specs) seen.add(s.category);
-  const figures: TaskFigures = { source: sourceDataset(task), categories: seen.size };
-  if (task.specs.length >= 2) figures.coupling = measuredCoupling(task, state, withRecordedFallback(task, verifier), policy, { minAttempts, coFlipPhi });
-  figuresCache.set(task, { revision: task.revision, specs: task.specs, tests: task.tests, attempts: task.attempts, state, verifier, policy, minAttempts, coFlipPhi, figures });
+  const figures: TaskFigures = { source: sourceDataset(task), categories: distinctCategories(task.specs) };
+  if (task.specs.length >= 2) figures.coupling = measuredCoupling(task, state, verifier, policy, { minAttempts, coFlipPhi });
+  next.set(task.id, { task, revision: task.revision, specs: task.specs, tests: task.tests, attempts: task.attempts, state, verifier, policy, minAttempts, coFlipPhi, figures });
   return figures;
+}
+
+const seenCategories: string[] = [];
+function distinctCategories(specs: CandidateTask['specs']): number {
+  // A task has a handful of specs: a scan of the ones seen beats building a Set per task.
+  if (specs.length > 32) return new Set(specs.map((s) => s.category)).size;
+  let k = 0;
+  for (const s of specs) {
+    let q = 0;
+    while (q < k && seenCategories[q] !== s.category) q++;
+    if (q === k) seenCategories[k++] = s.category;
+  }
+  return k;
 }
 
 export function specStats(input: SpecStatsInput): SpecStats {
@@ -162,8 +178,10 @@ export function specStats(input: SpecStatsInput): SpecStats {
   const options = input.coupling ?? {};
   const minAttempts = options.minAttempts ?? COUPLING_DEFAULTS.minAttempts;
   const coFlipPhi = options.coFlipPhi ?? COUPLING_DEFAULTS.coFlipPhi;
+  const cache = figuresCache;
+  const next = new Map<string, CachedFigures>();
   for (const task of input.tasks) {
-    const f = taskFigures(task, input.state?.tasks.get(task.id), input.verdicts?.[task.id], policy, minAttempts, coFlipPhi);
+    const f = taskFigures(cache, next, task, input.state?.tasks.get(task.id), input.verdicts?.[task.id], policy, minAttempts, coFlipPhi);
     let g = groups.get(f.source);
     if (!g) groups.set(f.source, (g = { source: f.source, specs: [], categories: [], coupling: [] }));
     g.specs.push(task.specs.length);
@@ -188,6 +206,7 @@ export function specStats(input: SpecStatsInput): SpecStats {
       list.push(c.share[i] as number);
     }
   }
+  figuresCache = next;
 
   const summarize = (g: Group): SpecGroupStats => {
     const [specsPerTask, categoriesPerTask] = bootstrapMeans([g.specs, g.categories], resamples, seed);
@@ -359,16 +378,26 @@ function resampleCounts(values: Float64Array[], counts: readonly number[], n: nu
   const rand = mulberry32(seed);
   const out = values.map(() => new Float64Array(resamples));
   const sums = new Float64Array(k);
+  // The conditional probability of member d is the same in every resample (the masses left do not depend on the
+  // draws): its logarithms once, not once a draw.
+  const prob = new Float64Array(kinds);
+  const logP = new Float64Array(kinds);
+  const logQ = new Float64Array(kinds);
+  const odds = new Float64Array(kinds);
+  for (let d = 0, mass = n; d < kinds; mass -= counts[d] as number, d++) {
+    const p = (counts[d] as number) / mass;
+    prob[d] = p;
+    logP[d] = Math.log(p);
+    logQ[d] = Math.log(1 - p);
+    odds[d] = p / (1 - p);
+  }
   for (let r = 0; r < resamples; r++) {
     sums.fill(0);
     let left = n;
-    let mass = n;
     for (let d = 0; d < kinds && left > 0; d++) {
-      const c = counts[d] as number;
-      const drawn = d === kinds - 1 ? left : binomial(left, c / mass, rand(), logFact);
+      const drawn = d === kinds - 1 ? left : binomialLogs(left, prob[d] as number, logP[d] as number, logQ[d] as number, odds[d] as number, rand(), logFact);
       for (let j = 0; j < k; j++) sums[j] = (sums[j] as number) + drawn * ((values[j] as Float64Array)[d] as number);
       left -= drawn;
-      mass -= c;
     }
     for (let j = 0; j < k; j++) (out[j] as Float64Array)[r] = (sums[j] as number) / n;
   }
@@ -387,11 +416,17 @@ export function binomial(trials: number, p: number, u: number, logFact: Float64A
   if (trials <= 0 || p <= 0) return 0;
   if (p >= 1) return trials;
   const q = 1 - p;
+  return binomialLogs(trials, p, Math.log(p), Math.log(q), p / q, u, logFact);
+}
+
+/** `binomial` with log p, log(1 - p) and p / (1 - p) given (the same arithmetic, so the same variate). */
+function binomialLogs(trials: number, p: number, logP: number, logQ: number, up: number, u: number, logFact: Float64Array): number {
+  if (trials <= 0 || p <= 0) return 0;
+  if (p >= 1) return trials;
   const mode = Math.min(trials, Math.floor((trials + 1) * p));
-  const at = Math.exp((logFact[trials] as number) - (logFact[mode] as number) - (logFact[trials - mode] as number) + mode * Math.log(p) + (trials - mode) * Math.log(q));
+  const at = Math.exp((logFact[trials] as number) - (logFact[mode] as number) - (logFact[trials - mode] as number) + mode * logP + (trials - mode) * logQ);
   u -= at;
   if (u < 0) return mode;
-  const up = p / q;
   let hi = mode;
   let lo = mode;
   let pHi = at;

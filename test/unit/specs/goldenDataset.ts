@@ -34,8 +34,11 @@ const SOURCES: Array<Record<string, unknown> | undefined> = [
 const CURATORS = ['carol', 'alice', 'bob'];
 const VERDICTS = ['satisfied', 'violated', 'unsure'] as const;
 
-/** `tasks` tasks from `seed`; `simple` leaves out the odd cases (a large dataset of few distinct spec counts). */
-export function goldenDataset(tasks: number, seed: number, simple = false): GoldenDataset {
+/**
+ * `tasks` tasks from `seed`; `simple` leaves out the odd cases (a large dataset of few distinct spec counts); `wide`
+ * gives every task 17 to 40 specs (past the few the coupling finds by a scan).
+ */
+export function goldenDataset(tasks: number, seed: number, simple = false, wide = false): GoldenDataset {
   const rand = lcg(seed);
   const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
   const out: CandidateTask[] = [];
@@ -50,7 +53,7 @@ export function goldenDataset(tasks: number, seed: number, simple = false): Gold
   };
   for (let t = 0; t < tasks; t++) {
     const id = `task-${String(t).padStart(5, '0')}`;
-    const nSpecs = simple ? int(8, 11) : t % 17 === 0 ? 0 : t % 19 === 0 ? 1 : int(2, 14);
+    const nSpecs = wide ? int(17, 40) : simple ? int(8, 11) : t % 17 === 0 ? 0 : t % 19 === 0 ? 1 : int(2, 14);
     const nTests = nSpecs === 0 ? int(0, 3) : int(nSpecs, nSpecs * 2);
     const specs = Array.from({ length: nSpecs }, (_, i) => {
       const deps: string[] = [];

@@ -27,6 +27,12 @@ function outputs(): Record<string, unknown> {
       return { task: t.id, verdicts, coupling: taskCoupling({ specs: t.specs, tests: t.tests, verdicts }, options) };
     });
   const digest = (x: unknown) => createHash('sha256').update(JSON.stringify(x)).digest('hex');
+  const w = goldenDataset(40, 13, false, true);
+  const wState = reduceLog(w.events);
+  const gw = w.tasks.map((t) => {
+    const verdicts = measuredVerdicts(t, wState.tasks.get(t.id), withRecordedFallback(t, w.verdicts[t.id]));
+    return { task: t.id, verdicts, coupling: taskCoupling({ specs: t.specs, tests: t.tests, verdicts }) };
+  });
   const g1 = graphs('adjudicate', {});
   const g2 = graphs('highest-severity', { minAttempts: 2, coFlipPhi: 0.3 });
   return {
@@ -38,6 +44,9 @@ function outputs(): Record<string, unknown> {
     graphsOptionsDigest: digest(g2),
     // A few graphs in full, so a difference can be read and not only detected.
     graphsSample: g1.filter((_, i) => i % 40 === 3 || i === 23),
+    // 17 to 40 specs a task (pinned on d54aef5's code too, kept in bench/baseline/specStats).
+    statsWide: specStats({ tasks: w.tasks, state: wState, verdicts: w.verdicts }),
+    graphsWideDigest: digest(gw),
   };
 }
 
