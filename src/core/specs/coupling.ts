@@ -440,32 +440,35 @@ function fillRows(rows: ReadonlyArray<Readonly<Record<string, SpecVerdict | unde
  * the verifier's verdict, which settling a cell without labels gives anyway): only those cells are visited.
  */
 function settleLabelled(task: CandidateTask, st: TaskReviewState, verifier: TaskVerifierResults, policy: ConsensusPolicy): void {
-  const attempts = task.attempts;
   const names = [...st.labels.keys()];
   if (names.length > 1) names.sort();
   const maps = names.map((c) => st.labels.get(c) as Map<string, LabelRecord>);
-  const current: LabelRecord[] = [];
-  const out: VerdictConsensus = { from: 'none', disagreement: false };
-  const touch = (attempt: string, spec: string): void => {
-    const i = indexOf(spec);
-    if (i === undefined) return;
-    for (let r = 0; r < attempts.length; r++) {
-      const a = attempts[r] as CandidateTask['attempts'][number];
-      if (a.id !== attempt) continue;
-      const key = cellKey(a.id, spec);
-      current.length = 0;
-      for (const m of maps) {
-        const l = m.get(key);
-        if (l && !l.stale) current.push(l);
-      }
-      const verdict: SpecVerdict = verifier.attempts[a.id]?.specs[spec] ?? 'unknown';
-      settleVerdict(current, st.adjudications.size > 0 ? st.adjudications.get(key) : undefined, verdict, policy, out);
-      const f = out.final;
-      setVerdict(i, r, f === 'satisfied' ? 'pass' : f === 'violated' ? 'fail' : verdict);
+  for (const m of maps) for (const l of m.values()) settleCells(task, st, maps, verifier, policy, l.attempt, l.spec);
+  for (const a of st.adjudications.values()) if (a.decision.target === 'label') settleCells(task, st, maps, verifier, policy, a.decision.attempt, a.decision.spec);
+}
+
+const settled: VerdictConsensus = { from: 'none', disagreement: false };
+const currentLabels: LabelRecord[] = [];
+
+/** Settles the cells of (attempt, spec): every attempt of that id, the spec's distinct index. */
+function settleCells(task: CandidateTask, st: TaskReviewState, maps: ReadonlyArray<Map<string, LabelRecord>>, verifier: TaskVerifierResults, policy: ConsensusPolicy, attempt: string, spec: string): void {
+  const i = indexOf(spec);
+  if (i === undefined) return;
+  const attempts = task.attempts;
+  for (let r = 0; r < attempts.length; r++) {
+    const a = attempts[r] as CandidateTask['attempts'][number];
+    if (a.id !== attempt) continue;
+    const key = cellKey(a.id, spec);
+    currentLabels.length = 0;
+    for (const m of maps) {
+      const l = m.get(key);
+      if (l && !l.stale) currentLabels.push(l);
     }
-  };
-  for (const m of maps) for (const l of m.values()) touch(l.attempt, l.spec);
-  for (const a of st.adjudications.values()) if (a.decision.target === 'label') touch(a.decision.attempt, a.decision.spec);
+    const verdict: SpecVerdict = verifier.attempts[a.id]?.specs[spec] ?? 'unknown';
+    settleVerdict(currentLabels, st.adjudications.size > 0 ? st.adjudications.get(key) : undefined, verdict, policy, settled);
+    const f = settled.final;
+    setVerdict(i, r, f === 'satisfied' ? 'pass' : f === 'violated' ? 'fail' : verdict);
+  }
 }
 
 function figures(p: ReturnType<typeof pairs>): CouplingFigures {
