@@ -6,7 +6,7 @@ import type { CandidateTask } from '../model';
 import type { ConsensusPolicy } from '../review/consensus';
 import type { ReviewState, TaskReviewState } from '../review/reducer';
 import type { TaskVerifierResults, VerifierVerdicts } from '../review/verdicts';
-import type { CouplingFigures, CouplingOptions } from './coupling';
+import type { CouplingOptions } from './coupling';
 import { COUPLING_DEFAULTS, measuredCoupling } from './coupling';
 import { sourceDataset } from './source';
 
@@ -86,15 +86,10 @@ interface Group {
   coupling: number[];
 }
 
-/** What the statistics take from one task, kept while the task, its review state and verifier results stay the same. */
-interface TaskFigures {
-  source: string;
-  /** Distinct categories of its specs. */
-  categories: number;
-  /** Undefined with fewer than two specs. */
-  coupling?: CouplingFigures;
-}
-
+/**
+ * What the statistics take from one task, and what it was computed from (kept while the task, its review state and
+ * verifier results stay the same). Flat, so 15,000 of them are few objects for the collector.
+ */
 interface CachedFigures {
   task: CandidateTask;
   revision: number;
@@ -106,7 +101,21 @@ interface CachedFigures {
   policy: ConsensusPolicy;
   minAttempts: number;
   coFlipPhi: number;
-  figures: TaskFigures;
+  source: string;
+  /** Distinct categories of its specs. */
+  categories: number;
+  /** False with fewer than two specs: the rest is then unused. */
+  coupled: boolean;
+  coupling: number;
+  pairs: number;
+  coupledPairs: number;
+  sharedTests: number;
+  declared: number;
+  coFlip: number;
+  measuredPairs: number;
+  /** Per distinct spec id: the index of its first spec, and its share (CouplingFigures). */
+  first: number[];
+  share: number[];
 }
 
 /**
@@ -129,7 +138,7 @@ function taskFigures(
   policy: ConsensusPolicy,
   minAttempts: number,
   coFlipPhi: number,
-): TaskFigures {
+): CachedFigures {
   const hit = cache.get(task.id);
   if (
     hit &&
@@ -145,12 +154,35 @@ function taskFigures(
     hit.coFlipPhi === coFlipPhi
   ) {
     next.set(task.id, hit);
-    return hit.figures;
+    return hit;
   }
-  const figures: TaskFigures = { source: sourceDataset(task), categories: distinctCategories(task.specs) };
-  if (task.specs.length >= 2) figures.coupling = measuredCoupling(task, state, verifier, policy, { minAttempts, coFlipPhi });
-  next.set(task.id, { task, revision: task.revision, specs: task.specs, tests: task.tests, attempts: task.attempts, state, verifier, policy, minAttempts, coFlipPhi, figures });
-  return figures;
+  const c = task.specs.length >= 2 ? measuredCoupling(task, state, verifier, policy, { minAttempts, coFlipPhi }) : undefined;
+  const entry: CachedFigures = {
+    task,
+    revision: task.revision,
+    specs: task.specs,
+    tests: task.tests,
+    attempts: task.attempts,
+    state,
+    verifier,
+    policy,
+    minAttempts,
+    coFlipPhi,
+    source: sourceDataset(task),
+    categories: distinctCategories(task.specs),
+    coupled: c !== undefined,
+    coupling: c ? c.coupling : 0,
+    pairs: c ? c.pairs : 0,
+    coupledPairs: c ? c.coupledPairs : 0,
+    sharedTests: c ? c.byEvidence.sharedTests : 0,
+    declared: c ? c.byEvidence.declared : 0,
+    coFlip: c ? c.byEvidence.coFlip : 0,
+    measuredPairs: c ? c.measuredPairs : 0,
+    first: c ? c.first : [],
+    share: c ? c.share : [],
+  };
+  next.set(task.id, entry);
+  return entry;
 }
 
 const seenCategories: string[] = [];
@@ -188,15 +220,15 @@ export function specStats(input: SpecStatsInput): SpecStats {
     g.categories.push(f.categories);
     all.specs.push(task.specs.length);
     all.categories.push(f.categories);
-    const c = f.coupling;
-    if (!c) continue;
+    const c = f;
+    if (!c.coupled) continue;
     g.coupling.push(c.coupling);
     all.coupling.push(c.coupling);
     evidence.pairs += c.pairs;
     evidence.coupledPairs += c.coupledPairs;
-    evidence.sharedTests += c.byEvidence.sharedTests;
-    evidence.declared += c.byEvidence.declared;
-    evidence.coFlip += c.byEvidence.coFlip;
+    evidence.sharedTests += c.sharedTests;
+    evidence.declared += c.declared;
+    evidence.coFlip += c.coFlip;
     evidence.measuredPairs += c.measuredPairs;
     // specShare is per distinct id in task order: the first spec of each id gives the category.
     for (let i = 0; i < c.first.length; i++) {
