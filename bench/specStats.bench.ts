@@ -4,17 +4,21 @@
 //
 //   node --import tsx bench/specStats.bench.ts [--tasks 15000] [--runs 5]
 //
-// Measured side by side in each round: the coupling graph of every task alone (what the task view would draw), the
-// spec statistics cold (the bootstrap cache emptied by a new seed) and warm (the panel's case after a label: the
-// same spec counts), and, as a reference, the curation statistics the panel computes beside them.
+// Measured side by side in each round, before (bench/baseline/specStats, the code as of d54aef5) and after: the
+// coupling graph of every task alone (what the task view draws, one task at a time), the spec statistics cold (new
+// task objects and a new seed: nothing cached, the first computation of a dataset) and after a label (one new label
+// event in the log, as the statistics panel sees it: one task's review state is new), and, as a reference, the
+// curation statistics the panel computes beside them. Before and after must give the same JSON (checked each round).
 import type { CandidateTask, SpecVerdict } from '../src/core/model';
-import { reduceLog } from '../src/core/review/reducer';
+import { addEvents, reduceLog } from '../src/core/review/reducer';
 import type { ReviewEvent } from '../src/core/review/events';
 import { curationStats } from '../src/core/review/stats';
 import type { VerifierVerdicts } from '../src/core/review/verdicts';
 import { measuredVerdicts, taskCoupling } from '../src/core/specs/coupling';
 import { specStats } from '../src/core/specs/stats';
 import { withRecordedFallback } from '../src/core/review/verdicts';
+import { measuredVerdicts as measuredVerdictsBefore, taskCoupling as taskCouplingBefore } from './baseline/specStats/coupling';
+import { specStats as specStatsBefore } from './baseline/specStats/stats';
 
 const args = process.argv.slice(2);
 const arg = (name: string, dflt: number) => {
@@ -116,7 +120,7 @@ const time = (f: () => void) => {
 };
 
 const { tasks, verdicts, events } = generate();
-const state = reduceLog(events);
+let state = reduceLog(events);
 const specsTotal = tasks.reduce((n, t) => n + t.specs.length, 0);
 const attemptsTotal = tasks.reduce((n, t) => n + t.attempts.length, 0);
 
@@ -127,20 +131,56 @@ const record = (name: string, f: () => void) => {
   r.cpu.push(lastCpu);
 };
 let sink = 0;
+let identical = true;
+let labels = 0;
+/** One more label in the log, on a task picked by the round: a new review state for that task only. */
+const label = (r: number) => {
+  const t = tasks[(r * 7919) % tasks.length] as CandidateTask;
+  const n = events.length + labels++;
+  const e = {
+    id: `E${String(n).padStart(9, '0')}`,
+    time: new Date(Date.UTC(2026, 11, 2) + n * 1000).toISOString(),
+    curator: 'bob',
+    task: t.id,
+    revision: 1,
+    kind: 'label',
+    payload: { attempt: 'a2', spec: 'S1', verdict: r % 2 ? 'satisfied' : 'violated', evidence: [] },
+  } as ReviewEvent;
+  state = addEvents(state, [e]);
+};
 for (let r = 0; r < RUNS + 1; r++) {
-  record('coupling graphs of every task (task view)', () => {
+  record('before: coupling graphs of every task (task view)', () => {
+    for (const t of tasks) {
+      const v = measuredVerdictsBefore(t, state.tasks.get(t.id), withRecordedFallback(t, verdicts[t.id]));
+      sink += taskCouplingBefore({ specs: t.specs, tests: t.tests, verdicts: v }).edges.length;
+    }
+  });
+  record('after: coupling graphs of every task (task view)', () => {
     for (const t of tasks) {
       const v = measuredVerdicts(t, state.tasks.get(t.id), withRecordedFallback(t, verdicts[t.id]));
       sink += taskCoupling({ specs: t.specs, tests: t.tests, verdicts: v }).edges.length;
     }
   });
-  // A new seed per round empties the bootstrap cache: the first computation of a dataset.
-  record('spec statistics, cold', () => void (sink += specStats({ tasks, state, verdicts, seed: 1000 + r }).all.tasks));
-  record('spec statistics, warm (after a label)', () => void (sink += specStats({ tasks, state, verdicts, seed: 1000 + r }).all.tasks));
+  // A new seed per round empties the bootstrap cache, new task objects the per-task cache: the first computation.
+  const fresh = tasks.map((t) => ({ ...t }));
+  let before: unknown;
+  let after: unknown;
+  record('before: spec statistics, cold', () => void (before = specStatsBefore({ tasks, state, verdicts, seed: 1000 + r })));
+  record('after: spec statistics, cold', () => void (after = specStats({ tasks: fresh, state, verdicts, seed: 1000 + r })));
+  identical &&= JSON.stringify(before) === JSON.stringify(after);
+  label(r);
+  record('before: spec statistics after a label', () => void (before = specStatsBefore({ tasks, state, verdicts, seed: 1000 + r })));
+  record('after: spec statistics after a label', () => void (after = specStats({ tasks: fresh, state, verdicts, seed: 1000 + r })));
+  identical &&= JSON.stringify(before) === JSON.stringify(after);
   record('curation statistics (reference)', () => void (sink += curationStats({ tasks, state, verdicts }).funnel.imported));
 }
 // The first round warms the JIT and is left out.
+const med = (name: string, k: 'wall' | 'cpu') => median((rows[name] as { wall: number[]; cpu: number[] })[k].slice(1));
 const out = Object.entries(rows).map(([name, r]) => ({ name, medianMs: median(r.wall.slice(1)).toFixed(1), cpuMs: median(r.cpu.slice(1)).toFixed(1), firstMs: (r.wall[0] as number).toFixed(1) }));
+const ratio = (what: string) => ({
+  wall: (med(`before: ${what}`, 'wall') / med(`after: ${what}`, 'wall')).toFixed(1),
+  cpu: (med(`before: ${what}`, 'cpu') / med(`after: ${what}`, 'cpu')).toFixed(1),
+});
 const s = specStats({ tasks, state, verdicts });
 process.stdout.write(
   JSON.stringify(
@@ -148,9 +188,12 @@ process.stdout.write(
       tasks: TASKS,
       specs: specsTotal,
       attempts: attemptsTotal,
-      labels: events.length,
+      labels: events.length + labels,
       goalMs: 300,
       results: out,
+      speedup: { couplingGraphs: ratio('coupling graphs of every task (task view)'), cold: ratio('spec statistics, cold'), afterLabel: ratio('spec statistics after a label') },
+      underGoal: { cold: med('after: spec statistics, cold', 'wall') < 300, afterLabel: med('after: spec statistics after a label', 'wall') < 300 },
+      identical,
       meanSpecs: s.all.specsPerTask,
       coupling: { median: s.all.coupling.median, q1: s.all.coupling.q1, q3: s.all.coupling.q3 },
       evidence: s.evidence,

@@ -4,11 +4,10 @@
 // (core/specs/coupling.ts) by source dataset and by spec category. docs/coupling.md defines every figure.
 import type { CandidateTask } from '../model';
 import type { ConsensusPolicy } from '../review/consensus';
-import type { ReviewState } from '../review/reducer';
-import type { VerifierVerdicts } from '../review/verdicts';
-import { withRecordedFallback } from '../review/verdicts';
+import type { ReviewState, TaskReviewState } from '../review/reducer';
+import type { TaskVerifierResults, VerifierVerdicts } from '../review/verdicts';
 import type { CouplingOptions } from './coupling';
-import { measuredVerdicts, taskCoupling } from './coupling';
+import { COUPLING_DEFAULTS, measuredCoupling } from './coupling';
 import { sourceDataset } from './source';
 
 export const BOOTSTRAP_RESAMPLES = 2000;
@@ -87,6 +86,118 @@ interface Group {
   coupling: number[];
 }
 
+/**
+ * What the statistics take from one task, and what it was computed from (kept while the task, its review state and
+ * verifier results stay the same). Flat, so 15,000 of them are few objects for the collector.
+ */
+interface CachedFigures {
+  task: CandidateTask;
+  revision: number;
+  specs: CandidateTask['specs'];
+  tests: CandidateTask['tests'];
+  attempts: CandidateTask['attempts'];
+  state: TaskReviewState | undefined;
+  verifier: TaskVerifierResults | undefined;
+  policy: ConsensusPolicy;
+  minAttempts: number;
+  coFlipPhi: number;
+  source: string;
+  /** Distinct categories of its specs. */
+  categories: number;
+  /** False with fewer than two specs: the rest is then unused. */
+  coupled: boolean;
+  coupling: number;
+  pairs: number;
+  coupledPairs: number;
+  sharedTests: number;
+  declared: number;
+  coFlip: number;
+  measuredPairs: number;
+  /** Per distinct spec id: the index of its first spec, and its share (CouplingFigures). */
+  first: number[];
+  share: number[];
+}
+
+/**
+ * The last computation's figures by task id. The statistics panel recomputes on every change of the review log or
+ * the dataset, and a change touches one task: a label makes a new review state of its task (the reducer folds each
+ * change into a new object), a run new verifier results of its task (the store caches them per task until then), a
+ * spec edit a new task object at a new revision. Every other task's entry is still valid, so a change recomputes one
+ * task. The inputs are compared by identity (and the task's revision and its spec, test and attempt lists), which is
+ * why they are values nobody mutates: a changed task is a new object. Each computation keeps only the entries of the
+ * tasks it was given, so the cache holds one dataset and nothing of a task that is gone.
+ */
+let figuresCache = new Map<string, CachedFigures>();
+
+function taskFigures(
+  cache: Map<string, CachedFigures>,
+  next: Map<string, CachedFigures>,
+  task: CandidateTask,
+  state: TaskReviewState | undefined,
+  verifier: TaskVerifierResults | undefined,
+  policy: ConsensusPolicy,
+  minAttempts: number,
+  coFlipPhi: number,
+): CachedFigures {
+  const hit = cache.get(task.id);
+  if (
+    hit &&
+    hit.task === task &&
+    hit.revision === task.revision &&
+    hit.specs === task.specs &&
+    hit.tests === task.tests &&
+    hit.attempts === task.attempts &&
+    hit.state === state &&
+    hit.verifier === verifier &&
+    hit.policy === policy &&
+    hit.minAttempts === minAttempts &&
+    hit.coFlipPhi === coFlipPhi
+  ) {
+    next.set(task.id, hit);
+    return hit;
+  }
+  const c = task.specs.length >= 2 ? measuredCoupling(task, state, verifier, policy, { minAttempts, coFlipPhi }) : undefined;
+  const entry: CachedFigures = {
+    task,
+    revision: task.revision,
+    specs: task.specs,
+    tests: task.tests,
+    attempts: task.attempts,
+    state,
+    verifier,
+    policy,
+    minAttempts,
+    coFlipPhi,
+    source: sourceDataset(task),
+    categories: distinctCategories(task.specs),
+    coupled: c !== undefined,
+    coupling: c ? c.coupling : 0,
+    pairs: c ? c.pairs : 0,
+    coupledPairs: c ? c.coupledPairs : 0,
+    sharedTests: c ? c.byEvidence.sharedTests : 0,
+    declared: c ? c.byEvidence.declared : 0,
+    coFlip: c ? c.byEvidence.coFlip : 0,
+    measuredPairs: c ? c.measuredPairs : 0,
+    first: c ? c.first : [],
+    share: c ? c.share : [],
+  };
+  next.set(task.id, entry);
+  return entry;
+}
+
+const seenCategories: string[] = [];
+function distinctCategories(specs: CandidateTask['specs']): number {
+  // A task has a handful of specs: a scan of the ones seen beats building a Set per task.
+  if (specs.length > 32) return new Set(specs.map((s) => s.category)).size;
+  let k = 0;
+  for (const s of specs) {
+    let q = 0;
+    while (q < k && seenCategories[q] !== s.category) q++;
+    if (q === k) seenCategories[k++] = s.category;
+  }
+  return k;
+}
+
 export function specStats(input: SpecStatsInput): SpecStats {
   const resamples = Math.max(1, Math.floor(input.resamples ?? BOOTSTRAP_RESAMPLES));
   const seed = (input.seed ?? BOOTSTRAP_SEED) >>> 0;
@@ -95,41 +206,39 @@ export function specStats(input: SpecStatsInput): SpecStats {
   const all: Group = { source: 'all', specs: [], categories: [], coupling: [] };
   const byCategory = new Map<string, number[]>();
   const evidence = { pairs: 0, coupledPairs: 0, sharedTests: 0, declared: 0, coFlip: 0, measuredPairs: 0 };
-  const seen = new Set<string>();
 
+  const options = input.coupling ?? {};
+  const minAttempts = options.minAttempts ?? COUPLING_DEFAULTS.minAttempts;
+  const coFlipPhi = options.coFlipPhi ?? COUPLING_DEFAULTS.coFlipPhi;
+  const cache = figuresCache;
+  const next = new Map<string, CachedFigures>();
   for (const task of input.tasks) {
-    const source = sourceDataset(task);
-    let g = groups.get(source);
-    if (!g) groups.set(source, (g = { source, specs: [], categories: [], coupling: [] }));
-    seen.clear();
-    for (const s of task.specs) seen.add(s.category);
+    const f = taskFigures(cache, next, task, input.state?.tasks.get(task.id), input.verdicts?.[task.id], policy, minAttempts, coFlipPhi);
+    let g = groups.get(f.source);
+    if (!g) groups.set(f.source, (g = { source: f.source, specs: [], categories: [], coupling: [] }));
     g.specs.push(task.specs.length);
-    g.categories.push(seen.size);
+    g.categories.push(f.categories);
     all.specs.push(task.specs.length);
-    all.categories.push(seen.size);
-    if (task.specs.length < 2) continue;
-
-    const verifier = withRecordedFallback(task, input.verdicts?.[task.id]);
-    const verdicts = measuredVerdicts(task, input.state?.tasks.get(task.id), verifier, policy);
-    const c = taskCoupling({ specs: task.specs, tests: task.tests, verdicts }, { ...input.coupling, graph: false });
+    all.categories.push(f.categories);
+    const c = f;
+    if (!c.coupled) continue;
     g.coupling.push(c.coupling);
     all.coupling.push(c.coupling);
     evidence.pairs += c.pairs;
     evidence.coupledPairs += c.coupledPairs;
-    evidence.sharedTests += c.byEvidence.sharedTests;
-    evidence.declared += c.byEvidence.declared;
-    evidence.coFlip += c.byEvidence.coFlip;
+    evidence.sharedTests += c.sharedTests;
+    evidence.declared += c.declared;
+    evidence.coFlip += c.coFlip;
     evidence.measuredPairs += c.measuredPairs;
     // specShare is per distinct id in task order: the first spec of each id gives the category.
-    const catOf = new Map<string, string>();
-    for (const s of task.specs) if (!catOf.has(s.id)) catOf.set(s.id, s.category);
-    for (const s of c.specShare) {
-      const cat = catOf.get(s.id) as string;
+    for (let i = 0; i < c.first.length; i++) {
+      const cat = (task.specs[c.first[i] as number] as CandidateTask['specs'][number]).category;
       let list = byCategory.get(cat);
       if (!list) byCategory.set(cat, (list = []));
-      list.push(s.share);
+      list.push(c.share[i] as number);
     }
   }
+  figuresCache = next;
 
   const summarize = (g: Group): SpecGroupStats => {
     const [specsPerTask, categoriesPerTask] = bootstrapMeans([g.specs, g.categories], resamples, seed);
@@ -301,16 +410,26 @@ function resampleCounts(values: Float64Array[], counts: readonly number[], n: nu
   const rand = mulberry32(seed);
   const out = values.map(() => new Float64Array(resamples));
   const sums = new Float64Array(k);
+  // The conditional probability of member d is the same in every resample (the masses left do not depend on the
+  // draws): its logarithms once, not once a draw.
+  const prob = new Float64Array(kinds);
+  const logP = new Float64Array(kinds);
+  const logQ = new Float64Array(kinds);
+  const odds = new Float64Array(kinds);
+  for (let d = 0, mass = n; d < kinds; mass -= counts[d] as number, d++) {
+    const p = (counts[d] as number) / mass;
+    prob[d] = p;
+    logP[d] = Math.log(p);
+    logQ[d] = Math.log(1 - p);
+    odds[d] = p / (1 - p);
+  }
   for (let r = 0; r < resamples; r++) {
     sums.fill(0);
     let left = n;
-    let mass = n;
     for (let d = 0; d < kinds && left > 0; d++) {
-      const c = counts[d] as number;
-      const drawn = d === kinds - 1 ? left : binomial(left, c / mass, rand(), logFact);
+      const drawn = d === kinds - 1 ? left : binomialLogs(left, prob[d] as number, logP[d] as number, logQ[d] as number, odds[d] as number, rand(), logFact);
       for (let j = 0; j < k; j++) sums[j] = (sums[j] as number) + drawn * ((values[j] as Float64Array)[d] as number);
       left -= drawn;
-      mass -= c;
     }
     for (let j = 0; j < k; j++) (out[j] as Float64Array)[r] = (sums[j] as number) / n;
   }
@@ -329,11 +448,17 @@ export function binomial(trials: number, p: number, u: number, logFact: Float64A
   if (trials <= 0 || p <= 0) return 0;
   if (p >= 1) return trials;
   const q = 1 - p;
+  return binomialLogs(trials, p, Math.log(p), Math.log(q), p / q, u, logFact);
+}
+
+/** `binomial` with log p, log(1 - p) and p / (1 - p) given (the same arithmetic, so the same variate). */
+function binomialLogs(trials: number, p: number, logP: number, logQ: number, up: number, u: number, logFact: Float64Array): number {
+  if (trials <= 0 || p <= 0) return 0;
+  if (p >= 1) return trials;
   const mode = Math.min(trials, Math.floor((trials + 1) * p));
-  const at = Math.exp((logFact[trials] as number) - (logFact[mode] as number) - (logFact[trials - mode] as number) + mode * Math.log(p) + (trials - mode) * Math.log(q));
+  const at = Math.exp((logFact[trials] as number) - (logFact[mode] as number) - (logFact[trials - mode] as number) + mode * logP + (trials - mode) * logQ);
   u -= at;
   if (u < 0) return mode;
-  const up = p / q;
   let hi = mode;
   let lo = mode;
   let pHi = at;
