@@ -11,6 +11,7 @@ import type { CandidateTask } from '../core/model';
 import type { MutationReport } from '../core/probes/mutantReport';
 import { UsageError } from './args';
 import { defineCommand } from './command';
+import { cancelOnSigint, engineAnswers } from './containerRun';
 import { err, formatProblem, jsonText, one, out, termSafe } from './output';
 
 function positiveInteger(flag: string, v: string | undefined): number | undefined {
@@ -89,23 +90,9 @@ export const probeCommand = defineCommand({
       concurrency: concurrencyFlag ?? machineConcurrency(maxMem),
       log: (l) => err(`${one(l)}\n`),
     });
-    try {
-      await service.checkEngine();
-    } catch (e) {
-      if (e instanceof EngineUnavailableError) {
-        err(`specweave probe: ${one(e.message)}\n`);
-        return 1;
-      }
-      throw e;
-    }
+    if (!(await engineAnswers(service, 'probe'))) return 1;
 
-    let interrupted = false;
-    const onSigint = () => {
-      interrupted = true;
-      err('\ncancelling: removing running containers...\n');
-      service.queue.cancelAll();
-    };
-    process.once('SIGINT', onSigint);
+    const sigint = cancelOnSigint(service);
     let failures = 0;
     try {
       // Every task's mutants are generated first, then queued together; each task prints when its runs are in.
@@ -153,9 +140,9 @@ export const probeCommand = defineCommand({
       }
       throw e;
     } finally {
-      process.removeListener('SIGINT', onSigint);
+      sigint.dispose();
     }
-    if (interrupted) return 130;
+    if (sigint.interrupted) return 130;
     return failures > 0 ? 1 : 0;
   },
 });

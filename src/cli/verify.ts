@@ -12,6 +12,7 @@ import { EMPTY_PROBE, GOLD_PROBE } from '../core/model';
 import { runSummary } from '../core/verify/summary';
 import { UsageError } from './args';
 import { defineCommand } from './command';
+import { cancelOnSigint, engineAnswers } from './containerRun';
 import { err, formatProblem, jsonText, one, out } from './output';
 import { errorText } from '../core/errorText';
 
@@ -159,23 +160,9 @@ export const verifyCommand = defineCommand({
       concurrency,
       log: (l) => err(`${one(l)}\n`),
     });
-    try {
-      await service.checkEngine();
-    } catch (e) {
-      if (e instanceof EngineUnavailableError) {
-        err(`specweave verify: ${one(e.message)}\n`);
-        return 1;
-      }
-      throw e;
-    }
+    if (!(await engineAnswers(service, 'verify'))) return 1;
 
-    let interrupted = false;
-    const onSigint = () => {
-      interrupted = true;
-      err('\ncancelling: removing running containers...\n');
-      service.queue.cancelAll();
-    };
-    process.once('SIGINT', onSigint);
+    const sigint = cancelOnSigint(service);
 
     let infraErrors = 0;
     let requestErrors = 0;
@@ -221,7 +208,7 @@ export const verifyCommand = defineCommand({
         }),
       );
     } finally {
-      process.removeListener('SIGINT', onSigint);
+      sigint.dispose();
     }
     if (engineError) {
       err(`specweave verify: ${one(engineError.message)}\n`);
@@ -233,7 +220,7 @@ export const verifyCommand = defineCommand({
           `${infraErrors > 0 ? `; ${infraErrors} infrastructure error(s)` : ''}\n`,
       );
     }
-    if (interrupted) return 130;
+    if (sigint.interrupted) return 130;
     return infraErrors > 0 || requestErrors > 0 ? 1 : 0;
   },
 });

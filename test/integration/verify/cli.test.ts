@@ -1,18 +1,24 @@
 // `specweave verify` from a terminal: JSON lines, oracle flags for suspect verdicts, reuse, repeats, exit codes.
 import * as assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Engine } from '../../../src/adapters/docker/engine';
+import { listOwned } from '../../../src/adapters/docker/sweep';
 import type { RunSummary } from '../../../src/core/verify/summary';
 import { ADD_TEST_FILE, FIXED_CALC, buildDataset } from '../../fixtures/verify/dataset';
 import { assertNoOwnedContainers, requireEngine } from './engineGuard';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
-function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+function cli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  started?: (p: ChildProcess) => void,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; ms: number }> {
   const t0 = Date.now();
   return new Promise((resolve, reject) => {
     const p = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), 'verify', ...args], {
@@ -24,7 +30,8 @@ function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: numbe
     p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     p.on('error', reject);
-    p.on('close', (code) => resolve({ code, stdout, stderr, ms: Date.now() - t0 }));
+    p.on('close', (code, signal) => resolve({ code, signal, stdout, stderr, ms: Date.now() - t0 }));
+    started?.(p);
   });
 }
 
@@ -72,6 +79,12 @@ before(async () => {
         { id: 'S2', text: 'mul keeps working.', category: 'computation-algorithms' },
       ],
       attempts: [{ id: 'correct', files: { 'calc.py': FIXED_CALC } }],
+    },
+    {
+      // An attempt whose add() never returns: its run lasts until it is cancelled (or the 300 s timeout).
+      id: 'forever',
+      timeoutSec: 300,
+      attempts: [{ id: 'loop', files: { 'calc.py': FIXED_CALC.replace('return a + b', 'while True:\n        pass') } }],
     },
   ]);
 });
@@ -197,4 +210,25 @@ test('a read-only dataset: refused before any container runs, naming the runs fo
     view.release();
     fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('Ctrl-C during a run cancels it: its container is removed and the CLI exits 130', async () => {
+  const ofTask = async () => (await listOwned(engine)).filter((c) => c.labels['specweave.task'] === 'forever');
+  const r = await cli([root, 'forever', '--attempt', 'loop', '--force'], {}, (p) => {
+    // Interrupted once its container exists (polled on the engine, with a deadline), as a curator's Ctrl-C would.
+    void (async () => {
+      for (const end = Date.now() + 120_000; Date.now() < end; ) {
+        if ((await ofTask()).some((c) => c.state === 'running')) {
+          p.kill('SIGINT');
+          return;
+        }
+        await new Promise((res) => setTimeout(res, 100));
+      }
+      p.kill('SIGKILL');
+    })();
+  });
+  assert.equal(r.signal, null, `the CLI handled the interrupt itself (stderr: ${r.stderr})`);
+  assert.equal(r.code, 130, r.stderr);
+  assert.match(r.stderr, /cancelling: removing running containers/);
+  assert.deepEqual(await ofTask(), [], 'no container of the cancelled run is left');
 });
