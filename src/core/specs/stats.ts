@@ -287,15 +287,7 @@ export function bootstrapMeans(samples: ReadonlyArray<readonly number[]>, resamp
   const n = samples[0]?.length ?? 0;
   if (n === 0) return samples.map(() => undefined);
   const k = samples.length;
-  const order = Array.from({ length: n }, (_, i) => i);
-  order.sort((x, y) => {
-    for (const s of samples) {
-      const d = (s[x] as number) - (s[y] as number);
-      if (d !== 0) return d;
-    }
-    return 0;
-  });
-  const data = samples.map((s) => Float64Array.from(order, (i) => s[i] as number));
+  const data = sortedMembers(samples, n);
   // The multiset, run-length encoded, is the cache key.
   const key: string[] = [String(k), String(resamples), String(seed >>> 0)];
   /** Index of the last member of each run of equal members, and the run's length. */
@@ -304,7 +296,8 @@ export function bootstrapMeans(samples: ReadonlyArray<readonly number[]>, resamp
   let run = 0;
   for (let i = 0; i < n; i++) {
     run++;
-    const last = i === n - 1 || data.some((d) => d[i] !== d[i + 1]);
+    let last = i === n - 1;
+    for (let j = 0; j < k && !last; j++) last = (data[j] as Float64Array)[i] !== (data[j] as Float64Array)[i + 1];
     if (last) {
       key.push(`${data.map((d) => d[i]).join(',')}*${run}`);
       ends.push(i);
@@ -335,6 +328,52 @@ export function bootstrapMeans(samples: ReadonlyArray<readonly number[]>, resamp
   if (bootstrapCache.size > BOOTSTRAP_CACHE) bootstrapCache.delete(bootstrapCache.keys().next().value as string);
   return result.map((m) => ({ ...m }));
 }
+
+/**
+ * The members sorted by their values in sample order (the first sample's, then the second's for ties, ...), as one
+ * column per sample. Two samples of small non-negative integers (spec and category counts) pack each member into one
+ * number and sort those as a typed array; anything else sorts the indexes by comparison. Equal members are equal in
+ * every column, so both orders give the same columns.
+ */
+function sortedMembers(samples: ReadonlyArray<readonly number[]>, n: number): Float64Array[] {
+  const k = samples.length;
+  if (k === 2) {
+    const a = samples[0] as readonly number[];
+    const b = samples[1] as readonly number[];
+    let small = true;
+    for (let i = 0; i < n && small; i++) {
+      const x = a[i] as number;
+      const y = b[i] as number;
+      small = Number.isInteger(x) && Number.isInteger(y) && x >= 0 && y >= 0 && x < PACK && y < PACK && !Object.is(x, -0) && !Object.is(y, -0);
+    }
+    if (small) {
+      const packed = new Float64Array(n);
+      for (let i = 0; i < n; i++) packed[i] = (a[i] as number) * PACK + (b[i] as number);
+      packed.sort();
+      const ca = new Float64Array(n);
+      const cb = new Float64Array(n);
+      for (let i = 0; i < n; i++) {
+        const v = packed[i] as number;
+        const y = v % PACK;
+        ca[i] = (v - y) / PACK;
+        cb[i] = y;
+      }
+      return [ca, cb];
+    }
+  }
+  const order = Array.from({ length: n }, (_, i) => i);
+  order.sort((x, y) => {
+    for (const s of samples) {
+      const d = (s[x] as number) - (s[y] as number);
+      if (d !== 0) return d;
+    }
+    return 0;
+  });
+  return samples.map((s) => Float64Array.from(order, (i) => s[i] as number));
+}
+
+/** Packing base of `sortedMembers`: two values below it fit one double exactly. */
+const PACK = 1 << 20;
 
 const BOOTSTRAP_CACHE = 64;
 const bootstrapCache = new Map<string, MeanInterval[]>();
