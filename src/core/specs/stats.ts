@@ -156,7 +156,7 @@ function taskFigures(
     next.set(task.id, hit);
     return hit;
   }
-  const c = task.specs.length >= 2 ? measuredCoupling(task, state, verifier, policy, { minAttempts, coFlipPhi }) : undefined;
+  const c = task.specs.length >= 2 ? measuredCoupling(task, state, verifier, policy, couplingOptions(minAttempts, coFlipPhi)) : undefined;
   const entry: CachedFigures = {
     task,
     revision: task.revision,
@@ -168,7 +168,7 @@ function taskFigures(
     policy,
     minAttempts,
     coFlipPhi,
-    source: sourceDataset(task),
+    source: sourceOf(task),
     categories: distinctCategories(task.specs),
     coupled: c !== undefined,
     coupling: c ? c.coupling : 0,
@@ -183,6 +183,39 @@ function taskFigures(
   };
   next.set(task.id, entry);
   return entry;
+}
+
+/** The options measuredCoupling gets, one object while they stay the same (not one a task). */
+let lastOptions: { minAttempts: number; coFlipPhi: number } = { ...COUPLING_DEFAULTS };
+function couplingOptions(minAttempts: number, coFlipPhi: number): { minAttempts: number; coFlipPhi: number } {
+  if (lastOptions.minAttempts !== minAttempts || lastOptions.coFlipPhi !== coFlipPhi) lastOptions = { minAttempts, coFlipPhi };
+  return lastOptions;
+}
+
+/**
+ * `sourceDataset`, which reads `source.flavor` and `source.importer` alone: its answer kept by those two values (a
+ * dataset has a handful of them), not worked out again (trimmed, lower-cased, cut) for every task.
+ */
+const datasets = new Map<unknown, Map<unknown, string>>();
+let datasetCount = 0;
+function sourceOf(task: CandidateTask): string {
+  const s = task.source;
+  if (!s || typeof s !== 'object') return sourceDataset(task);
+  const flavor: unknown = s.flavor;
+  const importer: unknown = s.importer;
+  let byImporter = datasets.get(flavor);
+  const hit = byImporter?.get(importer);
+  if (hit !== undefined) return hit;
+  const dataset = sourceDataset(task);
+  if (datasetCount >= 256) {
+    datasets.clear();
+    datasetCount = 0;
+    byImporter = undefined;
+  }
+  if (!byImporter) datasets.set(flavor, (byImporter = new Map()));
+  byImporter.set(importer, dataset);
+  datasetCount++;
+  return dataset;
 }
 
 const seenCategories: string[] = [];
