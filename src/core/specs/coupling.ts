@@ -417,8 +417,15 @@ function readResults(attempts: CandidateTask['attempts'], verifier: TaskVerifier
     const specs = v.specs as Readonly<Record<string, SpecVerdict | undefined>>;
     const w = r >>> 5;
     const bit = 1 << (r & 31);
-    for (let i = 0; i < n; i++) {
-      const x = specs[ids[i] as string];
+    // By the record's own keys (for-in reads a record's values by slot, not by a lookup per spec id): each key
+    // the task has a spec of sets that spec's bit. A record lists its specs in the task's order as a rule, so the
+    // next spec is tried before a scan.
+    let next = 0;
+    for (const key in specs) {
+      const i = next < n && ids[next] === key ? next : indexOf(key);
+      if (i === undefined) continue;
+      next = i + 1;
+      const x = specs[key];
       if (x === 'pass') {
         has[i * words + w] = (has[i * words + w] as number) | bit;
         pass[i * words + w] = (pass[i * words + w] as number) | bit;

@@ -156,7 +156,7 @@ function taskFigures(
     next.set(task.id, hit);
     return hit;
   }
-  const c = task.specs.length >= 2 ? measuredCoupling(task, state, verifier, policy, { minAttempts, coFlipPhi }) : undefined;
+  const c = task.specs.length >= 2 ? measuredCoupling(task, state, verifier, policy, couplingOptions(minAttempts, coFlipPhi)) : undefined;
   const entry: CachedFigures = {
     task,
     revision: task.revision,
@@ -168,7 +168,7 @@ function taskFigures(
     policy,
     minAttempts,
     coFlipPhi,
-    source: sourceDataset(task),
+    source: sourceOf(task),
     categories: distinctCategories(task.specs),
     coupled: c !== undefined,
     coupling: c ? c.coupling : 0,
@@ -183,6 +183,39 @@ function taskFigures(
   };
   next.set(task.id, entry);
   return entry;
+}
+
+/** The options measuredCoupling gets, one object while they stay the same (not one a task). */
+let lastOptions: { minAttempts: number; coFlipPhi: number } = { ...COUPLING_DEFAULTS };
+function couplingOptions(minAttempts: number, coFlipPhi: number): { minAttempts: number; coFlipPhi: number } {
+  if (lastOptions.minAttempts !== minAttempts || lastOptions.coFlipPhi !== coFlipPhi) lastOptions = { minAttempts, coFlipPhi };
+  return lastOptions;
+}
+
+/**
+ * `sourceDataset`, which reads `source.flavor` and `source.importer` alone: its answer kept by those two values (a
+ * dataset has a handful of them), not worked out again (trimmed, lower-cased, cut) for every task.
+ */
+const datasets = new Map<unknown, Map<unknown, string>>();
+let datasetCount = 0;
+function sourceOf(task: CandidateTask): string {
+  const s = task.source;
+  if (!s || typeof s !== 'object') return sourceDataset(task);
+  const flavor: unknown = s.flavor;
+  const importer: unknown = s.importer;
+  let byImporter = datasets.get(flavor);
+  const hit = byImporter?.get(importer);
+  if (hit !== undefined) return hit;
+  const dataset = sourceDataset(task);
+  if (datasetCount >= 256) {
+    datasets.clear();
+    datasetCount = 0;
+    byImporter = undefined;
+  }
+  if (!byImporter) datasets.set(flavor, (byImporter = new Map()));
+  byImporter.set(importer, dataset);
+  datasetCount++;
+  return dataset;
 }
 
 const seenCategories: string[] = [];
@@ -287,15 +320,7 @@ export function bootstrapMeans(samples: ReadonlyArray<readonly number[]>, resamp
   const n = samples[0]?.length ?? 0;
   if (n === 0) return samples.map(() => undefined);
   const k = samples.length;
-  const order = Array.from({ length: n }, (_, i) => i);
-  order.sort((x, y) => {
-    for (const s of samples) {
-      const d = (s[x] as number) - (s[y] as number);
-      if (d !== 0) return d;
-    }
-    return 0;
-  });
-  const data = samples.map((s) => Float64Array.from(order, (i) => s[i] as number));
+  const data = sortedMembers(samples, n);
   // The multiset, run-length encoded, is the cache key.
   const key: string[] = [String(k), String(resamples), String(seed >>> 0)];
   /** Index of the last member of each run of equal members, and the run's length. */
@@ -304,7 +329,8 @@ export function bootstrapMeans(samples: ReadonlyArray<readonly number[]>, resamp
   let run = 0;
   for (let i = 0; i < n; i++) {
     run++;
-    const last = i === n - 1 || data.some((d) => d[i] !== d[i + 1]);
+    let last = i === n - 1;
+    for (let j = 0; j < k && !last; j++) last = (data[j] as Float64Array)[i] !== (data[j] as Float64Array)[i + 1];
     if (last) {
       key.push(`${data.map((d) => d[i]).join(',')}*${run}`);
       ends.push(i);
@@ -335,6 +361,52 @@ export function bootstrapMeans(samples: ReadonlyArray<readonly number[]>, resamp
   if (bootstrapCache.size > BOOTSTRAP_CACHE) bootstrapCache.delete(bootstrapCache.keys().next().value as string);
   return result.map((m) => ({ ...m }));
 }
+
+/**
+ * The members sorted by their values in sample order (the first sample's, then the second's for ties, ...), as one
+ * column per sample. Two samples of small non-negative integers (spec and category counts) pack each member into one
+ * number and sort those as a typed array; anything else sorts the indexes by comparison. Equal members are equal in
+ * every column, so both orders give the same columns.
+ */
+function sortedMembers(samples: ReadonlyArray<readonly number[]>, n: number): Float64Array[] {
+  const k = samples.length;
+  if (k === 2) {
+    const a = samples[0] as readonly number[];
+    const b = samples[1] as readonly number[];
+    let small = true;
+    for (let i = 0; i < n && small; i++) {
+      const x = a[i] as number;
+      const y = b[i] as number;
+      small = Number.isInteger(x) && Number.isInteger(y) && x >= 0 && y >= 0 && x < PACK && y < PACK && !Object.is(x, -0) && !Object.is(y, -0);
+    }
+    if (small) {
+      const packed = new Float64Array(n);
+      for (let i = 0; i < n; i++) packed[i] = (a[i] as number) * PACK + (b[i] as number);
+      packed.sort();
+      const ca = new Float64Array(n);
+      const cb = new Float64Array(n);
+      for (let i = 0; i < n; i++) {
+        const v = packed[i] as number;
+        const y = v % PACK;
+        ca[i] = (v - y) / PACK;
+        cb[i] = y;
+      }
+      return [ca, cb];
+    }
+  }
+  const order = Array.from({ length: n }, (_, i) => i);
+  order.sort((x, y) => {
+    for (const s of samples) {
+      const d = (s[x] as number) - (s[y] as number);
+      if (d !== 0) return d;
+    }
+    return 0;
+  });
+  return samples.map((s) => Float64Array.from(order, (i) => s[i] as number));
+}
+
+/** Packing base of `sortedMembers`: two values below it fit one double exactly. */
+const PACK = 1 << 20;
 
 const BOOTSTRAP_CACHE = 64;
 const bootstrapCache = new Map<string, MeanInterval[]>();
