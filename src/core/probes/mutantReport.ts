@@ -11,14 +11,8 @@ export const MUTANT_OUTCOMES = ['killed', 'survived', 'did_not_apply', 'timed_ou
  */
 export type MutantOutcome = (typeof MUTANT_OUTCOMES)[number];
 
-export interface MutantResult {
-  id: string;
-  operator: string;
-  file: string;
-  line: number;
-  column: number;
-  before: string;
-  after: string;
+/** A mutant as run: what it is (a `Mutant` without its patch, kept for survivors only), and how it did. */
+export interface MutantResult extends Omit<Mutant, 'patch'> {
   outcome: MutantOutcome;
   /** The run's status and reason, as the verifier gave them. */
   status: string;
