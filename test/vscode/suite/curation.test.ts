@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SpecWeaveApi } from '../../../src/vscode/extension';
-import { api, closeAllEditors, openDataset, projectRoot, statsHandshake, tinyDatasetWithClone, until } from './helpers';
+import { curatorDatasetDone, openCuratorDataset, projectRoot, statsHandshake, until } from './helpers';
 
 const CURATOR = 'In-Host Tester';
 
@@ -42,17 +42,12 @@ describe('curation', () => {
   const config = () => vscode.workspace.getConfiguration('specweave');
 
   before(async () => {
-    a = await api();
-    await config().update('curator.name', CURATOR, vscode.ConfigurationTarget.Global);
-    root = tinyDatasetWithClone().root;
-    await openDataset(a, root);
-    await until('the curation store', () => a.curation.store?.root === root, 10_000);
+    ({ a, root } = await openCuratorDataset(CURATOR));
   });
 
   after(async () => {
     await vscode.commands.executeCommand('specweave.review.stop');
-    await config().update('curator.name', undefined, vscode.ConfigurationTarget.Global);
-    await closeAllEditors();
+    await curatorDatasetDone();
   });
 
   it('registers its commands', async () => {

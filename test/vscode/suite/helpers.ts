@@ -95,3 +95,22 @@ export async function closeAllEditors(): Promise<void> {
 export function activeTabInput(): unknown {
   return vscode.window.tabGroups.activeTabGroup.activeTab?.input;
 }
+
+/**
+ * The curation suites' set-up: `curator` as the curator name, a new tiny dataset (with its clone) open and its curation
+ * store ready. `curatorDatasetDone` is the matching tear-down.
+ */
+export async function openCuratorDataset(curator: string): Promise<{ a: SpecWeaveApi; root: string }> {
+  const a = await api();
+  await vscode.workspace.getConfiguration('specweave').update('curator.name', curator, vscode.ConfigurationTarget.Global);
+  const root = tinyDatasetWithClone().root;
+  await openDataset(a, root);
+  await until('the curation store', () => a.curation.store?.root === root, 10_000);
+  return { a, root };
+}
+
+/** Undoes `openCuratorDataset`'s curator name and closes the editors it left open. */
+export async function curatorDatasetDone(): Promise<void> {
+  await vscode.workspace.getConfiguration('specweave').update('curator.name', undefined, vscode.ConfigurationTarget.Global);
+  await closeAllEditors();
+}

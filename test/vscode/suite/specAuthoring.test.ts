@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SpecWeaveApi } from '../../../src/vscode/extension';
-import { api, closeAllEditors, openDataset, tinyDatasetWithClone, until } from './helpers';
+import { curatorDatasetDone, openCuratorDataset, until } from './helpers';
 
 const CURATOR = 'Spec Author';
 
@@ -29,7 +29,6 @@ describe('spec authoring from the task view', () => {
   let a: SpecWeaveApi;
   let root: string;
   let nextId = 5000;
-  const config = () => vscode.workspace.getConfiguration('specweave');
   const send = async (method: string, params: unknown) => {
     const session = a.panels.sessionOf('t1');
     assert.ok(session, 'a task panel for t1');
@@ -37,18 +36,13 @@ describe('spec authoring from the task view', () => {
   };
 
   before(async () => {
-    a = await api();
-    await config().update('curator.name', CURATOR, vscode.ConfigurationTarget.Global);
-    root = tinyDatasetWithClone().root;
-    await openDataset(a, root);
-    await until('the curation store', () => a.curation.store?.root === root, 10_000);
+    ({ a, root } = await openCuratorDataset(CURATOR));
     await vscode.commands.executeCommand('specweave.task.open', 't1');
     await until('the t1 session', () => a.panels.sessionOf('t1'));
   });
 
   after(async () => {
-    await config().update('curator.name', undefined, vscode.ConfigurationTarget.Global);
-    await closeAllEditors();
+    await curatorDatasetDone();
   });
 
   it('specs.edit writes a revision, the model follows, a label on the changed spec is stale, undo takes it back', async () => {

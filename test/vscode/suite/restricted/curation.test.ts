@@ -6,24 +6,18 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SpecWeaveApi } from '../../../../src/vscode/extension';
-import { api, closeAllEditors, openDataset, statsHandshake, tinyDatasetWithClone, until } from '../helpers';
+import { curatorDatasetDone, openCuratorDataset, statsHandshake, until } from '../helpers';
 
 describe('curation (restricted workspace)', () => {
   let a: SpecWeaveApi;
   let root: string;
-  const config = () => vscode.workspace.getConfiguration('specweave');
 
   before(async () => {
-    a = await api();
-    await config().update('curator.name', 'Restricted Reviewer', vscode.ConfigurationTarget.Global);
-    root = tinyDatasetWithClone().root;
-    await openDataset(a, root);
-    await until('the curation store', () => a.curation.store?.root === root, 10_000);
+    ({ a, root } = await openCuratorDataset('Restricted Reviewer'));
   });
 
   after(async () => {
-    await config().update('curator.name', undefined, vscode.ConfigurationTarget.Global);
-    await closeAllEditors();
+    await curatorDatasetDone();
   });
 
   it('labels and approves from the task view, written to curation/events.jsonl', async () => {

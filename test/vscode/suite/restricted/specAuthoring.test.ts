@@ -5,24 +5,18 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SpecWeaveApi } from '../../../../src/vscode/extension';
-import { api, closeAllEditors, openDataset, tinyDatasetWithClone, until } from '../helpers';
+import { curatorDatasetDone, openCuratorDataset, until } from '../helpers';
 
 describe('spec authoring (restricted workspace)', () => {
   let a: SpecWeaveApi;
   let root: string;
-  const config = () => vscode.workspace.getConfiguration('specweave');
 
   before(async () => {
-    a = await api();
-    await config().update('curator.name', 'Restricted Author', vscode.ConfigurationTarget.Global);
-    root = tinyDatasetWithClone().root;
-    await openDataset(a, root);
-    await until('the curation store', () => a.curation.store?.root === root, 10_000);
+    ({ a, root } = await openCuratorDataset('Restricted Author'));
   });
 
   after(async () => {
-    await config().update('curator.name', undefined, vscode.ConfigurationTarget.Global);
-    await closeAllEditors();
+    await curatorDatasetDone();
   });
 
   it('refuses specs.edit and specs.undo; task.json and the review log are untouched', async () => {
