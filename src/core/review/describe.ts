@@ -52,6 +52,14 @@ export function describeEvent(e: ReviewEvent): string {
       const deleted = p.deleted && p.deleted.length > 0 ? `; deleted ${p.deleted.join(', ')} in revision ${p.to}` : '';
       return `specs ${what}: revision ${p.from} -> ${p.to}${p.changedSpecs.length > 0 ? ` (changed specs: ${p.changedSpecs.join(', ')})` : ''}${deleted}${note(p.note)}`;
     }
+    case 'review.findings': {
+      const p = e.payload;
+      const cands = p.findings.filter((f) => f.candidate).length;
+      const tokens = p.promptTokens !== undefined ? `, ${p.promptTokens}+${p.completionTokens ?? 0} tokens` : '';
+      return `review agent on ${p.attempt} (${p.model}, prompt ${p.promptVersion}${tokens}): ${p.findings.length} finding(s), ${cands} candidate(s)${p.dropped.length > 0 ? `, ${p.dropped.length} dropped` : ''}`;
+    }
+    case 'review.dismiss':
+      return `finding ${e.payload.findings} × ${e.payload.spec} dismissed${note(e.payload.note)}`;
     case 'revision':
       return `revision ${e.payload.from} -> ${e.revision}${e.payload.changedSpecs.length > 0 ? ` (changed specs: ${e.payload.changedSpecs.join(', ')})` : ''}${note(e.payload.note)}`;
   }

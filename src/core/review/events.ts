@@ -2,6 +2,8 @@
 // line format with its checksum. Adding a kind = one entry in `ReviewPayloads` and one in `PAYLOAD_CHECKS`.
 import { createHash } from 'node:crypto';
 import { parseStrict } from '../jsonStrict';
+import type { FindingDismissPayload, FindingsPayload } from '../findings/model';
+import { findingDismissCheck, findingsPayloadCheck } from '../findings/model';
 import type { CuratorVerdict, TaskStatus } from '../model';
 import { TASK_STATUSES } from '../model';
 import { curatorNameProblem } from './curator';
@@ -97,6 +99,13 @@ export interface ReviewPayloads {
    * `undoes` (an event id), as a new revision.
    */
   'specs.edit': SpecEditPayload;
+  /**
+   * The review agent's checked findings for one attempt (core/findings/model.ts): suggestions, never labels. The
+   * envelope's curator is who ran the agent; `revision` the task revision judged.
+   */
+  'review.findings': FindingsPayload;
+  /** A curator dismissed one finding of a `review.findings` event. */
+  'review.dismiss': FindingDismissPayload;
 }
 
 /** Operations of spec authoring, as recorded in the log (`undo` restores the specs before an earlier one). */
@@ -221,6 +230,8 @@ export const PAYLOAD_CHECKS: { [K in ReviewEventKind]: Check } = {
     { op: oneOf(SPEC_EDIT_OPS), from: int(1, 1_000_000), to: int(2, 1_000_001), changedSpecs: arrayOf(id, { max: 10_000 }) },
     { created: arrayOf(id, { max: 10_000 }), deleted: arrayOf(id, { max: 10_000 }), summary: text(2000), undoes: id, note },
   ),
+  'review.findings': findingsPayloadCheck,
+  'review.dismiss': findingDismissCheck,
 };
 
 export function isKnownKind(kind: string): kind is ReviewEventKind {
@@ -344,5 +355,6 @@ export function compareEvents(a: EventEnvelope, b: EventEnvelope): number {
 export function isUndoable(kind: string): boolean {
   // A repair's request and acceptance describe files written to disk; undoing the event would not unwrite them.
   // A spec edit is undone by `specweave specs undo`, which writes a new revision.
-  return kind !== 'revision' && kind !== 'repair.request' && kind !== 'repair.accept' && kind !== 'specs.edit';
+  // The agent's findings are its record of a paid call: a curator dismisses one (`review.dismiss`), never unwrites it.
+  return kind !== 'revision' && kind !== 'repair.request' && kind !== 'repair.accept' && kind !== 'specs.edit' && kind !== 'review.findings';
 }

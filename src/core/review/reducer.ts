@@ -1,5 +1,6 @@
 // The review state as a pure reduction of the log: events sorted by (time, id), undone events left out, folded per
 // task. The order lines have in the file does not matter, so a log merged by git reduces the same on every machine.
+import type { FindingsPayload } from '../findings/model';
 import type { CuratorVerdict, TaskStatus } from '../model';
 import type { EvidenceLink } from './evidence';
 import type { AdjudicatePayload, ApprovePayload, KnownReviewEvent, ReviewEvent, ScorePayload, Waiver } from './events';
@@ -84,6 +85,22 @@ export interface SpecEditRecord extends EventRef {
   note?: string;
 }
 
+/** One `review.findings` event: the agent's checked findings for one attempt (suggestions, never labels). */
+export interface FindingsRecord extends EventRef {
+  payload: FindingsPayload;
+}
+
+/** A curator's dismissal of one finding: keyed by `findingKey(findingsEvent, spec)`. */
+export interface FindingDismissal extends EventRef {
+  findings: string;
+  spec: string;
+  note?: string;
+}
+
+export function findingKey(findingsEvent: string, spec: string): string {
+  return `${findingsEvent}\u0000${spec}`;
+}
+
 /** A repair suggestion's history in the log: asked for, then accepted or rejected. */
 export interface RepairRecord {
   suggestion: string;
@@ -122,6 +139,10 @@ export interface TaskReviewState {
   deletedSpecs: Map<string, number>;
   /** Repair suggestions by id. */
   repairs: Map<string, RepairRecord>;
+  /** The review agent's `review.findings` events in log order (undone ones cannot be: they are not undoable). */
+  findings: FindingsRecord[];
+  /** Dismissed findings, by `findingKey`. */
+  findingDismissals: Map<string, FindingDismissal>;
   /** Every event of the task in log order, undone ones included. */
   events: ReviewEvent[];
   /** Events withdrawn by an effective undo. */
@@ -165,6 +186,8 @@ export function emptyTaskState(task: string): TaskReviewState {
     specEdits: [],
     deletedSpecs: new Map(),
     repairs: new Map(),
+    findings: [],
+    findingDismissals: new Map(),
     events: [],
     undone: new Set(),
     issues: [],
@@ -377,6 +400,14 @@ export function reduceTask(task: string, events: ReviewEvent[]): TaskReviewState
         st.specEdits.push(rec);
         for (const d of rec.deleted) st.deletedSpecs.set(d, p.to);
         for (const c of rec.created) st.deletedSpecs.delete(c);
+        break;
+      }
+      case 'review.findings':
+        st.findings.push({ ...ref(e), payload: e.payload });
+        break;
+      case 'review.dismiss': {
+        const p = e.payload;
+        st.findingDismissals.set(findingKey(p.findings, p.spec), { ...ref(e), findings: p.findings, spec: p.spec, ...(p.note !== undefined ? { note: p.note } : {}) });
         break;
       }
       case 'revision':
