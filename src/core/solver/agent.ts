@@ -162,6 +162,8 @@ export function observation(returncode: number | null, output: string, limits: P
 }
 
 function oneLine(s: string, max: number): string {
+  // A tool name is the model's text: control characters would reach whoever reads the history.
+  // eslint-disable-next-line no-control-regex
   const flat = s.replace(/[\u0000-\u001f\u007f]+/g, ' ');
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
