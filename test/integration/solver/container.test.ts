@@ -115,3 +115,31 @@ test('the history cut also removes a history the image brought: later commits, b
     await c.remove();
   }
 });
+
+test('kill -9 of the trial\'s owner: its container stops by itself, and the sweep removes it', async () => {
+  const { spawn } = await import('node:child_process');
+  const { sweepOrphans } = await import('../../../src/adapters/docker/sweep');
+  const p = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'trialOwner.ts')], { cwd: path.resolve(__dirname, '../../..'), stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  p.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  p.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const id = await new Promise<string>((resolve, reject) => {
+    p.stdout.on('data', () => {
+      const line = out.split('\n')[0];
+      if (out.includes('\n') && line) resolve(line.trim());
+    });
+    p.on('close', (code) => reject(new Error(`the owner ended first (${code}): ${err}`)));
+  });
+  const state = async () => (await listOwned(engine)).find((x) => x.id === id)?.state;
+  assert.equal(await state(), 'running');
+  p.kill('SIGKILL');
+  const end = Date.now() + 60_000;
+  while ((await state()) === 'running') {
+    if (Date.now() > end) assert.fail('the orphaned trial container still runs 60 s after its owner died');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const swept = await sweepOrphans(engine);
+  assert.ok(swept.some((s) => id.startsWith(s) || s.startsWith(id.slice(0, 12))), `swept ${swept.join(', ')}`);
+  assert.equal(await state(), undefined);
+});
