@@ -70,10 +70,20 @@ function kib(bytes: number): string {
   return bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
 }
 
-export type ChatRole = 'system' | 'user' | 'assistant';
+export type ChatRole = 'system' | 'user' | 'assistant' | 'tool';
+/** A function call the model asked for (OpenAI's `tool_calls`), its arguments as the raw JSON text it gave. */
+export interface ChatToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
 export interface ChatMessage {
   role: ChatRole;
   content: string;
+  /** An assistant message's tool calls (a solver's history). */
+  toolCalls?: ChatToolCall[];
+  /** A `tool` message: the call it answers. */
+  toolCallId?: string;
 }
 
 export type ResponseFormatMode = 'json_schema' | 'json_object' | 'none';
@@ -84,6 +94,11 @@ export interface ChatRequest {
   schema?: { name: string; schema: Record<string, unknown> };
   /** Most tokens the reply may use. */
   maxReplyTokens: number;
+  /**
+   * Functions the model may call (OpenAI function calling). An endpoint that refuses the parameter has it dropped
+   * and remembered, like any other optional parameter: the model then answers in text.
+   */
+  tools?: Array<{ name: string; description: string; parameters: Record<string, unknown> }>;
 }
 
 export interface Usage {
@@ -108,6 +123,8 @@ export interface TryRecord {
 
 export interface ChatResult {
   text: string;
+  /** The tool calls of the reply (only when the request offered tools and the model called one). */
+  toolCalls?: ChatToolCall[];
   finishReason: string;
   usage?: Usage;
   /** The model the endpoint says answered. */
@@ -215,7 +232,7 @@ export function retryAfterMs(headers: Headers | undefined, now = Date.now()): nu
   return Number.isNaN(d) ? undefined : Math.max(0, d - now);
 }
 
-const PARAMS = ['response_format', 'json_schema', 'max_completion_tokens', 'max_tokens', 'stream_options', 'temperature'] as const;
+const PARAMS = ['response_format', 'json_schema', 'max_completion_tokens', 'max_tokens', 'stream_options', 'temperature', 'tools'] as const;
 
 /** The request parameter a 400/422 names, if any. */
 function rejectedParam(e: APIError): string | undefined {
@@ -223,6 +240,18 @@ function rejectedParam(e: APIError): string | undefined {
   const named = [e.param, body?.param].find((p): p is string => typeof p === 'string' && p.length > 0);
   const text = `${named ?? ''} ${e.message} ${typeof body?.message === 'string' ? body.message : ''}`;
   return PARAMS.find((p) => text.includes(p));
+}
+
+/** The function calls of a whole (non-streamed) reply message. */
+function toolCallsOf(list: OpenAI.Chat.ChatCompletionMessageToolCall[] | undefined): ChatToolCall[] | undefined {
+  if (!Array.isArray(list) || list.length === 0) return undefined;
+  const out: ChatToolCall[] = [];
+  for (const c of list) {
+    const f = (c as { function?: { name?: unknown; arguments?: unknown } }).function;
+    if (!f || typeof f.name !== 'string') continue;
+    out.push({ id: typeof c.id === 'string' ? c.id : '', name: f.name, arguments: typeof f.arguments === 'string' ? f.arguments : '' });
+  }
+  return out.length > 0 ? out : undefined;
 }
 
 export class LlmClient {
@@ -347,12 +376,18 @@ export class LlmClient {
   }
 
   private body(req: ChatRequest, format: ResponseFormatMode, mem: ReturnType<EndpointMemory['get']>): Record<string, unknown> {
-    const messages = req.messages.map((m) => ({ ...m }));
+    const messages: Array<Record<string, unknown> & { role: ChatRole; content: string | null }> = req.messages.map((m) => {
+      if (m.role === 'assistant' && m.toolCalls && m.toolCalls.length > 0) {
+        return { role: m.role, content: m.content.length > 0 ? m.content : null, tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })) };
+      }
+      if (m.role === 'tool') return { role: m.role, content: m.content, tool_call_id: m.toolCallId ?? '' };
+      return { role: m.role, content: m.content };
+    });
     if (req.schema && format !== 'json_schema') {
       // Without JSON-schema mode the schema goes into the instructions; json_object mode also needs the word "JSON".
       const first = messages[0];
       const add = `\n\nReply with one JSON object only (no prose, no code fences) that matches this JSON Schema:\n${JSON.stringify(req.schema.schema)}`;
-      if (first && first.role === 'system') first.content += add;
+      if (first && first.role === 'system') first.content = `${first.content ?? ''}${add}`;
       else messages.unshift({ role: 'system', content: add.trim() });
     }
     const body: Record<string, unknown> = { model: this.settings.model, messages };
@@ -360,6 +395,7 @@ export class LlmClient {
     if (mem.tokensParam !== 'none') body[mem.tokensParam] = req.maxReplyTokens;
     if (req.schema && format === 'json_schema') body.response_format = { type: 'json_schema', json_schema: { name: req.schema.name, schema: req.schema.schema, strict: true } };
     else if (req.schema && format === 'json_object') body.response_format = { type: 'json_object' };
+    if (req.tools && req.tools.length > 0 && !mem.dropped.has('tools')) body.tools = req.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
     if (this.streamReplies) {
       body.stream = true;
       if (!mem.dropped.has('stream_options')) body.stream_options = { include_usage: true };
@@ -370,7 +406,7 @@ export class LlmClient {
   /** One request. Throws the SDK's errors (or ours for a cut stream / refusal); `classify` makes sense of them. */
   private async once(req: ChatRequest, format: ResponseFormatMode, mem: ReturnType<EndpointMemory['get']>, n: number, o: CallOptions): Promise<Omit<ChatResult, 'responseFormat' | 'tries' | 'durationMs'>> {
     const body = this.body(req, format, mem);
-    const sent = (body.messages as ChatMessage[]).map((m) => ({ role: m.role, content: m.content }));
+    const sent = (body.messages as Array<{ role: ChatRole; content: string | null }>).map((m) => ({ role: m.role, content: m.content ?? '' }));
     // One controller per try: the caller's cancel and our idle timer both end it.
     const ctl = new AbortController();
     const state = { idle: false, chars: 0, tooLarge: false };
@@ -407,13 +443,20 @@ export class LlmClient {
         }
         if (msg?.refusal) throw new LlmError('refusal', `The model declined: ${this.redact(msg.refusal)}`);
         const text = msg?.content ?? '';
+        const toolCalls = toolCallsOf(msg?.tool_calls);
+        if (toolCalls && toolCalls.reduce((b, c) => b + Buffer.byteLength(c.arguments) + c.name.length, 0) > maxBytes) {
+          state.tooLarge = true;
+          this.checkAbort(state, o, 0);
+        }
         o.onProgress?.({ phase: 'streaming', tokens: r.usage?.completion_tokens ?? estimateTokens(text), tryNumber: n });
-        return { text, finishReason: choice?.finish_reason ?? 'unknown', ...usageOf(r.usage), model: r.model ?? this.settings.model, firstTokenMs: Date.now() - sentAt, sent };
+        return { text, ...(toolCalls ? { toolCalls } : {}), finishReason: choice?.finish_reason ?? 'unknown', ...usageOf(r.usage), model: r.model ?? this.settings.model, firstTokenMs: Date.now() - sentAt, sent };
       }
       const stream = (await sdk.chat.completions.create(body as unknown as OpenAI.Chat.ChatCompletionCreateParamsStreaming, { signal: ctl.signal })) as AsyncIterable<OpenAI.Chat.ChatCompletionChunk>;
       let bytes = 0;
       let text = '';
       let refusal = '';
+      /** Tool calls by their index in the reply, pieced together from the deltas. */
+      const calls: Array<{ id: string; name: string; arguments: string }> = [];
       let finishReason: string | undefined;
       let usage: OpenAI.CompletionUsage | undefined;
       let model = this.settings.model;
@@ -435,6 +478,17 @@ export class LlmClient {
             if (d?.refusal) {
               bytes += Buffer.byteLength(d.refusal);
               refusal += d.refusal;
+            }
+            for (const tc of d?.tool_calls ?? []) {
+              const at = Number.isInteger(tc.index) && tc.index >= 0 && tc.index < 64 ? tc.index : calls.length;
+              const call = (calls[at] ??= { id: '', name: '', arguments: '' });
+              if (tc.id) call.id = tc.id;
+              if (tc.function?.name) call.name += tc.function.name;
+              if (tc.function?.arguments) {
+                bytes += Buffer.byteLength(tc.function.arguments);
+                call.arguments += tc.function.arguments;
+              }
+              firstTokenMs ??= Date.now() - sentAt;
             }
             if (c.finish_reason) finishReason = c.finish_reason;
           }
@@ -465,7 +519,8 @@ export class LlmClient {
         throw new LlmError('stream_cut', `The reply from ${this.settings.baseUrl} ended before the model finished (after ${estimateTokens(text)} tokens, no end-of-reply marker); ask again.`);
       }
       o.onProgress?.({ phase: 'streaming', tokens: usage?.completion_tokens ?? estimateTokens(text), tryNumber: n });
-      return { text, finishReason, ...usageOf(usage), model, sent, ...(firstTokenMs !== undefined ? { firstTokenMs } : {}) };
+      const toolCalls = calls.filter((c) => c !== undefined && c.name.length > 0);
+      return { text, ...(toolCalls.length > 0 ? { toolCalls } : {}), finishReason, ...usageOf(usage), model, sent, ...(firstTokenMs !== undefined ? { firstTokenMs } : {}) };
     } catch (e) {
       this.checkAbort(state, o, state.chars);
       throw e;

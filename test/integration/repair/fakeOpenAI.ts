@@ -17,6 +17,8 @@ export type FakeReply =
       /** Pause between chunks. */
       delayMs?: number;
       refusal?: string;
+      /** Function calls of the reply (OpenAI `tool_calls`); streamed as deltas, the arguments in pieces. */
+      toolCalls?: Array<{ id: string; name: string; arguments: string }>;
       finishReason?: string;
       usage?: { prompt_tokens: number; completion_tokens: number };
       /** Destroy the connection after this many characters of content. */
@@ -235,7 +237,18 @@ export class FakeOpenAI {
       object: 'chat.completion',
       created: Math.floor(Date.now() / 1000),
       model: String(body.model),
-      choices: [{ index: 0, message: { role: 'assistant', content: r.refusal ? null : r.content, refusal: r.refusal ?? null }, finish_reason: r.finishReason ?? 'stop' }],
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: 'assistant',
+            content: r.refusal ? null : r.toolCalls && r.content === '' ? null : r.content,
+            refusal: r.refusal ?? null,
+            ...(r.toolCalls ? { tool_calls: r.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })) } : {}),
+          },
+          finish_reason: r.finishReason ?? (r.toolCalls ? 'tool_calls' : 'stop'),
+        },
+      ],
       usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
     });
   }
@@ -265,11 +278,15 @@ export class FakeOpenAI {
       if (r.delayMs) await wait(r.delayMs);
       if (res.destroyed) return;
     }
+    for (const [index, c] of (r.toolCalls ?? []).entries()) {
+      send({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } }] }, finish_reason: null }] });
+      for (let i = 0; i < c.arguments.length; i += step) send({ ...base, choices: [{ index: 0, delta: { tool_calls: [{ index, function: { arguments: c.arguments.slice(i, i + step) } }] }, finish_reason: null }] });
+    }
     if (r.endEarly) {
       res.end();
       return;
     }
-    send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: r.finishReason ?? 'stop' }] });
+    send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: r.finishReason ?? (r.toolCalls ? 'tool_calls' : 'stop') }] });
     const opts = body.stream_options as { include_usage?: boolean } | undefined;
     if (opts?.include_usage) {
       const usage = r.usage ?? { prompt_tokens: 1000, completion_tokens: Math.ceil(r.content.length / 4) };
