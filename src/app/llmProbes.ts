@@ -43,14 +43,18 @@ const MAX_OUTPUT_BYTES = 1024 * 1024;
  */
 export class ProbeOutputs {
   private readonly chunks = new Map<string, { parts: Buffer[]; bytes: number }>();
+  /** Only the runs asked for are kept (a gold mutant's output is not). */
+  watch(id: string): void {
+    if (!this.chunks.has(id)) this.chunks.set(id, { parts: [], bytes: 0 });
+  }
   readonly onOutput = (req: VerifyRequest, stream: 'stdout' | 'stderr', chunk: Buffer): void => {
     if (!req.probe || stream !== 'stdout') return;
-    const e = this.chunks.get(req.probe.id) ?? { parts: [], bytes: 0 };
+    const e = this.chunks.get(req.probe.id);
+    if (!e) return;
     if (e.bytes >= MAX_OUTPUT_BYTES) return;
     const part = chunk.subarray(0, MAX_OUTPUT_BYTES - e.bytes);
     e.parts.push(Buffer.from(part));
     e.bytes += part.length;
-    this.chunks.set(req.probe.id, e);
   };
   /** The stdout of the probe run `id` (and forgets it). */
   take(id: string): string | undefined {
@@ -231,7 +235,10 @@ export async function probeWithLlm(task: CandidateTask, kind: LlmProbeKind, n: n
   const req = (id: string, patch: string): VerifyRequest => ({ task, attemptId: GOLD_PROBE, probe: { id, patch: Buffer.from(patch, 'utf8') }, force: true, ...(o.timeoutSec ? { timeoutSec: o.timeoutSec } : {}) });
   const goldProbeId = `${kind}-gold`;
   const goldId = o.service.enqueue(req(goldProbeId, p.gold));
-  const queued = patches.map((x) => ({ x, id: o.service.enqueue(req(x.id, x.patch)) }));
+  const queued = patches.map((x) => {
+    o.outputs?.watch(x.id);
+    return { x, id: o.service.enqueue(req(x.id, x.patch)) };
+  });
   let cancelled = 0;
   let engineError: EngineUnavailableError | undefined;
   const runs = (
@@ -251,7 +258,6 @@ export async function probeWithLlm(task: CandidateTask, kind: LlmProbeKind, n: n
     )
   ).filter((r): r is LlmPatchRun => r !== undefined);
   const g = await o.service.queue.result(goldId);
-  o.outputs?.take(goldProbeId);
   if (engineError) throw engineError;
   if (g.state === 'failed' && g.error instanceof EngineUnavailableError) throw g.error;
   if (g.state === 'cancelled') cancelled++;
