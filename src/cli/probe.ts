@@ -161,6 +161,10 @@ export const probeCommand = defineCommand({
     if (!(await engineAnswers(service, 'probe'))) return 1;
 
     const sigint = cancelOnSigint(service);
+    // A model call under way is cancelled by the same SIGINT; no new call starts after it.
+    const llmAbort = new AbortController();
+    const abortLlm = () => llmAbort.abort();
+    process.once('SIGINT', abortLlm);
     // The LLM probes: one task's calls after another (a few tasks at a time), its patches queued with the others'.
     const budget = new ProbeBudget(budgetUsd);
     const printLlm = (r: LlmProbeResult) => {
@@ -172,9 +176,10 @@ export const probeCommand = defineCommand({
       let bad = 0;
       let next = 0;
       const worker = async () => {
-        while (next < withGold.length) {
+        while (next < withGold.length && !llmAbort.signal.aborted) {
           const task = withGold[next++] as CandidateTask;
           for (const [kind, n] of llmProbes) {
+            if (llmAbort.signal.aborted) break;
             let r: LlmProbeResult;
             try {
               r = await probeWithLlm(task, kind, n, {
@@ -186,6 +191,7 @@ export const probeCommand = defineCommand({
                 redactor,
                 budget,
                 outputs,
+                signal: llmAbort.signal,
                 ...(timeoutSec ? { timeoutSec } : {}),
                 onResult: (t, k, x) => {
                   if (!json) err(`${one(t.id)} ${k} ${one(x.patch.id)} ${x.run ? one(x.run.status) : `error: ${one(x.error)}`}\n`);
@@ -254,10 +260,12 @@ export const probeCommand = defineCommand({
         err(`specweave probe: ${one(e.message)}\n`);
         return 1;
       }
-      throw e;
+      if (!(e instanceof LlmError && e.code === 'cancelled')) throw e;
     } finally {
       sigint.dispose();
+      process.removeListener('SIGINT', abortLlm);
     }
+    if (llmAbort.signal.aborted) return 130;
     if (sigint.interrupted) return 130;
     return failures > 0 ? 1 : 0;
   },
