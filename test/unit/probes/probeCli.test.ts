@@ -24,7 +24,15 @@ async function run(args: string[]): Promise<{ code: number; stdout: string; stde
 test('probe without --mutants, with a bad count or an unknown task is a usage error (exit 2) naming the problem', async () => {
   const none = await run(['probe', DATASET]);
   assert.equal(none.code, 2);
-  assert.match(none.stderr, /--mutants N is required/);
+  assert.match(none.stderr, /name a probe: --mutants N, --alternatives N or --variants N/);
+  for (const flag of ['--alternatives', '--variants']) {
+    const r = await run(['probe', DATASET, flag, '0']);
+    assert.equal(r.code, 2, flag);
+    assert.match(r.stderr, new RegExp(`${flag} needs a positive integer, got "0"`));
+  }
+  const budget = await run(['probe', DATASET, '--alternatives', '1', '--budget-usd', 'lots']);
+  assert.equal(budget.code, 2);
+  assert.match(budget.stderr, /--budget-usd needs a number of dollars, got "lots"/);
   for (const bad of ['0', '-3', '2.5', 'many']) {
     const r = await run(['probe', DATASET, '--mutants', bad]);
     assert.equal(r.code, 2, bad);
