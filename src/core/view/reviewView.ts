@@ -238,7 +238,17 @@ export function fitReviewView(v: ReviewView, budget = REVIEW_VIEW_BUDGET): Revie
   const bare = { ...others((l) => ({ curator: l.curator, verdict: l.verdict, evidence: [], event: l.event, time: l.time, ...(l.stale ? { stale: true } : {}) })) };
   const trimmed = `Other curators' notes and links are left out to keep this view small: ${where}.`;
   if (jsonBytes(bare) <= budget) return { ...bare, trimmed };
-  return { ...bare, history: bare.history.slice(-10), trimmed: `${trimmed} Only the last 10 events of the history are shown.` };
+  const short = { ...bare, history: bare.history.slice(-10) };
+  const shortText = `${trimmed} Only the last 10 events of the history are shown.`;
+  if (!short.findings || jsonBytes(short) <= budget) return { ...short, trimmed: shortText };
+  // The review agent's rationales last (they are what a finding says): cut to 300 characters, links to 10.
+  const findings = short.findings.map((f) => ({
+    ...f,
+    ...(f.rationale.length > 300 ? { rationale: f.rationale.slice(0, 300), rationaleCut: true } : {}),
+    links: f.links.slice(0, 10),
+    quotes: f.quotes.slice(0, 1),
+  }));
+  return { ...short, findings, trimmed: `${shortText} The review agent's rationales are cut to 300 characters: ${where}.` };
 }
 
 /**

@@ -15,7 +15,7 @@ import { acceptedLabel, currentFindings, isUnconfirmed, unconfirmedCount } from 
 import type { ReviewEvent } from '../../../src/core/review/events';
 import { formatEventLine } from '../../../src/core/review/events';
 import { reduceLog } from '../../../src/core/review/reducer';
-import { buildReviewView } from '../../../src/core/view/reviewView';
+import { buildReviewView, fitReviewView } from '../../../src/core/view/reviewView';
 import { ev, reviewDataset } from '../review/helpers';
 
 const H1 = 'a1'.repeat(32);
@@ -145,6 +145,13 @@ describe('current findings', () => {
     assert.equal(fv.acceptedByYou, false);
     assert.ok(v.cells.every((c) => !c.mine && c.others.length === 0), 'no label comes from the finding, and bob is hidden');
     assert.deepEqual(view(false).findings?.[0]?.acceptedBy, ['bob']);
+    // Many long findings still fit the view's budget: the rationales are cut last, and it says so.
+    const many = { ...v, findings: Array.from({ length: 400 }, (_, i) => ({ ...fv, spec: `S${i}`, rationale: 'y'.repeat(2000) })) };
+    const fit = fitReviewView(many);
+    assert.ok(JSON.stringify(fit).length <= 600_000);
+    assert.equal(fit.findings?.length, 400, 'no finding is dropped');
+    assert.equal(fit.findings?.[0]?.rationaleCut, true);
+    assert.match(fit.trimmed ?? '', /rationales are cut to 300 characters/);
   });
 });
 
