@@ -1,6 +1,7 @@
 // The one place that loads a dataset, its review log and its verifier runs into review state, and records new
 // decisions. The CLI and the extension both use it; the decisions themselves are made in src/core/review.
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import * as os from 'node:os';
 import type { CandidateTask, Dataset, Problem } from '../core/model';
 import type { ConsensusPolicy } from '../core/review/consensus';
@@ -20,6 +21,9 @@ import { curationStats } from '../core/review/stats';
 import type { ReviewQueue, TaskDisagreement, TaskReview } from '../core/review/taskReview';
 import { listDisagreements, reviewQueue, reviewTask } from '../core/review/taskReview';
 import type { TaskVerifierResults, VerifierVerdicts } from '../core/review/verdicts';
+import type { CurrentFinding } from '../core/findings/current';
+import { currentFindings } from '../core/findings/current';
+import { taskState } from '../core/review/reducer';
 import { GOLD_PROBE } from '../core/model';
 import type { LoadOptions } from '../adapters/fs/datasetLoader';
 import { loadDataset, openDataset, readDatasetText, readDatasetTextIfExists } from '../adapters/fs/datasetLoader';
@@ -96,6 +100,8 @@ export class CurationStore {
   private reviewState: ReviewState;
   private logProblems: Problem[] = [];
   private readonly verifierCache = new Map<string, TaskVerifierResults>();
+  /** SHA-256 of each attempt's current patch bytes, per task (read only for tasks that have findings). */
+  private readonly patchHashCache = new Map<string, Map<string, string>>();
   private tasksById: Map<string, CandidateTask>;
   private readonly runSource: RunSource;
 
@@ -138,6 +144,7 @@ export class CurationStore {
     this.datasetValue = loadDataset(this.root, this.opts.dataset);
     this.tasksById = new Map(this.datasetValue.tasks.map((t) => [t.id, t]));
     this.verifierCache.clear();
+    this.patchHashCache.clear();
   }
 
   /**
@@ -150,6 +157,7 @@ export class CurationStore {
     for (const id of ids) {
       const t = lookup(id);
       this.verifierCache.delete(id);
+      this.patchHashCache.delete(id);
       if (t) {
         if (!this.tasksById.has(id)) reorder = true;
         else replaced.set(id, t);
@@ -206,8 +214,34 @@ export class CurationStore {
 
   /** Forgets cached verifier results (all, or one task's) after new runs. */
   invalidateRuns(taskId?: string): void {
-    if (taskId === undefined) this.verifierCache.clear();
-    else this.verifierCache.delete(taskId);
+    if (taskId === undefined) {
+      this.verifierCache.clear();
+      this.patchHashCache.clear();
+    } else {
+      this.verifierCache.delete(taskId);
+      this.patchHashCache.delete(taskId);
+    }
+  }
+
+  /** SHA-256 (hex) of each attempt's current patch bytes (what a `review.findings` event's `patchHash` names). */
+  patchHashes(taskId: string): Map<string, string> {
+    const task = this.tasksById.get(taskId);
+    if (!task) return new Map();
+    const cached = this.patchHashCache.get(taskId);
+    if (cached) return cached;
+    const out = new Map<string, string>();
+    for (const [attempt, bytes] of this.runSource.currentPatches(task).attempts) out.set(attempt, createHash('sha256').update(bytes).digest('hex'));
+    this.patchHashCache.set(taskId, out);
+    return out;
+  }
+
+  /** The review agent's current findings on a task (none without `review.findings` events: no patch is read then). */
+  findings(taskId: string): CurrentFinding[] {
+    const task = this.tasksById.get(taskId);
+    if (!task) return [];
+    const st = taskState(this.reviewState, taskId);
+    if (st.findings.length === 0) return [];
+    return currentFindings(task, st, this.patchHashes(taskId));
   }
 
   /** The verifier side of a task: its stored runs, the oracle flags, imported results as the fallback. */
@@ -267,6 +301,7 @@ export class CurationStore {
         taskId,
         state: this.reviewState,
         ...(verifier ? { verifier } : {}),
+        ...(intent.kind === 'acceptFinding' ? { patchHashes: this.patchHashes(taskId) } : {}),
         curator,
         policy: this.policyValue,
       });

@@ -16,7 +16,7 @@ export const labelCommand = defineCommand({
     spec: { type: 'string', help: 'spec id' },
     verdict: { type: 'string', help: 'satisfied, violated or unsure' },
     note: { type: 'string', help: 'why' },
-    evidence: { type: 'list', help: 'trajectory_step:[ATTEMPT#]STEP, test:ID, log_line:RUN#[stream#]LINE, diff_hunk:[PATCH@]FILE#HUNK, spec:ID' },
+    evidence: { type: 'list', help: 'trajectory_step:[ATTEMPT#]STEP, test:ID, log_line:RUN#[stream#]LINE, diff_hunk:[PATCH@]FILE#HUNK, spec:ID, finding:EVENT#SPEC (the review agent finding on this pair)' },
     ...curatorFlag,
     ...policyFlag,
     ...jsonFlag,

@@ -318,7 +318,49 @@ export type EvidenceLinkView =
   | { kind: 'test'; test: string }
   | { kind: 'log_line'; run: string; line: number; stream?: 'stdout' | 'stderr' }
   | { kind: 'diff_hunk'; patch: 'attempt' | 'gold' | 'tests'; attempt?: string; file: string; hunk: number }
-  | { kind: 'spec'; spec: string };
+  | { kind: 'spec'; spec: string }
+  /** (additive) The review agent's finding on `spec` in `review.findings` event `findings`: the label accepted it. */
+  | { kind: 'finding'; findings: string; spec: string };
+
+export type FindingJudgmentView = 'satisfied' | 'violated' | 'unsure';
+export type FindingCandidateView = 'false_positive' | 'false_negative';
+
+/**
+ * (additive) The review agent's current finding on one (attempt, spec): a suggestion, never a label. Its rationale and
+ * quotes are the model's hostile text (render inert). `links` are its citations as evidence links (what accepting
+ * records, after the finding itself); `sentences` are the request sentences it cites (no evidence kind).
+ */
+export interface FindingView {
+  attempt: string;
+  spec: string;
+  /** The `review.findings` event id (accept and dismiss name it). */
+  findings: string;
+  time: string;
+  model: string;
+  promptVersion: string;
+  judgment: FindingJudgmentView;
+  /** 0 to 1. */
+  confidence: number;
+  candidate?: FindingCandidateView;
+  /** At most MAX_FINDING_RATIONALE_VIEW characters (`rationaleCut` when longer). */
+  rationale: string;
+  rationaleCut?: boolean;
+  links: EvidenceLinkView[];
+  /** 1-based request sentences cited. */
+  sentences: number[];
+  /** Quotes of the citations, at most 5 of 300 characters. */
+  quotes: string[];
+  /** Its spec changed since: shown, no longer counted. */
+  stale?: boolean;
+  dismissed?: { curator: string; time: string; note?: string };
+  /** The viewer's own label on the pair cites it. */
+  acceptedByYou: boolean;
+  /** Curators who accepted it (only the viewer while blind mode hides others). */
+  acceptedBy: string[];
+}
+
+/** Longest finding rationale sent in a view model (the log keeps it whole). */
+export const MAX_FINDING_RATIONALE_VIEW = 2000;
 
 export interface LabelView {
   curator: string;
@@ -470,6 +512,8 @@ export interface ReviewView {
   queue?: ReviewQueueView;
   /** Set when other curators' notes or links were cut to keep the message small (what was left out, and where to see it). */
   trimmed?: string;
+  /** (additive) The review agent's current findings on this task's pairs, attempt-major; absent when there are none. */
+  findings?: FindingView[];
 }
 
 /** Longest note sent per label in a view model; the log keeps the whole note. */
@@ -604,6 +648,10 @@ export interface RequestMap {
   undo: { params: { event?: string }; result: ReviewActResult };
   /** Confirms or dismisses an oracle-probe suggestion. */
   decideSuggestion: { params: { suggestion: string; decision: 'confirmed' | 'dismissed'; note?: string }; result: ReviewActResult };
+  /** (additive) Records the viewer's own label from a current finding (its judgment; the finding and citations as evidence). */
+  acceptFinding: { params: { findings: string; spec: string; note?: string }; result: ReviewActResult };
+  /** (additive) Dismisses a finding (a `review.dismiss` event). */
+  dismissFinding: { params: { findings: string; spec: string; note?: string }; result: ReviewActResult };
   /** Opens the place an evidence link points at that the webview cannot show itself (a log line, a diff hunk). */
   openEvidence: { params: { link: EvidenceLinkView }; result: { opened: boolean; message?: string } };
   /** Review mode: go to the next task of the queue (`submit` first records a submit of this one), skip it, or stop. */

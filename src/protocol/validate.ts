@@ -82,6 +82,8 @@ const paramChecks: Record<RequestMethod, (p: Obj) => string | undefined> = {
     isId(p.suggestion) && (p.decision === 'confirmed' || p.decision === 'dismissed') && opt(p.note, isText)
       ? undefined
       : 'decideSuggestion needs suggestion, decision (confirmed or dismissed), note?',
+  acceptFinding: (p) => (isId(p.findings) && isId(p.spec) && opt(p.note, isText) ? undefined : 'acceptFinding needs findings (an event id), spec, note?'),
+  dismissFinding: (p) => (isId(p.findings) && isId(p.spec) && opt(p.note, isText) ? undefined : 'dismissFinding needs findings (an event id), spec, note?'),
   openEvidence: (p) => (isEvidence(p.link) ? undefined : 'openEvidence needs link (an evidence link)'),
   reviewQueue: (p) =>
     (p.action === 'next' || p.action === 'skip' || p.action === 'stop') && opt(p.submit, isBool) ? undefined : 'reviewQueue needs action (next, skip or stop) and submit?',
@@ -148,6 +150,8 @@ function isEvidence(v: unknown): boolean {
       return (v.patch === 'attempt' || v.patch === 'gold' || v.patch === 'tests') && opt(v.attempt, isId) && isStr(v.file) && v.file.length > 0 && isInt(v.hunk, 0, 1_000_000);
     case 'spec':
       return isId(v.spec);
+    case 'finding':
+      return isId(v.findings) && isId(v.spec);
     default:
       return false;
   }

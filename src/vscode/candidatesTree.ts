@@ -263,7 +263,7 @@ export class CandidatesTree implements vscode.TreeDataProvider<CandidateNode>, v
         const item = new vscode.TreeItem(node.taskId, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `task:${node.taskId}`;
         if (!row) return item;
-        item.description = `${row.status.replace(/_/g, ' ')} · ${plural(row.specs, 'spec')} · ${plural(row.tests, 'test')} · ${plural(row.attempts, 'attempt')} · ${row.title}`;
+        item.description = `${row.status.replace(/_/g, ' ')}${row.unconfirmedFindings > 0 ? ` · ${plural(row.unconfirmedFindings, 'unconfirmed finding')}` : ''} · ${plural(row.specs, 'spec')} · ${plural(row.tests, 'test')} · ${plural(row.attempts, 'attempt')} · ${row.title}`;
         item.iconPath = new vscode.ThemeIcon(STATUS_ICONS[row.status] ?? 'circle-large-outline');
         item.contextValue = 'task';
         item.command = { command: CMD.openTask, title: 'Open Task', arguments: [node] };
@@ -360,7 +360,7 @@ export class CandidatesTree implements vscode.TreeDataProvider<CandidateNode>, v
   }
 
   private makeRow(task: CandidateTask): TaskRow {
-    return taskRow(task, this.statuses.statusOf(task.id), this.statuses.outcomeOf ? (t, a) => this.statuses.outcomeOf?.(t, a) : undefined);
+    return taskRow(task, this.statuses.statusOf(task.id), this.statuses.outcomeOf ? (t, a) => this.statuses.outcomeOf?.(t, a) : undefined, this.statuses.unconfirmedFindingsOf?.(task.id) ?? 0);
   }
 
   private allRows(): TaskRow[] {
@@ -428,7 +428,7 @@ function attemptTooltip(a: Attempt): string {
 
 // ---- filter and sort pickers ------------------------------------------------------------------------------------
 
-type FilterPick = vscode.QuickPickItem & { facet?: 'status' | 'outcome' | 'category'; value?: string };
+type FilterPick = vscode.QuickPickItem & { facet?: 'status' | 'outcome' | 'category' | 'findings'; value?: string };
 
 /** The multi-select filter picker: statuses, attempt outcomes and spec categories in one list. */
 export async function pickFilter(tree: CandidatesTree): Promise<CandidateFilter | undefined> {
@@ -438,6 +438,8 @@ export async function pickFilter(tree: CandidatesTree): Promise<CandidateFilter 
     ...TASK_STATUSES.map((s) => ({ label: s.replace(/_/g, ' '), facet: 'status' as const, value: s, picked: f.statuses.includes(s) })),
     { label: 'Attempt outcome', kind: vscode.QuickPickItemKind.Separator },
     ...ATTEMPT_OUTCOMES.map((o) => ({ label: OUTCOME_LABELS[o], description: 'any attempt', facet: 'outcome' as const, value: o, picked: f.outcomes.includes(o) })),
+    { label: 'Review agent', kind: vscode.QuickPickItemKind.Separator },
+    { label: 'unconfirmed findings', description: 'false-positive or false-negative candidates nobody accepted or dismissed', facet: 'findings' as const, value: 'unconfirmed', picked: f.unconfirmedFindings === true },
     { label: 'Spec category', kind: vscode.QuickPickItemKind.Separator },
     ...tree.categories().map((c) => ({ label: c.category, description: plural(c.tasks, 'task'), facet: 'category' as const, value: c.category, picked: f.categories.includes(c.category) })),
   ];
@@ -449,7 +451,8 @@ export async function pickFilter(tree: CandidatesTree): Promise<CandidateFilter 
   });
   if (!picked) return undefined;
   const of = (facet: FilterPick['facet']): string[] => picked.filter((p) => p.facet === facet && p.value).map((p) => p.value as string);
-  return { ...f, statuses: of('status') as TaskStatus[], outcomes: of('outcome') as AttemptOutcome[], categories: of('category') };
+  const { unconfirmedFindings: _was, ...rest } = f;
+  return { ...rest, statuses: of('status') as TaskStatus[], outcomes: of('outcome') as AttemptOutcome[], categories: of('category'), ...(of('findings').length > 0 ? { unconfirmedFindings: true } : {}) };
 }
 
 /** Live text filter: the tree follows as the user types; Escape restores the previous text. */

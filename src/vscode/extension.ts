@@ -61,7 +61,7 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
   );
   const activeTask = store.add(new ActiveTask());
   // Statuses come from the owner's review log.
-  const statuses = store.add(new CurationStatus(() => owner.store?.state));
+  const statuses = store.add(new CurationStatus(() => owner.store?.state, (taskId) => owner.store?.findings(taskId) ?? []));
   const tree = store.add(new CandidatesTree(dataset, statuses, context.workspaceState, () => readSettings().persistFilters));
   const treeView = store.add(vscode.window.createTreeView<CandidateNode>(CANDIDATES_VIEW, { treeDataProvider: tree, showCollapseAll: true, canSelectMany: true }));
   tree.attach(treeView);

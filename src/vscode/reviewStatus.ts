@@ -4,11 +4,15 @@ import * as vscode from 'vscode';
 import type { TaskStatus } from '../core/model';
 import type { ReviewState } from '../core/review/reducer';
 import type { AttemptOutcome } from '../core/view/candidates';
+import type { CurrentFinding } from '../core/findings/current';
+import { unconfirmedCount } from '../core/findings/current';
 
 export interface ReviewStatusSource {
   statusOf(taskId: string): TaskStatus;
   /** The outcome of our own verifier runs for an attempt, when there are any. */
   outcomeOf?(taskId: string, attemptId: string): AttemptOutcome | undefined;
+  /** How many of the review agent's current findings on the task are unconfirmed candidates. */
+  unconfirmedFindingsOf?(taskId: string): number;
   /** Fires with the ids of tasks whose status changed, or undefined for all. */
   readonly onDidChange: vscode.Event<string[] | undefined>;
 }
@@ -37,10 +41,20 @@ export class CurationStatus implements ReviewStatusSource {
   /** The verifier feature's per-attempt outcomes, when it provides them. */
   outcomeOf?: (taskId: string, attemptId: string) => AttemptOutcome | undefined;
 
-  constructor(private readonly state: () => ReviewState | undefined) {}
+  constructor(
+    private readonly state: () => ReviewState | undefined,
+    /** The store's current findings of a task (empty before the store exists). */
+    private readonly findings?: (taskId: string) => readonly CurrentFinding[],
+  ) {}
 
   statusOf(taskId: string): TaskStatus {
     return this.state()?.tasks.get(taskId)?.status ?? 'candidate';
+  }
+
+  unconfirmedFindingsOf(taskId: string): number {
+    // No findings event on the task: no patch is hashed.
+    if (!this.findings || (this.state()?.tasks.get(taskId)?.findings.length ?? 0) === 0) return 0;
+    return unconfirmedCount(this.findings(taskId));
   }
 
   changed(taskIds: string[] | undefined): void {

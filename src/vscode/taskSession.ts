@@ -26,7 +26,7 @@ export interface EditorActions {
 }
 
 /** The requests the curation feature answers (labels, scores, life cycle, review mode). */
-export const REVIEW_METHODS = ['label', 'score', 'submit', 'transition', 'approve', 'reject', 'undo', 'decideSuggestion', 'openEvidence', 'reviewQueue'] as const;
+export const REVIEW_METHODS = ['label', 'score', 'submit', 'transition', 'approve', 'reject', 'undo', 'decideSuggestion', 'acceptFinding', 'dismissFinding', 'openEvidence', 'reviewQueue'] as const;
 export type ReviewMethod = (typeof REVIEW_METHODS)[number];
 export type ReviewRequests = Pick<HandlerTable<RequestMap>, ReviewMethod>;
 
@@ -252,6 +252,8 @@ function reviewHandlers(review: () => ReviewRequests | undefined): ReviewRequest
     reject: async (p) => r().reject(p),
     undo: async (p) => r().undo(p),
     decideSuggestion: async (p) => r().decideSuggestion(p),
+    acceptFinding: async (p) => r().acceptFinding(p),
+    dismissFinding: async (p) => r().dismissFinding(p),
     openEvidence: async (p) => r().openEvidence(p),
     reviewQueue: async (p) => r().reviewQueue(p),
   };

@@ -1,10 +1,10 @@
-// Evidence links: the places a label points at (a trajectory step, a test, a log line, a diff hunk, a spec). A UI
-// opens the place from the locator fields alone.
+// Evidence links: the places a label points at (a trajectory step, a test, a log line, a diff hunk, a spec, a review
+// agent's finding the curator accepted). A UI opens the place from the locator fields alone.
 import type { CandidateTask } from '../model';
 import type { Check } from './validate';
 import { int, obj, oneOf, str, tagged } from './validate';
 
-export const EVIDENCE_KINDS = ['trajectory_step', 'test', 'log_line', 'diff_hunk', 'spec'] as const;
+export const EVIDENCE_KINDS = ['trajectory_step', 'test', 'log_line', 'diff_hunk', 'spec', 'finding'] as const;
 export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
 
 /** Which patch a diff hunk belongs to: an attempt's, the gold patch, or the test patch. */
@@ -19,7 +19,12 @@ export type EvidenceLink =
   | { kind: 'log_line'; run: string; line: number; stream?: 'stdout' | 'stderr' }
   /** 0-based `hunk` among the hunks of `file` (new path, or old path for a deletion) in the chosen patch. */
   | { kind: 'diff_hunk'; patch: HunkPatch; attempt?: string; file: string; hunk: number }
-  | { kind: 'spec'; spec: string };
+  | { kind: 'spec'; spec: string }
+  /**
+   * The review agent's finding on `spec` in the `review.findings` event `findings` (core/findings/model.ts): the label
+   * that carries it is the curator's own, made by accepting the finding.
+   */
+  | { kind: 'finding'; findings: string; spec: string };
 
 const id = str({ min: 1, max: 300 });
 
@@ -29,6 +34,7 @@ export const evidenceCheck: Check = tagged('kind', {
   log_line: obj({ run: id, line: int(1, 1_000_000_000) }, { stream: oneOf(['stdout', 'stderr']) }),
   diff_hunk: obj({ patch: oneOf(['attempt', 'gold', 'tests']), file: str({ min: 1, max: 4096 }), hunk: int(0, 1_000_000) }, { attempt: id }),
   spec: obj({ spec: id }),
+  finding: obj({ findings: id, spec: id }),
 });
 
 /**
@@ -55,6 +61,12 @@ export function parseEvidence(textForm: string, attempt?: string): { ok: true; l
       return { ok: true, link: { kind, test: loc } };
     case 'spec':
       return { ok: true, link: { kind, spec: loc } };
+    case 'finding': {
+      // Event ids never hold '#'; a spec id may, so split at the first.
+      const hash = loc.indexOf('#');
+      if (hash <= 0 || hash === loc.length - 1) return bad(textForm, 'expected finding:EVENT#SPEC (the review.findings event id and the spec)');
+      return { ok: true, link: { kind, findings: loc.slice(0, hash), spec: loc.slice(hash + 1) } };
+    }
     case 'log_line': {
       const parts = loc.split('#');
       const line = nat(parts[parts.length - 1], 1);
@@ -103,6 +115,7 @@ export function evidenceProblem(link: EvidenceLink, task: CandidateTask): string
     case 'test':
       return task.tests.some((t) => t.id === link.test) ? undefined : `evidence names test "${link.test}", which task ${task.id} does not have`;
     case 'spec':
+    case 'finding':
       return task.specs.some((s) => s.id === link.spec) ? undefined : `evidence names spec "${link.spec}", which task ${task.id} does not have`;
     case 'diff_hunk':
       if (link.patch === 'attempt') {
@@ -125,6 +138,8 @@ export function formatEvidence(link: EvidenceLink): string {
       return `test:${link.test}`;
     case 'spec':
       return `spec:${link.spec}`;
+    case 'finding':
+      return `finding:${link.findings}#${link.spec}`;
     case 'log_line':
       return `log_line:${link.run}#${link.stream ? `${link.stream}#` : ''}${link.line}`;
     case 'diff_hunk':

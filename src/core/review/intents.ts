@@ -11,7 +11,9 @@ import type { AdjudicatePayload, EventDraft, ScorePayload, Waiver } from './even
 import { CURATOR_VERDICTS, isUndoable, PAYLOAD_CHECKS } from './events';
 import { checkTransition, DECISION_STATUSES } from './lifecycle';
 import type { ReviewState } from './reducer';
-import { reduceTask, taskState, undoneEvents } from './reducer';
+import { findingKey, reduceTask, taskState, undoneEvents } from './reducer';
+import type { TaskReviewState } from './reducer';
+import { acceptedLabel } from '../findings/current';
 import { approvalAllowed, waiverProblems } from './rules';
 import { assessTask } from './taskReview';
 import type { TaskVerifierResults } from './verdicts';
@@ -26,6 +28,9 @@ export type ReviewIntent =
   | { kind: 'suggestion'; suggestion: string; decision: 'confirmed' | 'dismissed'; note?: string }
   | ({ kind: 'adjudicate' } & AdjudicatePayload)
   | { kind: 'undo'; event: string; note?: string }
+  /** Records the curator's own label from the review agent's finding on `spec` in event `findings`. */
+  | { kind: 'acceptFinding'; findings: string; spec: string; note?: string }
+  | { kind: 'dismissFinding'; findings: string; spec: string; note?: string }
   | { kind: 'revision'; from: number; changedSpecs: string[]; note?: string; suggestion?: string };
 
 export type RefusalCode =
@@ -34,6 +39,7 @@ export type RefusalCode =
   | 'unknown_spec'
   | 'unknown_event'
   | 'unknown_suggestion'
+  | 'unknown_finding'
   | 'bad_curator'
   | 'bad_input'
   | 'transition'
@@ -58,6 +64,22 @@ export interface IntentContext {
   verifier?: TaskVerifierResults;
   curator: string;
   policy?: ConsensusPolicy;
+  /**
+   * SHA-256 (hex) of each attempt's current patch bytes: a finding on another patch is not current and cannot be
+   * accepted. Without it the patch is not checked.
+   */
+  patchHashes?: ReadonlyMap<string, string>;
+}
+
+/** The finding on `spec` of the task's `review.findings` event `event`, or why there is none to act on. */
+function findingOf(st: TaskReviewState, event: string, spec: string, patchHashes: ReadonlyMap<string, string> | undefined) {
+  const rec = st.findings.find((r) => r.event === event);
+  if (!rec) return { problem: `task ${st.task} has no review.findings event "${event}"` };
+  const finding = rec.payload.findings.find((f) => f.spec === spec);
+  if (!finding) return { problem: `review.findings event ${event} has no finding on spec "${spec}"` };
+  const hash = patchHashes?.get(rec.payload.attempt);
+  if (patchHashes && hash !== rec.payload.patchHash) return { problem: `the finding of ${event} on spec "${spec}" judged another patch of ${rec.payload.attempt} than the current one` };
+  return { rec, finding };
 }
 
 const refuse = (code: RefusalCode, message: string, rules?: string[]): PrepareResult => ({
@@ -101,6 +123,14 @@ export function prepareEvent(intent: ReviewIntent, ctx: IntentContext): PrepareR
       for (const l of evidence) {
         const p = evidenceProblem(l, task);
         if (p) return refuse(/attempt/.test(p) ? 'unknown_attempt' : /spec "/.test(p) ? 'unknown_spec' : 'bad_input', p);
+        if (l.kind === 'finding') {
+          // A label cites a finding of its own pair only (accepting is the way to make one).
+          const f = findingOf(st, l.findings, l.spec, undefined);
+          if (f.problem !== undefined) return refuse('unknown_finding', f.problem);
+          if (f.rec.payload.attempt !== intent.attempt || l.spec !== intent.spec) {
+            return refuse('bad_input', `evidence finding:${l.findings}#${l.spec} is about ${f.rec.payload.attempt} × ${l.spec}, not ${intent.attempt} × ${intent.spec}`);
+          }
+        }
       }
       return draft('label', {
         attempt: intent.attempt,
@@ -189,6 +219,27 @@ export function prepareEvent(intent: ReviewIntent, ctx: IntentContext): PrepareR
       const fresh = after.issues.filter((i) => !st.issues.some((j) => j.event === i.event && j.message === i.message));
       if (fresh.length > 0) return refuse('transition', `undoing ${target.id} would break the task's history: ${fresh.map((i) => i.message).join('; ')}`);
       return draft('undo', { event: target.id, ...(intent.note ? { note: intent.note } : {}) });
+    }
+    case 'acceptFinding': {
+      const bad = notDecided();
+      if (bad) return bad;
+      const f = findingOf(st, intent.findings, intent.spec, ctx.patchHashes);
+      if (f.problem !== undefined) return refuse('unknown_finding', f.problem);
+      const checked = checkAttemptSpec(f.rec.payload.attempt, intent.spec);
+      if (checked) return checked;
+      const l = acceptedLabel({ attempt: f.rec.payload.attempt, spec: intent.spec, event: f.rec.event, finding: f.finding });
+      // A citation the task no longer has a place for (an attempt, a test renamed since) is left out, not refused.
+      const evidence = l.evidence.filter((x) => evidenceProblem(x, task) === undefined);
+      return draft('label', { attempt: l.attempt, spec: l.spec, verdict: l.verdict, ...(intent.note ? { note: intent.note } : {}), evidence });
+    }
+    case 'dismissFinding': {
+      const bad = notDecided();
+      if (bad) return bad;
+      const f = findingOf(st, intent.findings, intent.spec, undefined);
+      if (f.problem !== undefined) return refuse('unknown_finding', f.problem);
+      const prior = st.findingDismissals.get(findingKey(intent.findings, intent.spec));
+      if (prior) return refuse('decided', `the finding of ${intent.findings} on spec "${intent.spec}" was dismissed already (by ${prior.curator} at ${prior.time})`);
+      return draft('review.dismiss', { findings: intent.findings, spec: intent.spec, ...(intent.note ? { note: intent.note } : {}) });
     }
     case 'revision': {
       const { kind: _k, ...payload } = intent;

@@ -457,7 +457,7 @@ function revisionsBySpec(revisions: readonly RevisionRecord[]): Map<string, Spec
  * spec has no content now, so its labels are stale (and stay readable). When a later revision naming the spec has
  * no hash for it (a log written before `specHashes`), the content in between is unknown: stale, the old rule.
  */
-function isStale(l: LabelRecord, changes: readonly SpecChange[] | undefined): boolean {
+function isStale(l: { revision: number }, changes: readonly SpecChange[] | undefined): boolean {
   if (!changes) return false;
   let first: SpecChange['hashes'];
   let last: SpecChange['hashes'];
@@ -471,6 +471,15 @@ function isStale(l: LabelRecord, changes: readonly SpecChange[] | undefined): bo
   }
   if (!any || !first || !last) return false;
   return first.before === undefined || first.before !== last.after;
+}
+
+/**
+ * Whether something made at `revision` about `spec` is stale by the labels' rule (its spec's content changed since):
+ * for records kept beside labels, such as the review agent's findings.
+ */
+export function staleSince(st: TaskReviewState, spec: string, revision: number): boolean {
+  if (st.revisions.length === 0) return false;
+  return isStale({ revision }, revisionsBySpec(st.revisions.filter((r) => r.changedSpecs.includes(spec))).get(spec));
 }
 
 /** The state of one task, or the untouched state when the log has nothing on it. */

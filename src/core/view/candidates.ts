@@ -18,6 +18,8 @@ export interface TaskRow {
   specs: number;
   tests: number;
   attempts: number;
+  /** The review agent's current findings that are candidates nobody accepted or dismissed yet (core/findings/current.ts). */
+  unconfirmedFindings: number;
   /** Lower-case text the text filter searches: id, title, repository, attempt models and agents. */
   haystack: string;
 }
@@ -27,9 +29,11 @@ export interface CandidateFilter {
   categories: readonly string[];
   outcomes: readonly AttemptOutcome[];
   text: string;
+  /** Only tasks with unconfirmed findings of the review agent. */
+  unconfirmedFindings?: boolean;
 }
 
-export const CANDIDATE_SORTS = ['id', 'title', 'status', 'specs', 'tests', 'attempts'] as const;
+export const CANDIDATE_SORTS = ['id', 'title', 'status', 'specs', 'tests', 'attempts', 'findings'] as const;
 export type CandidateSort = (typeof CANDIDATE_SORTS)[number];
 export const SORT_LABELS: Record<CandidateSort, string> = {
   id: 'Task id',
@@ -38,6 +42,7 @@ export const SORT_LABELS: Record<CandidateSort, string> = {
   specs: 'Number of specs (most first)',
   tests: 'Number of tests (most first)',
   attempts: 'Number of attempts (most first)',
+  findings: 'Unconfirmed findings of the review agent (most first)',
 };
 
 export const EMPTY_FILTER: CandidateFilter = { statuses: [], categories: [], outcomes: [], text: '' };
@@ -52,7 +57,7 @@ export function attemptOutcome(a: Attempt, own?: AttemptOutcome): AttemptOutcome
   return 'notRun';
 }
 
-export function taskRow(task: CandidateTask, status: TaskStatus, ownOutcome?: (taskId: string, attemptId: string) => AttemptOutcome | undefined): TaskRow {
+export function taskRow(task: CandidateTask, status: TaskStatus, ownOutcome?: (taskId: string, attemptId: string) => AttemptOutcome | undefined, unconfirmedFindings = 0): TaskRow {
   const outcomes = new Set<AttemptOutcome>();
   for (const a of task.attempts) outcomes.add(attemptOutcome(a, ownOutcome?.(task.id, a.id)));
   return {
@@ -64,12 +69,13 @@ export function taskRow(task: CandidateTask, status: TaskStatus, ownOutcome?: (t
     specs: task.specs.length,
     tests: task.tests.length,
     attempts: task.attempts.length,
+    unconfirmedFindings,
     haystack: [task.id, task.title, task.repo.name, ...task.attempts.flatMap((a) => [a.model, a.agent])].join('\n').toLowerCase(),
   };
 }
 
 export function isFiltered(f: CandidateFilter): boolean {
-  return f.statuses.length > 0 || f.categories.length > 0 || f.outcomes.length > 0 || f.text.trim().length > 0;
+  return f.statuses.length > 0 || f.categories.length > 0 || f.outcomes.length > 0 || f.text.trim().length > 0 || f.unconfirmedFindings === true;
 }
 
 const statusRank = new Map<string, number>(TASK_STATUSES.map((s, i) => [s, i]));
@@ -82,6 +88,7 @@ const comparators: Record<CandidateSort, (a: TaskRow, b: TaskRow) => number> = {
   specs: (a, b) => b.specs - a.specs || byId(a, b),
   tests: (a, b) => b.tests - a.tests || byId(a, b),
   attempts: (a, b) => b.attempts - a.attempts || byId(a, b),
+  findings: (a, b) => b.unconfirmedFindings - a.unconfirmedFindings || byId(a, b),
 };
 
 /**
@@ -98,6 +105,7 @@ export function filterAndSort(rows: readonly TaskRow[], f: CandidateFilter, sort
       (!statuses || statuses.has(r.status)) &&
       (!categories || r.categories.some((c) => categories.has(c))) &&
       (!outcomes || r.outcomes.some((o) => outcomes.has(o))) &&
+      (f.unconfirmedFindings !== true || r.unconfirmedFindings > 0) &&
       words.every((w) => r.haystack.includes(w)),
   );
   // `title` sorts with localeCompare, which is slow over 15,000 rows: use a collator built once.
@@ -124,5 +132,6 @@ export function sanitizeFilter(raw: unknown): CandidateFilter {
     categories: strings(o.categories),
     outcomes: strings(o.outcomes).filter((s): s is AttemptOutcome => (ATTEMPT_OUTCOMES as readonly string[]).includes(s)),
     text: typeof o.text === 'string' ? o.text.slice(0, 500) : '',
+    ...(o.unconfirmedFindings === true ? { unconfirmedFindings: true } : {}),
   };
 }

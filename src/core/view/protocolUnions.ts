@@ -8,7 +8,8 @@ import type { DIFFICULTIES, ENV_DEFECTS, SCORE_FIELDS } from '../review/events';
 import type { VerifierStatus } from '../review/verdicts';
 import type { OracleFlagKind } from '../verify/oracle';
 import type { RUN_STATUSES, RunFlagKind } from '../verify/runResult';
-import type { HunkPatch } from '../review/evidence';
+import type { EvidenceLink, HunkPatch } from '../review/evidence';
+import type { FindingCandidate, FindingJudgment } from '../findings/model';
 import type { CellChange, MatrixSide } from '../repair/matrix';
 import type { RepairTarget } from '../repair/suggestion';
 import type {
@@ -34,7 +35,7 @@ import type {
   StepKindView,
   TaskStatusView,
 } from '../../protocol/messages';
-import type { EvidenceLinkView, TASK_STATUS_VIEWS } from '../../protocol/messages';
+import type { EvidenceLinkView, FindingCandidateView, FindingJudgmentView, TASK_STATUS_VIEWS } from '../../protocol/messages';
 import type { TASK_STATUSES } from '../model';
 
 /** True when A and B are the same type (not merely assignable one way). */
@@ -52,6 +53,9 @@ export type UnionChecks = [
   Assert<Equal<CellChange, CellChangeView>>,
   Assert<Equal<RepairTarget, RepairTargetView>>,
   Assert<Equal<HunkPatch, Extract<EvidenceLinkView, { kind: 'diff_hunk' }>['patch']>>,
+  Assert<Equal<EvidenceLink['kind'], EvidenceLinkView['kind']>>,
+  Assert<Equal<FindingJudgment, FindingJudgmentView>>,
+  Assert<Equal<FindingCandidate, FindingCandidateView>>,
   Assert<Equal<MatrixSide['verifier'], RepairMatrixSideView['verifier']>>,
   Assert<Equal<MatrixSide['outcome'], RepairMatrixSideView['outcome']>>,
   Assert<Equal<OracleFlagKind, FlagKindView>>,

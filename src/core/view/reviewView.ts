@@ -8,6 +8,8 @@ import type { AgreementFigure } from '../review/agreement';
 import { CURATOR_VERDICTS, DIFFICULTIES, ENV_DEFECTS, SEVERITY_FIELDS } from '../review/events';
 import type { ScorePayload } from '../review/events';
 import type { LabelRecord } from '../review/reducer';
+import type { CurrentFinding } from '../findings/current';
+import { citationLink } from '../findings/current';
 import type { CurationStats } from '../review/stats';
 import type { TaskDisagreement, TaskReview } from '../review/taskReview';
 import { FN_FLAG_KINDS, FP_FLAG_KINDS } from '../review/verdicts';
@@ -16,12 +18,13 @@ import type {
   LabelView,
   ReviewCellView,
   ReviewQueueView,
+  FindingView,
   ReviewView,
   ScoresView,
   StatsViewModel,
   SuggestionView,
 } from '../../protocol/messages';
-import { MAX_HISTORY_VIEW, MAX_NOTE_VIEW, PROTOCOL_VERSION } from '../../protocol/messages';
+import { MAX_FINDING_RATIONALE_VIEW, MAX_HISTORY_VIEW, MAX_NOTE_VIEW, PROTOCOL_VERSION } from '../../protocol/messages';
 import { jsonBytes } from './text';
 
 export interface ReviewViewExtras {
@@ -29,6 +32,48 @@ export interface ReviewViewExtras {
   curatorProblem?: string;
   curatorSource?: CuratorSource;
   queue?: ReviewQueueView;
+  /** The task's current findings (core/findings/current.ts). */
+  findings?: readonly CurrentFinding[];
+}
+
+/**
+ * A current finding as the grid shows it. While blind mode hides other curators, who else accepted it is hidden too
+ * (an acceptance is a label).
+ */
+export function findingView(f: CurrentFinding, viewer: string | undefined, othersHidden: boolean): FindingView {
+  const links = [];
+  const sentences: number[] = [];
+  const quotes: string[] = [];
+  for (const c of f.finding.citations) {
+    const l = citationLink(c, f.attempt);
+    if (l) links.push(l);
+    else if (c.kind === 'request_sentence') sentences.push(c.sentence);
+    if ('quote' in c && c.quote !== undefined && quotes.length < 5) quotes.push(c.quote.length > 300 ? `${c.quote.slice(0, 300)}…` : c.quote);
+  }
+  const rationale = f.finding.rationale;
+  const mine = viewer !== undefined && f.acceptedBy.includes(viewer);
+  return {
+    attempt: f.attempt,
+    spec: f.spec,
+    findings: f.event,
+    time: f.time,
+    model: f.model,
+    promptVersion: f.promptVersion,
+    judgment: f.finding.judgment,
+    confidence: f.finding.confidence,
+    ...(f.finding.candidate ? { candidate: f.finding.candidate } : {}),
+    rationale: rationale.length > MAX_FINDING_RATIONALE_VIEW ? rationale.slice(0, MAX_FINDING_RATIONALE_VIEW) : rationale,
+    ...(rationale.length > MAX_FINDING_RATIONALE_VIEW ? { rationaleCut: true } : {}),
+    links: links.slice(0, 50),
+    sentences: sentences.slice(0, 50),
+    quotes,
+    ...(f.stale ? { stale: true } : {}),
+    ...(f.dismissal
+      ? { dismissed: { curator: f.dismissal.curator, time: f.dismissal.time, ...(f.dismissal.note !== undefined ? { note: cutNote(f.dismissal.note).note ?? '' } : {}) } }
+      : {}),
+    acceptedByYou: mine,
+    acceptedBy: othersHidden ? (mine && viewer !== undefined ? [viewer] : []) : [...f.acceptedBy],
+  };
 }
 
 function cutNote(note: string | undefined): { note?: string; noteCut?: boolean } {
@@ -171,6 +216,7 @@ export function buildReviewView(r: TaskReview, policy: ConsensusPolicy, extras: 
     history,
     historyTotal: r.history.length,
     ...(extras.queue ? { queue: extras.queue } : {}),
+    ...(extras.findings && extras.findings.length > 0 ? { findings: extras.findings.map((f) => findingView(f, r.viewer, r.othersHidden)) } : {}),
   };
 }
 
@@ -192,7 +238,17 @@ export function fitReviewView(v: ReviewView, budget = REVIEW_VIEW_BUDGET): Revie
   const bare = { ...others((l) => ({ curator: l.curator, verdict: l.verdict, evidence: [], event: l.event, time: l.time, ...(l.stale ? { stale: true } : {}) })) };
   const trimmed = `Other curators' notes and links are left out to keep this view small: ${where}.`;
   if (jsonBytes(bare) <= budget) return { ...bare, trimmed };
-  return { ...bare, history: bare.history.slice(-10), trimmed: `${trimmed} Only the last 10 events of the history are shown.` };
+  const short = { ...bare, history: bare.history.slice(-10) };
+  const shortText = `${trimmed} Only the last 10 events of the history are shown.`;
+  if (!short.findings || jsonBytes(short) <= budget) return { ...short, trimmed: shortText };
+  // The review agent's rationales last (they are what a finding says): cut to 300 characters, links to 10.
+  const findings = short.findings.map((f) => ({
+    ...f,
+    ...(f.rationale.length > 300 ? { rationale: f.rationale.slice(0, 300), rationaleCut: true } : {}),
+    links: f.links.slice(0, 10),
+    quotes: f.quotes.slice(0, 1),
+  }));
+  return { ...short, findings, trimmed: `${shortText} The review agent's rationales are cut to 300 characters: ${where}.` };
 }
 
 /**

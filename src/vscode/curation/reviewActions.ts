@@ -92,6 +92,7 @@ export class ReviewActions {
       buildReviewView(review, store.policy, {
         ...(c.ok ? { curatorSource: c.source } : { curatorProblem: c.message }),
         ...(queue ? { queue } : {}),
+        findings: store.findings(taskId),
       }),
     );
   }
@@ -137,6 +138,8 @@ export class ReviewActions {
       reject: (p) => this.act(taskId, { kind: 'reject', reason: p.reason }),
       undo: (p) => this.undo(taskId, p.event),
       decideSuggestion: (p) => this.act(taskId, { kind: 'suggestion', suggestion: p.suggestion, decision: p.decision, ...(p.note ? { note: p.note } : {}) }),
+      acceptFinding: (p) => this.act(taskId, { kind: 'acceptFinding', findings: p.findings, spec: p.spec, ...(p.note ? { note: p.note } : {}) }),
+      dismissFinding: (p) => this.act(taskId, { kind: 'dismissFinding', findings: p.findings, spec: p.spec, ...(p.note ? { note: p.note } : {}) }),
       openEvidence: (p) => this.d.openEvidence(taskId, p.link),
       reviewQueue: (p) => this.queue(taskId, p),
     };
@@ -233,6 +236,8 @@ function summaryOf(kind: string, p: Record<string, unknown>): string {
       return 'rejected';
     case 'suggestion':
       return `suggestion ${String(p.decision)}`;
+    case 'review.dismiss':
+      return `finding on ${String(p.spec)} dismissed`;
     case 'adjudicate':
       return 'decision recorded';
     case 'undo':

@@ -72,7 +72,7 @@ export async function startBrowserHarness(suite: string, o: { dist?: string } = 
       if (/(^|&)review=real(&|$)/.test(o.query ?? '')) {
         const q = new URLSearchParams(o.query);
         const n = (k: string, d: number) => Math.max(1, Math.min(1000, Number(q.get(k)) || d));
-        const real = await RealReviewHost.create({ dataset: (['story', 'hostile', 'scale'] as const).find((d) => d === q.get('ds')) ?? 'ds', blind: q.get('blind') === '1', queue: q.get('queue') === '1', size: { attempts: n('attempts', 10), specs: n('specs', 40), tests: n('tests', 200) } });
+        const real = await RealReviewHost.create({ dataset: (['story', 'hostile', 'scale'] as const).find((d) => d === q.get('ds')) ?? 'ds', blind: q.get('blind') === '1', queue: q.get('queue') === '1', findings: q.get('findings') === '1', size: { attempts: n('attempts', 10), specs: n('specs', 40), tests: n('tests', 200) } });
         reals.set(page, real);
         page.on('close', () => real.dispose());
         await page.exposeBinding('__realReview', async (_source, method: string, params: string) => JSON.stringify(await real.handle(method, JSON.parse(params) as unknown)));

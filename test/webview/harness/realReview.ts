@@ -37,6 +37,8 @@ export interface RealReviewOptions {
   queue?: boolean;
   /** The size of the `scale` task (default 10 attempts, 40 specs, 200 tests). */
   size?: ScaleSize;
+  /** (story) The review agent's findings on a1's current patch: see `writeFindings`. */
+  findings?: boolean;
 }
 export interface ScaleSize {
   attempts: number;
@@ -129,6 +131,57 @@ async function writeStory(root: string, store: () => CurationStore, hostile: boo
   await act('q4', { kind: 'reject', reason: 'a duplicate of demo__parser-1234' });
 }
 
+/** Markup in the agent's rationale: it must show as text. */
+export const FINDING_MARKUP = '<img src=x onerror="window.__pwned=1"><b>bold?</b>';
+
+/**
+ * A `review.findings` event on a1's current patch, as the review agent writes one: a1 × S4 violated while T2 passes
+ * (a false-positive candidate) with citations of every kind, and a1 × S1 satisfied (no candidate).
+ */
+async function writeFindings(store: CurationStore): Promise<void> {
+  const task = store.task(STORY_TASK);
+  if (!task) throw new Error('no story task');
+  const runId = store.verifier(STORY_TASK)?.attempts.a1?.runId ?? 'no-run';
+  const patchHash = store.patchHashes(STORY_TASK).get('a1');
+  if (!patchHash) throw new Error('story: a1 has no patch');
+  const r = await store.record(() => [
+    {
+      kind: 'review.findings',
+      task: STORY_TASK,
+      revision: task.revision,
+      curator: 'review-agent',
+      payload: {
+        attempt: 'a1',
+        patchHash,
+        run: runId,
+        model: 'gpt-review',
+        promptVersion: 'review-1',
+        promptHash: 'ab'.repeat(32),
+        findings: [
+          {
+            spec: 'S4',
+            judgment: 'violated',
+            confidence: 0.82,
+            rationale: `The patch only adds a constant ${FINDING_MARKUP}; spaces are never stripped.`,
+            candidate: 'false_positive',
+            verifierVerdict: 'pass',
+            citations: [
+              { kind: 'trajectory_step', step: 12 },
+              { kind: 'diff_hunk', file: 'src/pkg/parser.py', hunk: 0, quote: 'TRAILING_COMMA' },
+              { kind: 'test', test: 'T2' },
+              { kind: 'log_line', run: runId, line: 3 },
+              { kind: 'request_sentence', sentence: 1 },
+            ],
+          },
+          { spec: 'S1', judgment: 'satisfied', confidence: 0.6, rationale: 'T1 checks it.', citations: [{ kind: 'test', test: 'T1' }] },
+        ],
+        dropped: [],
+      },
+    },
+  ]);
+  if (!r.ok) throw new Error('story: findings not recorded');
+}
+
 const METHODS: readonly string[] = REVIEW_METHODS;
 
 const SPEC_METHOD_NAMES: readonly string[] = SPEC_METHODS;
@@ -177,6 +230,7 @@ export class RealReviewHost {
     const h = new RealReviewHost(o);
     if (o.dataset === 'story' || o.dataset === 'hostile') {
       await writeStory(h.root, () => h.store, o.dataset === 'hostile');
+      if (o.findings) await writeFindings(h.store);
     }
     if (o.dataset === 'scale') {
       await writeScale(h.root, h.store, h.size);

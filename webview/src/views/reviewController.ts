@@ -6,7 +6,7 @@ import type { CuratorVerdictView, EvidenceLinkView, RecordingMethod, RequestPara
 import type { Ctx } from '../context';
 import { oneLine } from '../text';
 import type { Pair, ReviewKeyPress } from './reviewModel';
-import { cellOf, firstFocus, keepFocus, nextUnlabelled, pairKey, REVIEW_TAB, ReviewDrafts, reviewKeyAction, stepAttempt, stepFocus, unlabelledCount } from './reviewModel';
+import { cellOf, findingOf, firstFocus, keepFocus, nextUnlabelled, pairKey, REVIEW_TAB, ReviewDrafts, reviewKeyAction, stepAttempt, stepFocus, unlabelledCount } from './reviewModel';
 import { errorText } from '../text';
 
 /** What the app lends the review views: switching tabs and showing a trajectory step. */
@@ -30,7 +30,7 @@ export class ReviewController {
   /** The grid shows every spec (the curator asked for it). */
   showAllGrid = false;
   /** Which kind of link the evidence adder shows. */
-  adderKind: EvidenceLinkView['kind'] = 'trajectory_step';
+  adderKind: Exclude<EvidenceLinkView['kind'], 'finding'> = 'trajectory_step';
   private taskId = '';
   private advancing = false;
   private renderQueued = false;
@@ -135,6 +135,12 @@ export class ReviewController {
         if (tab !== REVIEW_TAB) this.hooks.showTab(REVIEW_TAB);
         queueMicrotask(() => document.querySelector<HTMLTextAreaElement>('[data-testid="review-note"]')?.focus());
         break;
+      case 'acceptFinding':
+        this.acceptFinding();
+        break;
+      case 'dismissFinding':
+        this.dismissFinding();
+        break;
       case 'help':
         this.showHelp = !this.showHelp;
         this.rerender();
@@ -204,6 +210,51 @@ export class ReviewController {
     });
   }
 
+  /**
+   * Accepts the review agent's finding on the pair as the viewer's own label: the host records the finding's judgment
+   * with the finding and its citations as evidence (and the pair's note draft). Then on, as after a verdict key.
+   */
+  acceptFinding(pair = this.focus): void {
+    const r = this.review;
+    if (!r || !pair) return;
+    const f = findingOf(r, pair);
+    if (!f) {
+      this.ctx.status(`No finding of the review agent on ${oneLine(pair.attempt, 60)} × ${oneLine(pair.spec, 40)}.`, true);
+      return;
+    }
+    if (!r.viewer) {
+      this.ctx.status(r.curatorProblem ? `No curator name: ${r.curatorProblem}` : 'No curator name: set specweave.curator.name.', true);
+      return;
+    }
+    const c = cellOf(r, pair);
+    const note = c ? this.drafts.noteOf(c) : '';
+    const key = pairKey(pair);
+    this.drafts.sent.add(key);
+    const next = nextUnlabelled(r, pair, this.drafts.sent);
+    if (next && this.focus && pairKey(this.focus) === key) this.setFocus(next);
+    else this.rerender();
+    void this.act('acceptFinding', { findings: f.findings, spec: f.spec, ...(note.trim() !== '' ? { note } : {}) }, 'Accepted as your label', () => {
+      this.drafts.settled(pair);
+      this.maybeAdvance();
+    }).then((ok) => {
+      if (ok) return;
+      this.drafts.sent.delete(key);
+      this.setFocus(pair);
+    });
+  }
+
+  /** Dismisses the review agent's finding on the pair (a review.dismiss event); the focus stays. */
+  dismissFinding(pair = this.focus): void {
+    const r = this.review;
+    if (!r || !pair) return;
+    const f = findingOf(r, pair);
+    if (!f) {
+      this.ctx.status(`No finding of the review agent on ${oneLine(pair.attempt, 60)} × ${oneLine(pair.spec, 40)}.`, true);
+      return;
+    }
+    void this.act('dismissFinding', { findings: f.findings, spec: f.spec }, 'Dismissed');
+  }
+
   /** Re-records the focused pair's label with the edited note and evidence (its verdict unchanged). */
   saveNote(pair: Pair): void {
     const r = this.review;
@@ -263,6 +314,12 @@ export class ReviewController {
         this.hooks.showStep(link.attempt, link.step);
         this.ctx.status(`Step ${link.step} of ${oneLine(link.attempt, 80)}.`);
         return;
+      case 'finding': {
+        const f = this.review?.findings?.find((x) => x.findings === link.findings && x.spec === link.spec);
+        if (f) this.setFocus({ attempt: f.attempt, spec: f.spec });
+        this.ctx.status(f ? `The review agent's finding on ${oneLine(f.attempt, 60)} × ${oneLine(f.spec, 40)}.` : 'That finding is no longer current (the patch or the spec changed since).', !f);
+        return;
+      }
       case 'spec': {
         this.ctx.links.highlight([link.spec]);
         this.ctx.links.firstRun(link.spec)?.scrollIntoView({ block: 'nearest' });

@@ -53,7 +53,8 @@ export function evidenceList(rc: ReviewController, links: readonly EvidenceLinkV
   </div>`;
 }
 
-type Kind = EvidenceLinkView['kind'];
+/** Kinds a curator adds by hand (a finding link comes from accepting the finding). */
+type Kind = Exclude<EvidenceLinkView['kind'], 'finding'>;
 const KINDS: ReadonlyArray<{ value: Kind; label: string }> = [
   { value: 'trajectory_step', label: 'trajectory step' },
   { value: 'test', label: 'test' },

@@ -3,13 +3,13 @@
 // suggestions to confirm or dismiss. A lit-html template: an update patches the cells that changed.
 import { html, nothing, type TemplateResult } from 'lit-html';
 import { live } from 'lit-html/directives/live.js';
-import type { CuratorVerdictView, LabelView, ReviewCellView, ReviewView, SuggestionView } from '../../../src/protocol/messages';
+import type { CuratorVerdictView, FindingView, LabelView, ReviewCellView, ReviewView, SuggestionView } from '../../../src/protocol/messages';
 import { inertText, oneLine } from '../text';
 import { vsBadge, vsButton } from '../ui/controls';
 import './review.css';
 import type { ReviewController } from './reviewController';
 import { evidenceEditor, evidenceList } from './reviewEvidence';
-import { cellOf, describeCell, OUTCOME_MARK, OUTCOME_TEXT, pairKey, REVIEW_KEYS_HELP, VERDICT_MARK, VERIFIER_MARK } from './reviewModel';
+import { cellOf, describeCell, findingOf, findingState, OUTCOME_MARK, OUTCOME_TEXT, pairKey, REVIEW_KEYS_HELP, VERDICT_MARK, VERIFIER_MARK } from './reviewModel';
 
 /** Grid cells drawn before asking (a task with many attempts and specs). */
 const FIRST_CELLS = 400;
@@ -48,6 +48,7 @@ function attemptTitle(a: ReviewView['attempts'][number]): string {
 function grid(rc: ReviewController, r: ReviewView): TemplateResult {
   const rows = rc.showAllGrid ? r.specs : r.specs.slice(0, Math.max(1, Math.floor(FIRST_CELLS / Math.max(1, r.attempts.length))));
   const cells = new Map(r.cells.map((c) => [pairKey(c), c]));
+  const findings = new Map((r.findings ?? []).map((f) => [pairKey(f), f]));
   const focusKey = rc.focus ? pairKey(rc.focus) : '';
   const specText = new Map(rc.ctx.model().specs.map((x) => [x.id, x.text]));
   return html`<div class="review-grid-box">
@@ -66,7 +67,7 @@ function grid(rc: ReviewController, r: ReviewView): TemplateResult {
                 <th class="spec-row-head" title=${oneLine(specText.get(s) ?? s, 500)}>${oneLine(s, 24)}</th>
                 ${r.attempts.map((a) => {
                   const c = cells.get(`${a.id}\u0000${s}`);
-                  return c ? gridCell(rc, c, pairKey(c) === focusKey) : html`<td></td>`;
+                  return c ? gridCell(rc, c, pairKey(c) === focusKey, findings.get(pairKey(c))) : html`<td></td>`;
                 })}
               </tr>`,
           )}
@@ -87,7 +88,10 @@ function grid(rc: ReviewController, r: ReviewView): TemplateResult {
   </div>`;
 }
 
-function gridCell(rc: ReviewController, c: ReviewCellView, focused: boolean): TemplateResult {
+/** The grid's mark of a pair's finding: ◇ open, ◆ accepted, nothing once dismissed or stale. */
+const FINDING_MARK: Record<ReturnType<typeof findingState>, string> = { open: '\u25c7', accepted: '\u25c6', dismissed: '', stale: '' };
+
+function gridCell(rc: ReviewController, c: ReviewCellView, focused: boolean, f: FindingView | undefined): TemplateResult {
   const sent = rc.drafts.sent.has(pairKey(c));
   const mine = c.mine ? VERDICT_MARK[c.mine.verdict] : sent ? '…' : '·';
   const others = c.others.length > 0 ? `+${c.others.length}` : '';
@@ -96,7 +100,10 @@ function gridCell(rc: ReviewController, c: ReviewCellView, focused: boolean): Te
   if (c.disagreement) classes.push('disagreement');
   if (sent) classes.push('pending');
   if (!c.mine) classes.push('unlabelled');
-  const text = `${VERIFIER_MARK[c.verifier] ?? '?'} ${mine}${others ? ` ${others}` : ''}${OUTCOME_MARK[c.outcome] ? ` ${OUTCOME_MARK[c.outcome]}` : ''}`;
+  const fstate = f ? findingState(f) : undefined;
+  if (fstate === 'open') classes.push('finding-open');
+  const fmark = fstate ? FINDING_MARK[fstate] : '';
+  const text = `${VERIFIER_MARK[c.verifier] ?? '?'} ${mine}${others ? ` ${others}` : ''}${OUTCOME_MARK[c.outcome] ? ` ${OUTCOME_MARK[c.outcome]}` : ''}${fmark ? ` ${fmark}` : ''}`;
   return html`<td
     class=${classes.join(' ')}
     data-testid="review-cell"
@@ -105,7 +112,8 @@ function gridCell(rc: ReviewController, c: ReviewCellView, focused: boolean): Te
     data-outcome=${c.outcome}
     data-verifier=${c.verifier}
     data-mine=${c.mine?.verdict ?? ''}
-    title=${oneLine(describeCell(c), 500)}
+    data-finding=${fstate ?? ''}
+    title=${oneLine(`${describeCell(c)}${f ? `; review agent: ${f.judgment} (${fstate})` : ''}`, 500)}
     role="gridcell"
     tabindex="-1"
     aria-selected=${focused ? 'true' : nothing}
@@ -150,6 +158,10 @@ function pair(rc: ReviewController, r: ReviewView, c: ReviewCellView): TemplateR
       ${c.final ? html`<span class="muted small"> · final verdict: ${c.final}${fromText(c)}</span>` : nothing}
       ${c.from === 'disagreement' ? html`<span class="warning-text small"> · curators disagree: adjudicate it</span>` : nothing}
     </div>
+    ${(() => {
+      const f = findingOf(r, p);
+      return f ? findingBlock(rc, f, disabled) : nothing;
+    })()}
     <div class="verdict-buttons" data-testid="review-verdicts">
       ${(['satisfied', 'violated', 'unsure'] as const).map((v) =>
         vsButton(`${VERDICT_LABEL[v]} (${VERDICT_KEY[v]})`, () => rc.label(v, p), {
@@ -189,6 +201,48 @@ function pair(rc: ReviewController, r: ReviewView, c: ReviewCellView): TemplateR
       ${vsButton('Save note and evidence', () => rc.saveNote(p), { testid: 'review-save-note', secondary: true, disabled, hidden: !c.mine || !rc.drafts.dirty(c) })}
     </div>
     ${others(rc, r, c)}
+  </section>`;
+}
+
+const CANDIDATE_TEXT = { false_positive: 'candidate FP', false_negative: 'candidate FN' } as const;
+
+/**
+ * The review agent's finding on the focused pair: a suggestion with its judgment, confidence, candidate badge,
+ * rationale (the model's text, inert) and citations (links that open their place). `y` accepts it as your own label,
+ * `x` dismisses it. It never shows as a label: once accepted, your label shows it as evidence.
+ */
+function findingBlock(rc: ReviewController, f: FindingView, disabled: boolean): TemplateResult {
+  const state = findingState(f);
+  const p = { attempt: f.attempt, spec: f.spec };
+  const status =
+    state === 'stale'
+      ? 'on an older revision of the spec: run the review agent again'
+      : state === 'dismissed' && f.dismissed
+        ? `dismissed by ${oneLine(f.dismissed.curator, 60)}${f.dismissed.note ? ` — ${oneLine(f.dismissed.note, 200)}` : ''}`
+        : f.acceptedByYou
+          ? 'accepted: your label cites it'
+          : f.acceptedBy.length > 0
+            ? `accepted by ${f.acceptedBy.map((c) => oneLine(c, 40)).join(', ')}`
+            : 'a suggestion, not a label: accept it (y) or dismiss it (x)';
+  return html`<section class=${`review-finding finding-${state}`} data-testid="review-finding" data-findings=${f.findings} data-judgment=${f.judgment} data-state=${state}>
+    <div class="finding-head">
+      <span class="section-title small">Review agent suggests</span>
+      <span class=${`verdict verdict-${f.judgment}`} data-testid="finding-judgment">${f.judgment}</span>
+      <span class="muted small" data-testid="finding-confidence">${`confidence ${Math.round(f.confidence * 100)}%`}</span>
+      ${f.candidate ? html`<span class=${`mark outcome-${f.candidate}`} data-testid="finding-candidate">${CANDIDATE_TEXT[f.candidate]}</span>` : nothing}
+      <span class="muted small">${oneLine(` · ${f.model} · prompt ${f.promptVersion}`, 160)}</span>
+    </div>
+    <div class="finding-rationale" data-testid="finding-rationale">${inertText(f.rationale) + (f.rationaleCut ? '\u2026 (cut)' : '')}</div>
+    ${f.links.length > 0 ? html`<div class="finding-citations" data-testid="finding-citations">${evidenceList(rc, f.links)}</div>` : nothing}
+    ${f.sentences.length > 0 ? html`<div class="muted small" data-testid="finding-sentences">${`cites request sentence${f.sentences.length > 1 ? 's' : ''} ${f.sentences.join(', ')}`}</div>` : nothing}
+    ${f.quotes.map((q) => html`<blockquote class="finding-quote small" data-testid="finding-quote">${inertText(q)}</blockquote>`)}
+    <div class="finding-actions">
+      <span class="muted small" data-testid="finding-status">${status}</span>
+      ${state === 'open' || (state === 'accepted' && !f.acceptedByYou)
+        ? vsButton(`Accept as my label (y)`, () => rc.acceptFinding(p), { testid: 'finding-accept', secondary: true, disabled, title: `Record ${f.judgment} as your label, citing this finding` })
+        : nothing}
+      ${state === 'open' ? vsButton('Dismiss (x)', () => rc.dismissFinding(p), { testid: 'finding-dismiss', secondary: true, disabled, title: 'This finding is wrong or not useful' }) : nothing}
+    </div>
   </section>`;
 }
 

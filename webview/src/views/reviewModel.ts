@@ -1,7 +1,7 @@
 // The review part of the task view without the DOM: which pair has the focus and where it moves, what a key asks
 // for, how a pair, an outcome or an evidence link reads as text, and the curator's unsent drafts (kept here, outside
 // the DOM, so a re-render or a failed request never loses what they typed).
-import type { CuratorVerdictView, EvidenceLinkView, OutcomeView, ReviewCellView, ReviewView } from '../../../src/protocol/messages';
+import type { CuratorVerdictView, EvidenceLinkView, FindingView, OutcomeView, ReviewCellView, ReviewView } from '../../../src/protocol/messages';
 
 /** The specs-area tabs of the review. */
 export const REVIEW_TAB = 'review';
@@ -45,6 +45,20 @@ export function pairOrder(r: Pick<ReviewView, 'attempts' | 'specs'>): Pair[] {
 export function cellOf(r: Pick<ReviewView, 'cells'>, p: Pair | undefined): ReviewCellView | undefined {
   if (!p) return undefined;
   return r.cells.find((c) => c.attempt === p.attempt && c.spec === p.spec);
+}
+
+/** The review agent's current finding on a pair, if any (a suggestion, never a label). */
+export function findingOf(r: Pick<ReviewView, 'findings'>, p: Pair | undefined): FindingView | undefined {
+  if (!p) return undefined;
+  return r.findings?.find((f) => f.attempt === p.attempt && f.spec === p.spec);
+}
+
+/** Where a finding stands: open (to accept or dismiss), accepted (by you or another curator), dismissed, or stale. */
+export function findingState(f: FindingView): 'open' | 'accepted' | 'dismissed' | 'stale' {
+  if (f.stale) return 'stale';
+  if (f.dismissed) return 'dismissed';
+  if (f.acceptedByYou || f.acceptedBy.length > 0) return 'accepted';
+  return 'open';
 }
 
 /** The first pair the viewer has not labelled (attempt-major), else the first pair. */
@@ -107,6 +121,8 @@ export type ReviewKeyAction =
   | { kind: 'skipTask' }
   | { kind: 'submitNext' }
   | { kind: 'note' }
+  | { kind: 'acceptFinding' }
+  | { kind: 'dismissFinding' }
   | { kind: 'help' };
 
 export interface ReviewKeyPress {
@@ -145,6 +161,10 @@ export function reviewKeyAction(k: ReviewKeyPress): ReviewKeyAction | undefined 
       return { kind: 'undo' };
     case 'e':
       return { kind: 'note' };
+    case 'y':
+      return { kind: 'acceptFinding' };
+    case 'x':
+      return { kind: 'dismissFinding' };
     case '?':
       return { kind: 'help' };
     case 'n':
@@ -161,6 +181,8 @@ export const REVIEW_KEYS_HELP: ReadonlyArray<readonly [string, string]> = [
   ['j k or \u2193 \u2191', 'next / previous pair (one attempt against every spec, then the next attempt)'],
   ['h l or \u2190 \u2192', 'same spec, previous / next attempt'],
   ['e', 'write a note on the focused pair (Esc leaves the note)'],
+  ['y', "accept the review agent's finding on the focused pair as your label (its judgment, the finding as evidence)"],
+  ['x', "dismiss the review agent's finding on the focused pair"],
   ['z', 'undo your last action (a new undo event)'],
   ['n', 'review mode: skip this task (it stays in the queue)'],
   ['Enter', 'review mode: submit this task and go to the next one'],
@@ -181,6 +203,8 @@ export function evidenceText(l: EvidenceLinkView): string {
       return `hunk ${l.hunk} of ${l.file} (${l.patch === 'attempt' ? (l.attempt ?? 'attempt') : l.patch})`;
     case 'spec':
       return `spec ${l.spec}`;
+    case 'finding':
+      return `review agent's finding on ${l.spec}`;
   }
 }
 
