@@ -17,9 +17,44 @@ import type { CandidateTask } from '../core/model';
 import type { ExitStatus, HistoryMessage, ModelReply, SolverLimits } from '../core/solver/agent';
 import { DEFAULT_LIMITS, SOLVER_VERSION, SolverRun, trajectoryDocument } from '../core/solver/agent';
 import { errorText } from '../core/errorText';
+import type { ChatMessage, LlmClient } from '../adapters/llm/client';
+import { costOf } from '../adapters/llm/pricing';
 
 /** Asks the model for the next reply to the history (the LLM client in use; a scripted one in tests). */
 export type TrialModel = (messages: readonly HistoryMessage[], signal: AbortSignal | undefined) => Promise<ModelReply>;
+
+/** The solver's one tool: mini-swe-agent's bash. */
+export const BASH_TOOL = {
+  name: 'bash',
+  description: 'Run one bash command in the repository (a new shell each time; no network). Its output and exit code come back.',
+  parameters: { type: 'object', additionalProperties: false, required: ['command'], properties: { command: { type: 'string', description: 'the command' } } },
+};
+
+/** The history as the LLM client sends it (the final `exit` message is the trajectory's, never sent). */
+export function chatMessages(history: readonly HistoryMessage[]): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  for (const m of history) {
+    if (m.role === 'exit') continue;
+    if (m.role === 'assistant') out.push({ role: 'assistant', content: m.content ?? '', ...(m.tool_calls ? { toolCalls: m.tool_calls.map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments })) } : {}) });
+    else if (m.role === 'tool') out.push({ role: 'tool', content: m.content, toolCallId: m.tool_call_id });
+    else out.push({ role: m.role, content: m.content });
+  }
+  return out;
+}
+
+/** A trial model over the LLM client: the bash tool offered (a plain fenced block where the endpoint refuses tools). */
+export function llmTrialModel(client: LlmClient, maxReplyTokens = 4096): TrialModel {
+  return async (history, signal) => {
+    const r = await client.chat({ messages: chatMessages(history), maxReplyTokens, tools: [BASH_TOOL] }, signal ? { signal } : {});
+    const cost = costOf(r.model || client.settings.model, r.usage);
+    return {
+      text: r.text,
+      ...(r.toolCalls ? { toolCalls: r.toolCalls } : {}),
+      ...(cost.usd !== undefined ? { costUsd: cost.usd } : {}),
+      ...(r.usage ? { promptTokens: r.usage.promptTokens, completionTokens: r.usage.completionTokens } : {}),
+    };
+  };
+}
 
 export interface TrialOptions {
   root: string;
