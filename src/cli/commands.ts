@@ -19,6 +19,7 @@ import { probeCommand } from './probe';
 import { repairCommand } from './repair';
 import { trajectoryCommand } from './trajectory';
 import { specsCommand } from './specs';
+import { reviewCommand } from './review';
 
 export const commands: CliCommand[] = [
   importCommand,
@@ -40,4 +41,5 @@ export const commands: CliCommand[] = [
   repairCommand,
   trajectoryCommand,
   specsCommand,
+  reviewCommand,
 ];
