@@ -12,7 +12,9 @@ import * as path from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { CurationStore } from '../../../src/app/curationStore';
 import type { ReviewOutcome } from '../../../src/app/reviewAgent';
-import { REVIEWER_JOURNAL_DIR, reviewAttempts } from '../../../src/app/reviewAgent';
+import { prepareReview, REVIEWER_JOURNAL_DIR, reviewAttempts, worstCaseUsd } from '../../../src/app/reviewAgent';
+import { costOf } from '../../../src/adapters/llm/pricing';
+import type { CandidateTask } from '../../../src/core/model';
 import { saveRun } from '../../../src/adapters/fs/runStore';
 import { EndpointMemory, LlmClient } from '../../../src/adapters/llm/client';
 import type { LlmSettings } from '../../../src/adapters/llm/client';
@@ -217,6 +219,53 @@ describe('the review agent on the example dataset', () => {
     assert.equal(r?.status === 'reviewed' && r.fromJournal, true, JSON.stringify(r));
     assert.equal(fake.requests.length, n0 + 1, 'not paid again');
     assert.equal(findingsEvents(root, FP_TASK)[0]?.payload.findings[0]?.candidate, 'false_positive');
+  });
+});
+
+describe('batch limits', () => {
+  const answer = (o: { waitFor?: Promise<unknown> } = {}) => ({
+    kind: 'answer' as const,
+    usage: { prompt_tokens: 1000, completion_tokens: 100 },
+    ...o,
+    content: (body: Record<string, unknown>) => {
+      const attempt = /attempt (\S+)/.exec(String((body.messages as Array<{ content: string }>)[1]?.content))?.[1] ?? '?';
+      return reply({ ...finding(attempt, 'S1', 'satisfied', [{ kind: 'test', test: 'T1' }]), rationale: 'the key I was given is {KEY}' });
+    },
+  });
+
+  it('keeps the concurrency limit and reports done/total, ETA and spend; a key echoed by the model is masked', async () => {
+    const { root, ids } = fiftyTasks();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((ok) => (release = ok));
+    fake.push(answer({ waitFor: gate }), answer({ waitFor: gate }), ...Array.from({ length: 6 }, () => answer()));
+    fake.maxInFlight = 0;
+    const events: Array<{ kind: string; done: number; total: number; spentUsd: number; etaMs?: number }> = [];
+    const run = reviewAttempts({ store: CurationStore.open(root), curator: 'alice', settings: settings(), apiKey: KEY, client: client(), tasks: ids.slice(0, 8), attempts: ['a1'], concurrency: 2, onProgress: (e) => events.push(e) });
+    await Promise.race([fake.whenInFlight(2), run]);
+    release();
+    const r = await run;
+    assert.equal(fake.maxInFlight, 2, 'two calls at once, never more');
+    assert.equal(r.outcomes.filter((o) => o.status === 'reviewed').length, 8);
+    const last = events.at(-1);
+    assert.deepEqual([last?.done, last?.total, last?.spentUsd], [8, 8, r.spentUsd]);
+    assert.ok(events.some((e) => e.kind === 'done' && e.etaMs !== undefined));
+    const files = fs.readdirSync(path.join(root, 'curation'), { recursive: true, encoding: 'utf8' }).filter((f) => fs.statSync(path.join(root, 'curation', f)).isFile());
+    const text = files.map((f) => fs.readFileSync(path.join(root, 'curation', f), 'utf8')).join('\n');
+    assert.match(text, /the key I was given is/);
+    assert.doesNotMatch(text, new RegExp(KEY), 'neither the log nor the journal holds the key');
+  });
+
+  it('stops at the cost cap before a call could pass it', async () => {
+    const { root, ids } = fiftyTasks();
+    const store = CurationStore.open(root);
+    const worst = worstCaseUsd('gpt-4o-mini', await prepareReview(store, store.task('t01') as CandidateTask, 'a1', { settings: settings() })) as number;
+    const perCall = costOf('gpt-4o-mini', { promptTokens: 1000, completionTokens: 100 }).usd as number;
+    fake.push(...Array.from({ length: 8 }, () => answer()));
+    const n0 = fake.requests.length;
+    const r = await reviewAttempts({ store, curator: 'alice', settings: settings(), apiKey: KEY, client: client(), tasks: ids.slice(0, 8), attempts: ['a1'], concurrency: 1, budgetUsd: worst + 3.5 * perCall });
+    assert.deepEqual(r.outcomes.map((o) => o.status), ['reviewed', 'reviewed', 'reviewed', 'reviewed', 'skipped', 'skipped', 'skipped', 'skipped']);
+    assert.equal(fake.requests.length - n0, 4, 'no call past the cap');
+    assert.match(r.stopped ?? '', /the cost cap of \$\d+\.\d{4} stops the batch: \$0\.0008 spent, and the next call \(t05 a1\) could cost up to/);
   });
 });
 
