@@ -210,40 +210,49 @@ export function numberedLog(stdout: string, maxChars: number): { text: string; l
 
 /** The trajectory within `maxChars`: the first two steps, then as many of the latest as fit; the older middle cut. */
 export function shownSteps(steps: readonly TrajectoryStep[], maxChars: number, stepChars: number): { text: string; shown: number; cutSteps: number; cutChars: number } {
-  const render = steps.map((s) => {
-    const t = headTail(stepText(s), stepChars);
-    return { text: `### step ${s.index} (${s.kind})\n${t.text}`, cut: t.cut };
-  });
-  const size = (i: number) => (render[i]?.text.length ?? 0) + 1;
-  const keep = new Uint8Array(render.length);
+  // Sizes first, from lengths alone: only the steps kept are rendered (a 5 MB trajectory has thousands).
+  const header = (s: TrajectoryStep) => `### step ${s.index} (${s.kind})\n`;
+  const rawLen = (s: TrajectoryStep) => s.text.length + (s.toolCalls ?? []).reduce((n, c) => n + c.name.length + c.arguments.length + 3, 0);
+  const size = (i: number) => {
+    const s = steps[i] as TrajectoryStep;
+    const l = rawLen(s);
+    return header(s).length + (l <= stepChars ? l : stepChars + 40) + 1;
+  };
+  const keep = new Uint8Array(steps.length);
   let used = 0;
-  for (let i = 0; i < Math.min(2, render.length); i++) {
+  for (let i = 0; i < Math.min(2, steps.length); i++) {
     if (used + size(i) > maxChars) break;
     keep[i] = 1;
     used += size(i);
   }
-  for (let i = render.length - 1; i >= 2; i--) {
+  for (let i = steps.length - 1; i >= 2; i--) {
     if (used + size(i) > maxChars) break;
     keep[i] = 1;
     used += size(i);
   }
   const out: string[] = [];
-  let gap: number[] = [];
+  let gapFrom = -1;
+  let gapN = 0;
   let cutChars = 0;
   let shown = 0;
-  const flush = () => {
-    if (gap.length > 0) out.push(cutMarker(`steps ${steps[gap[0] as number]?.index}-${steps[gap[gap.length - 1] as number]?.index} (${gap.length} step${gap.length === 1 ? '' : 's'}) to fit the budget`));
-    gap = [];
+  const flush = (until: number) => {
+    if (gapN > 0) out.push(cutMarker(`steps ${steps[gapFrom]?.index}-${steps[until]?.index} (${gapN} step${gapN === 1 ? '' : 's'}) to fit the budget`));
+    gapN = 0;
   };
-  for (let i = 0; i < render.length; i++) {
+  for (let i = 0; i < steps.length; i++) {
+    const s = steps[i] as TrajectoryStep;
     if (keep[i]) {
-      flush();
-      out.push((render[i] as { text: string }).text);
-      cutChars += (render[i] as { cut: number }).cut;
+      flush(i - 1);
+      const t = headTail(stepText(s), stepChars);
+      out.push(`${header(s)}${t.text}`);
+      cutChars += t.cut;
       shown++;
-    } else gap.push(i);
+    } else {
+      if (gapN === 0) gapFrom = i;
+      gapN++;
+    }
   }
-  flush();
+  flush(steps.length - 1);
   return { text: out.join('\n'), shown, cutSteps: steps.length - shown, cutChars };
 }
 

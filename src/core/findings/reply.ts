@@ -38,14 +38,15 @@ export const norm = (s: string): string => s.replace(/\s+/g, ' ').trim();
 
 /** The places a reply may cite, indexed once per reply. */
 export class CitationIndex {
-  private readonly steps = new Map<number, string>();
+  private readonly steps = new Map<number, TrajectoryStep>();
+  private readonly normalized = new Map<number, string>();
   private readonly hunks: Map<string, string[][]>;
   private readonly sentences: string[];
   private readonly logLines: string[] | undefined;
   private readonly testIds = new Map<string, string>();
 
   constructor(private readonly ctx: ReviewContext) {
-    for (const s of ctx.steps) this.steps.set(s.index, norm(stepText(s)));
+    for (const s of ctx.steps) this.steps.set(s.index, s);
     this.hunks = hunksByFile(ctx.patch);
     this.sentences = requestSentences(ctx.request);
     if (ctx.run) {
@@ -72,8 +73,11 @@ export class CitationIndex {
       case 'trajectory_step': {
         const step = nat(c.step);
         if (step === undefined) return { ok: false, reason: 'a trajectory_step citation has no step number' };
-        const text = this.steps.get(step);
-        if (text === undefined) return { ok: false, reason: `cites trajectory step ${step}, which the trajectory does not have` };
+        const found = this.steps.get(step);
+        if (found === undefined) return { ok: false, reason: `cites trajectory step ${step}, which the trajectory does not have` };
+        // Normalised on first citation only: a 5 MB trajectory is not copied for a reply citing three steps.
+        const text = this.normalized.get(step) ?? norm(stepText(found));
+        this.normalized.set(step, text);
         const bad = quoted(text, `trajectory step ${step}`);
         return bad ? { ok: false, reason: bad } : { ok: true, citation: { kind, step, ...(quote !== undefined ? { quote } : {}) } };
       }
