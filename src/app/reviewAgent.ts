@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import type { CurationStore } from './curationStore';
 import { replyTokens } from './repairAgent';
 import { readDatasetText, resolveDatasetPath } from '../adapters/fs/datasetLoader';
-import { readBytesIfExists, readTextIfExists, writeFileAtomicIn } from '../adapters/fs/datasetPaths';
+import { readBytesIfExists, readTextIfExists, writeFileAtomicInAsync } from '../adapters/fs/datasetPaths';
 import { listRuns, readRunLog } from '../adapters/fs/runStore';
 import type { ReadTrajectoryOptions, TrajectoryResult } from '../adapters/fs/trajectoryReader';
 import { readTrajectory } from '../adapters/fs/trajectoryReader';
@@ -230,16 +230,18 @@ export async function reviewAttempt(o: ReviewAttemptOptions): Promise<ReviewOutc
   const cost = costOf(res.model, res.usage);
   const costUsd = cost.usd ?? worstCaseUsd(o.settings.model, p);
   const base = { format: 1 as const, pair, at: new Date().toISOString(), ...(res.usage ? { usage: res.usage } : {}), ...(costUsd !== undefined ? { costUsd } : {}) };
-  const journal = (e: ReviewJournalEntry) => {
+  // Flushed before the event is written (a crash after it loses nothing paid for), off the event loop so the other
+  // calls under way go on meanwhile.
+  const journal = async (e: ReviewJournalEntry) => {
     try {
-      writeFileAtomicIn(o.store.root, journalRel(pair), `${JSON.stringify(e, null, 2)}\n`);
+      await writeFileAtomicInAsync(o.store.root, journalRel(pair), `${JSON.stringify(e, null, 2)}\n`);
     } catch (err) {
       log(`${pair.task} ${pair.attempt}: the reviewer journal could not be written (${errorText(err)}); --resume may ask for this pair again`);
     }
   };
-  const failed = (code: Extract<ReviewOutcome, { status: 'failed' }>['code'], message: string): ReviewOutcome => {
+  const failed = async (code: Extract<ReviewOutcome, { status: 'failed' }>['code'], message: string): Promise<ReviewOutcome> => {
     const msg = redactor.redact(message);
-    journal({ ...base, outcome: 'failed', message: msg.slice(0, 2000) });
+    await journal({ ...base, outcome: 'failed', message: msg.slice(0, 2000) });
     log(`${pair.task} ${pair.attempt}: no review: ${msg}`);
     return { task: pair.task, attempt: pair.attempt, status: 'failed', code, message: msg, ...(costUsd !== undefined ? { costUsd } : {}) };
   };
@@ -262,7 +264,7 @@ export async function reviewAttempt(o: ReviewAttemptOptions): Promise<ReviewOutc
     findings: crossFindings(checked.findings, p.run?.specs),
     dropped: checked.dropped,
   });
-  journal({ ...base, outcome: 'checked', payload });
+  await journal({ ...base, outcome: 'checked', payload });
   for (const d of payload.dropped) log(`${pair.task} ${pair.attempt}: dropped ${d.reason}`);
   try {
     const r = await recordFindings(o.store, o.curator, pair, payload);
