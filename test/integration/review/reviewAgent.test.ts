@@ -269,6 +269,30 @@ describe('batch limits', () => {
   });
 });
 
+describe('specweave review, bad input', () => {
+  it('names an unknown task or attempt and makes no call; a task id with terminal escapes is printed inert', async () => {
+    const { root } = fiftyTasks();
+    const n0 = fake.requests.length;
+    const cli = (...a: string[]) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((ok) => {
+        const p = spawn(process.execPath, ['--import', 'tsx', MAIN, 'review', root, ...a, '--curator', 'alice'], { env: { ...process.env, OPENAI_API_KEY: KEY, OPENAI_BASE_URL: base } });
+        let stdout = '';
+        let stderr = '';
+        p.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+        p.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+        p.on('exit', (code) => ok({ code, stdout, stderr }));
+      });
+    const t = await cli('t01', 'nosuch\u001b[31m');
+    assert.notEqual(t.code, 0);
+    assert.match(t.stderr, /no task "nosuch/);
+    assert.doesNotMatch(t.stderr, /\u001b\[31m/, 'the escape is not sent raw');
+    const a = await cli('t01', '--attempt', 'a9');
+    assert.notEqual(a.code, 0);
+    assert.match(a.stderr, /no attempt "a9" in the tasks named/);
+    assert.equal(fake.requests.length, n0, 'no call');
+  });
+});
+
 /** 50 copies of the review fixture's t1 (attempts a1, a2), each with its runs. */
 function fiftyTasks(): { root: string; ids: string[] } {
   const src = copyFixture('review/ds');
