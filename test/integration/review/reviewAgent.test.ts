@@ -285,7 +285,7 @@ describe('specweave review, bad input', () => {
     const t = await cli('t01', 'nosuch\u001b[31m');
     assert.notEqual(t.code, 0);
     assert.match(t.stderr, /no task "nosuch/);
-    assert.doesNotMatch(t.stderr, /\u001b\[31m/, 'the escape is not sent raw');
+    assert.ok(!t.stderr.includes('\u001b'), 'the escape is not sent raw');
     const a = await cli('t01', '--attempt', 'a9');
     assert.notEqual(a.code, 0);
     assert.match(a.stderr, /no attempt "a9" in the tasks named/);
