@@ -19,6 +19,7 @@ import { probeCommand } from './probe';
 import { repairCommand } from './repair';
 import { trajectoryCommand } from './trajectory';
 import { specsCommand } from './specs';
+import { reviewCommand } from './review';
 import { solveCommand } from './solve';
 
 export const commands: CliCommand[] = [
@@ -41,5 +42,6 @@ export const commands: CliCommand[] = [
   repairCommand,
   trajectoryCommand,
   specsCommand,
+  reviewCommand,
   solveCommand,
 ];

@@ -52,7 +52,12 @@ export interface Finding {
 export interface DroppedFinding {
   spec?: string;
   reason: string;
+  /** Why, for counting: a citation that does not hold, an attempt or spec not asked about or unknown, a spec judged twice, a malformed finding. */
+  cause?: DropCause;
 }
+
+export const DROP_CAUSES = ['citation', 'unknown_attempt', 'unknown_spec', 'not_asked', 'duplicate', 'shape'] as const;
+export type DropCause = (typeof DROP_CAUSES)[number];
 
 /** The payload of a `review.findings` event: one call's checked findings for one attempt at one task revision. */
 export interface FindingsPayload {
@@ -109,7 +114,7 @@ export const findingsPayloadCheck: Check = (v, field) => {
       promptVersion: str({ min: 1, max: 50 }),
       promptHash: hex,
       findings: arrayOf(findingCheck, { max: 10_000 }),
-      dropped: arrayOf(obj({ reason: text(5000) }, { spec: id }), { max: 10_000 }),
+      dropped: arrayOf(obj({ reason: text(5000) }, { spec: id, cause: oneOf(DROP_CAUSES) }), { max: 10_000 }),
     },
     { run: id, promptTokens: int(0, 100_000_000), completionTokens: int(0, 100_000_000), costUsd: cost },
   )(v, field);
