@@ -30,6 +30,8 @@ export interface PlantOptions {
   /** Task ids to plant (default: every task of the dataset). */
   tasks?: readonly string[];
   kinds?: readonly PlantKind[];
+  /** The test to drop an assertion of, per task id (default: the first spec-mapped test with two or more). */
+  fpTests?: Readonly<Record<string, string>>;
   now?: () => Date;
 }
 
@@ -98,7 +100,7 @@ export function plantDataset(sourceRoot: string, outDir: string, o: PlantOptions
     copy(task.id);
     for (const kind of kinds) {
       let r: PlantOutcome;
-      if (kind === 'false_positive') r = plantFalsePositive(task, testPatch);
+      if (kind === 'false_positive') r = plantFalsePositive(task, testPatch, o.fpTests?.[task.id] !== undefined ? { test: o.fpTests[task.id] as string } : {});
       else {
         const gold = task.files.goldPatch ? readTextIfExists(source, task.files.goldPatch) : undefined;
         r = gold === undefined ? { ok: false, reason: 'the task has no gold patch to take an exact message from' } : plantFalseNegative(task, testPatch, gold);

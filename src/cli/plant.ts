@@ -44,9 +44,10 @@ export function formatPlantedScore(s: PlantedScore): string {
 export const plantCommand = defineCommand({
   name: 'plant',
   summary: 'planted-defect suite: copy tasks with planted false positives / negatives, or score what caught them',
-  usage: 'specweave plant DATASET --out DIR [TASK ...] [--json]  |  specweave plant --score DIR [--json]',
+  usage: 'specweave plant DATASET --out DIR [TASK ...] [--fp-test TASK=TEST ...] [--json]  |  specweave plant --score DIR [--json]',
   flags: {
     out: { type: 'string', help: 'the new dataset to write (missing or empty)' },
+    'fp-test': { type: 'list', help: 'TASK=TEST: drop an assertion of this test for the planted false positive (default: the first spec-mapped test with two or more)' },
     score: { type: 'string', help: 'score the planted dataset DIR: recall of the gold mutants and the review agent' },
     json: { type: 'boolean', help: 'print JSON' },
   },
@@ -65,7 +66,13 @@ export const plantCommand = defineCommand({
       if (dataset === undefined) throw new UsageError('missing DATASET');
       const outDir = a.strings.out;
       if (outDir === undefined) throw new UsageError('--out DIR is required');
-      const truth = plantDataset(dataset, outDir, { tasks });
+      const fpTests: Record<string, string> = {};
+      for (const v of a.lists['fp-test'] ?? []) {
+        const eq = v.indexOf('=');
+        if (eq <= 0 || eq === v.length - 1) throw new UsageError(`--fp-test needs TASK=TEST, got "${v}"`);
+        fpTests[v.slice(0, eq)] = v.slice(eq + 1);
+      }
+      const truth = plantDataset(dataset, outDir, { tasks, fpTests });
       if (a.booleans.json) printJson(truth);
       else out(formatPlanted(truth, outDir));
       return 0;

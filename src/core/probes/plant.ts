@@ -146,6 +146,8 @@ export interface TestBlock {
 
 const indentOf = (s: string) => s.length - s.trimStart().length;
 
+const RAISES_RE = /^(\s*)with\s+pytest\.raises\(\s*([A-Za-z_][\w.]*)\s*(?:,\s*match\s*=\s*.+?)?\)\s*:\s*$/;
+
 /** Test functions defined on added lines of a patch (their whole body added too). */
 export function addedTests(patch: string): TestBlock[] {
   return blocks(new EditablePatch(patch));
@@ -180,7 +182,10 @@ function blocks(p: EditablePatch): TestBlock[] {
   return out;
 }
 
-/** Assert statements of a block: [first line, end) by patch line index, continuation lines included. */
+/**
+ * Assertions of a block: `assert` statements (continuation lines included) and `with pytest.raises(...)` blocks
+ * (the with line and its body: the call in it is what raises), as [first line, end) by patch line index.
+ */
 function assertions(p: EditablePatch, b: TestBlock): Array<{ from: number; to: number }> {
   const out: Array<{ from: number; to: number }> = [];
   let state: PyLexState;
@@ -189,6 +194,7 @@ function assertions(p: EditablePatch, b: TestBlock): Array<{ from: number; to: n
     const src = (p.lines[i] as PatchLine).text.slice(1);
     const start = i;
     const isAssert = /^\s*assert\b/.test(src);
+    const raises = state === undefined && RAISES_RE.test(src);
     // Follow brackets (strings and comments masked) and backslashes to the end of the statement.
     let depth = 0;
     let j = i;
@@ -204,7 +210,16 @@ function assertions(p: EditablePatch, b: TestBlock): Array<{ from: number; to: n
       if ((depth > 0 || state !== undefined || /\\\s*$/.test(m.code)) && j < b.end) continue;
       break;
     }
-    if (isAssert) out.push({ from: start, to: j });
+    if (raises) {
+      const indent = indentOf(src);
+      while (j < b.end) {
+        const s = (p.lines[j] as PatchLine).text.slice(1);
+        if (s.trim() !== '' && indentOf(s) <= indent) break;
+        j++;
+      }
+      while (j > i + 1 && (p.lines[j - 1] as PatchLine).text.slice(1).trim() === '') j--;
+    }
+    if (isAssert || raises) out.push({ from: start, to: j });
     i = j;
   }
   return out;
@@ -223,28 +238,33 @@ function mappedTests(task: Pick<CandidateTask, 'tests'>, p: EditablePatch): Arra
 }
 
 /**
- * Plants a false positive: drops the first assertion of the first spec-mapped test (task order) that has at least
- * two, or of `opts.test`. The test keeps its other assertions.
+ * Plants a false positive: drops the first assertion (an `assert` statement or a `with pytest.raises` block) of the
+ * first spec-mapped test (task order) that has at least two, so the test still asserts something. With `opts.test`,
+ * that test, and its only assertion may go (the test then checks nothing: its body becomes `pass`).
  */
 export function plantFalsePositive(task: Pick<CandidateTask, 'id' | 'tests'>, testPatch: string, opts: { test?: string } = {}): PlantOutcome {
   const p = new EditablePatch(testPatch);
   const tests = mappedTests(task, p).filter((t) => opts.test === undefined || t.name === opts.test);
   for (const t of tests) {
     const as = assertions(p, t.block);
-    if (as.length < 2) continue;
+    if (as.length < (opts.test === undefined ? 2 : 1)) continue;
     const a = as[0] as { from: number; to: number };
     const first = p.lines[a.from] as PatchLine;
     const assertion = p.lines
       .slice(a.from, a.to)
       .map((l) => l.text.slice(1))
       .join('\n');
-    p.splice(a.from, a.to - a.from, []);
+    // A body left with no statement would not parse: `pass`, at the assertion's indentation.
+    let code = 0;
+    for (let k = t.block.def + 1; k < t.block.end; k++) if ((k < a.from || k >= a.to) && !/^\s*(#.*)?$/.test((p.lines[k] as PatchLine).text.slice(1))) code++;
+    p.splice(a.from, a.to - a.from, code === 0 ? [`${' '.repeat(indentOf(first.text.slice(1)))}pass`] : []);
     return { ok: true, patch: p.text(), defect: { kind: 'false_positive', test: t.name, specs: t.specs, file: t.block.file, line: first.newLine as number, assertion: assertion.trim() } };
   }
-  return { ok: false, reason: opts.test !== undefined ? `test ${opts.test} is not a spec-mapped test with two or more assertions written by the test patch` : 'no spec-mapped test written by the test patch has two or more assertions to drop one of' };
+  return {
+    ok: false,
+    reason: opts.test !== undefined ? `test ${opts.test} is not a spec-mapped test with an assertion written by the test patch` : 'no spec-mapped test written by the test patch has two or more assertions to drop one of',
+  };
 }
-
-const RAISES_RE = /^(\s*)with\s+pytest\.raises\(\s*([A-Za-z_][\w.]*)\s*(?:,\s*match\s*=\s*.+?)?\)\s*:\s*$/;
 
 /**
  * The constant start of the message the gold patch's added lines raise `exc` with (`raise ValueError(f"... {x}")`

@@ -79,6 +79,17 @@ describe('planting a false positive (drop an assertion)', () => {
     assert.match(r.patch, /@@ -10,2 \+14,3 @@ def other\(\):/);
   });
 
+  it('with a named test, drops its only assertion (a pytest.raises block, call and all) and leaves `pass`', () => {
+    const r = plantFalsePositive(t, tp, { test: 'tests/test_format.py::test_precision_unknown_unit' });
+    assert.ok(r.ok, r.ok ? '' : r.reason);
+    assert.equal(r.defect.assertion, 'with pytest.raises(ValueError, match="d.*h.*m.*s"):\n        format_duration(60, precision="w")');
+    assert.deepEqual(parsePatch(r.patch).problems, []);
+    assert.ok(newSide(r.patch, 'tests/test_format.py').endsWith('def test_precision_unknown_unit():\n    pass'));
+    const none = plantFalsePositive(t, tp, { test: 'tests/test_format.py::no_such_test' });
+    assert.ok(!none.ok);
+    assert.match(none.reason, /no_such_test is not a spec-mapped test/);
+  });
+
   it('says why when no spec-mapped test has two assertions', () => {
     const tk = { id: 't', tests: [{ id: 'T1', name: 'tests/test_x.py::test_a', kind: 'fail_to_pass' as const, specs: ['S1'] }] };
     const patch = '--- a/tests/test_x.py\n+++ b/tests/test_x.py\n@@ -1,1 +1,3 @@\n import x\n+def test_a():\n+    assert x.f() == 1\n';

@@ -55,12 +55,15 @@ describe('specweave plant', () => {
   it('refuses an unknown task, a missing --out, and a planted.json that is not what plant writes', () => {
     const dir = tmpDir();
     fs.writeFileSync(path.join(dir, 'planted.json'), '{"format": 1, "planted": [{"copy": 3}], "skipped": []}');
-    const [unknown, noOut, bad, badJson] = runAll(
+    const [unknown, noOut, bad, badJson, badFpTest] = runAll(
       ['plant', EXAMPLE, '--out', path.join(tmpDir(), 'x'), 'no-such-task'],
       ['plant', EXAMPLE],
       ['plant', '--score', dir, '--json'],
       ['plant', '--score', tmpDir()],
+      ['plant', EXAMPLE, '--out', path.join(tmpDir(), 'y'), '--fp-test', 'format-precision'],
     ) as Result[];
+    assert.equal(badFpTest?.code, 2);
+    assert.match(badFpTest?.err ?? '', /--fp-test needs TASK=TEST/);
     assert.equal(unknown?.code, 1);
     assert.match(unknown?.err ?? '', /no task "no-such-task"/);
     assert.equal(noOut?.code, 2);
