@@ -18,6 +18,8 @@ import type { ReviewState } from '../core/review/reducer';
 import { addEvents, reduceLog } from '../core/review/reducer';
 import type { CurationStats } from '../core/review/stats';
 import { curationStats } from '../core/review/stats';
+import type { CalibrationStats } from '../core/findings/calibration';
+import { calibrationStats } from '../core/findings/calibration';
 import type { ReviewQueue, TaskDisagreement, TaskReview } from '../core/review/taskReview';
 import { listDisagreements, reviewQueue, reviewTask } from '../core/review/taskReview';
 import type { TaskVerifierResults, VerifierVerdicts } from '../core/review/verdicts';
@@ -284,6 +286,23 @@ export class CurationStore {
 
   stats(): CurationStats {
     return curationStats({ tasks: this.dataset.tasks, state: this.reviewState, verdicts: this.verdicts(), policy: this.policyValue });
+  }
+
+  /**
+   * The review agent's calibration against the curators (docs/calibration.md). Reads the current patch of each
+   * attempt that has findings, so findings on an older patch do not count.
+   */
+  calibration(opts: { resamples?: number; seed?: number } = {}): CalibrationStats {
+    const patchHashes: Record<string, Record<string, string>> = {};
+    for (const [id, st] of this.reviewState.tasks) {
+      const task = this.tasksById.get(id);
+      if (!task || st.findings.length === 0) continue;
+      const current = this.runSource.currentPatches(task).attempts;
+      const hashes: Record<string, string> = {};
+      for (const a of task.attempts) hashes[a.id] = createHash('sha256').update(current.get(a.id) ?? Buffer.alloc(0)).digest('hex');
+      patchHashes[id] = hashes;
+    }
+    return calibrationStats({ tasks: this.dataset.tasks, state: this.reviewState, verdicts: this.verdicts(), policy: this.policyValue, patchHashes, ...opts });
   }
 
   /**

@@ -16,6 +16,7 @@ import { showCommand } from './show';
 import { validateCommand } from './validate';
 import { verifyCommand } from './verify';
 import { probeCommand } from './probe';
+import { plantCommand } from './plant';
 import { repairCommand } from './repair';
 import { trajectoryCommand } from './trajectory';
 import { specsCommand } from './specs';
@@ -29,6 +30,7 @@ export const commands: CliCommand[] = [
   showCommand,
   verifyCommand,
   probeCommand,
+  plantCommand,
   labelCommand,
   scoreCommand,
   submitCommand,

@@ -1,4 +1,5 @@
 // `specweave stats DATASET [--json]`: the FP/FN breakdown of reviewed tasks, agreement, defect rates, funnel.
+import type { CalibrationFigure, CalibrationStats, CandidateCalibration } from '../core/findings/calibration';
 import type { CurationStats } from '../core/review/stats';
 import type { Distribution, MeanInterval, SpecStats } from '../core/specs/stats';
 import { specStats } from '../core/specs/stats';
@@ -100,9 +101,38 @@ export function formatSpecStats(s: SpecStats): string {
 
 const fix2 = (x: number | undefined) => (x === undefined ? '-' : x.toFixed(2));
 
+const figure = (f: CalibrationFigure) => {
+  if (f.value === undefined) return '-';
+  const frac = f.denominator !== undefined ? ` (${f.numerator}/${f.denominator})` : '';
+  const ci = f.low !== undefined && f.high !== undefined ? ` [${f.low.toFixed(2)}, ${f.high.toFixed(2)}]` : '';
+  return `${f.value.toFixed(2)}${frac}${ci}`;
+};
+
+/** The "Review agent calibration" section: the agent's FP/FN findings against the curators (docs/calibration.md). */
+export function formatCalibration(c: CalibrationStats): string {
+  const out: string[] = [];
+  out.push(`Review agent calibration against curators (${Math.round(c.confidence * 100)}% bootstrap intervals, ${c.resamples} resamples, seed ${c.seed}):`);
+  if (c.groups.length === 0) out.push('  no current findings of the review agent.');
+  else {
+    const rows: Array<Array<string | number>> = [];
+    for (const g of c.groups) {
+      const row = (kind: string, x: CandidateCalibration) => [g.promptVersion, g.model, kind, x.pairs, `${x.tp}/${x.fp}/${x.fn}/${x.tn}`, figure(x.precision), figure(x.recall), figure(x.kappa)];
+      rows.push(row('false positive', g.falsePositive), row('false negative', g.falseNegative));
+    }
+    out.push(table(['PROMPT', 'MODEL', 'CANDIDATE', 'PAIRS', 'TP/FP/FN/TN', 'PRECISION [95% CI]', 'RECALL [95% CI]', 'KAPPA [95% CI]'], rows));
+    out.push(
+      c.groups
+        .map((g) => `${g.promptVersion} · ${g.model}: ${plural(g.findings, 'finding')}, ${g.unlabelled} on unlabelled pairs, ${g.undecided} on undecided pairs, ${g.agentUnsure} unsure`)
+        .join('\n'),
+    );
+  }
+  if (c.notCurrent > 0 || c.unknownPairs > 0) out.push(`Left out: ${c.notCurrent} superseded or on another patch, ${c.unknownPairs} on attempts or specs the tasks do not have.`);
+  return out.join('\n') + '\n';
+}
+
 export const statsCommand = defineCommand({
   name: 'stats',
-  summary: 'curation statistics: FP/FN breakdown, agreement, defect rates, funnel, throughput; spec statistics and coupling',
+  summary: 'curation statistics: FP/FN breakdown, agreement, defect rates, funnel, throughput; spec statistics and coupling; review agent calibration',
   usage: 'specweave stats DATASET [--json] [--policy adjudicate|highest-severity]',
   flags: { ...policyFlag, ...jsonFlag },
   positional: { min: 1, max: 1 },
@@ -110,8 +140,9 @@ export const statsCommand = defineCommand({
     const store = openStore(a);
     const s = store.stats();
     const specs = specStats({ tasks: store.dataset.tasks, state: store.state, verdicts: store.verdicts(), policy: store.policy });
-    if (a.booleans.json) printJson({ ...s, specs });
-    else out(formatStats(s) + '\n' + formatSpecStats(specs));
+    const calibration = store.calibration();
+    if (a.booleans.json) printJson({ ...s, specs, calibration });
+    else out(formatStats(s) + '\n' + formatSpecStats(specs) + '\n' + formatCalibration(calibration));
     return 0;
   },
 });

@@ -803,6 +803,54 @@ export interface StatsViewModel {
   error?: string;
   /** Spec statistics and the coupling figure (docs/coupling.md); absent when they could not be computed. */
   specs?: SpecStatsView;
+  /** (additive) The review agent's calibration against the curators (docs/calibration.md); absent when not computed. */
+  calibration?: CalibrationView;
+}
+
+export const MAX_CALIBRATION_GROUPS = 40;
+
+/** A calibration figure: the value, the counts it is a ratio of (precision, recall) and its bootstrap interval. */
+export interface CalibrationFigureView {
+  value?: number;
+  numerator?: number;
+  denominator?: number;
+  low?: number;
+  high?: number;
+}
+
+/** One 2×2 table: the agent's false-positive (or false-negative) calls against the curators'. */
+export interface CalibrationTableView {
+  pairs: number;
+  tp: number;
+  fp: number;
+  fn: number;
+  tn: number;
+  precision: CalibrationFigureView;
+  recall: CalibrationFigureView;
+  kappa: CalibrationFigureView;
+}
+
+export interface CalibrationGroupView {
+  /** Hostile text (from the review log). */
+  promptVersion: string;
+  model: string;
+  findings: number;
+  unlabelled: number;
+  undecided: number;
+  agentUnsure: number;
+  falsePositive: CalibrationTableView;
+  falseNegative: CalibrationTableView;
+}
+
+export interface CalibrationView {
+  resamples: number;
+  seed: number;
+  confidence: number;
+  /** At most `MAX_CALIBRATION_GROUPS`; `moreGroups` counts the rest. */
+  groups: CalibrationGroupView[];
+  moreGroups: number;
+  notCurrent: number;
+  unknownPairs: number;
 }
 
 /** A mean with its percentile-bootstrap interval. */

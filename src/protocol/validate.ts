@@ -1,8 +1,8 @@
 // Validation of every message that arrives on the host from a webview: the webview renders hostile text, so the
 // host trusts nothing it sends.
 import type { CurationRequestMethod, CurationWebviewToHost, RequestMethod, StepKindView, WebviewState, WebviewToHost } from './messages';
-import type { DistributionView, MeanIntervalView, SpecGroupView, SpecStatsView } from './messages';
-import { CURATOR_VERDICT_VIEWS, ENV_DEFECT_VIEWS, MAX_REVIEW_TEXT, MAX_SPEC_TEXT, SPEC_OP_VIEWS, MAX_SPEC_HISTOGRAM, MAX_SPEC_ROWS, isDifficultyView, isEnvDefectView, isScoreFieldView, isTaskStatusView } from './messages';
+import type { CalibrationView, DistributionView, MeanIntervalView, SpecGroupView, SpecStatsView } from './messages';
+import { CURATOR_VERDICT_VIEWS, ENV_DEFECT_VIEWS, MAX_CALIBRATION_GROUPS, MAX_REVIEW_TEXT, MAX_SPEC_TEXT, SPEC_OP_VIEWS, MAX_SPEC_HISTOGRAM, MAX_SPEC_ROWS, isDifficultyView, isEnvDefectView, isScoreFieldView, isTaskStatusView } from './messages';
 
 export type Validated = { ok: true; message: WebviewToHost } | { ok: false; error: string };
 
@@ -277,4 +277,44 @@ export function specStatsViewProblem(v: unknown): string | undefined {
 
 export function isSpecStatsView(v: unknown): v is SpecStatsView {
   return specStatsViewProblem(v) === undefined;
+}
+
+// ---- the statistics panel's calibration figures (host -> webview) --------------------------------------------------
+
+function isCalibrationFigure(v: unknown): boolean {
+  if (!isObj(v)) return false;
+  for (const k of ['value', 'low', 'high']) if (v[k] !== undefined && !isNum(v[k])) return false;
+  for (const k of ['numerator', 'denominator']) if (v[k] !== undefined && !isCount(v[k])) return false;
+  return true;
+}
+
+function isCalibrationTable(v: unknown): boolean {
+  return isObj(v) && ['pairs', 'tp', 'fp', 'fn', 'tn'].every((k) => isCount(v[k])) && isCalibrationFigure(v.precision) && isCalibrationFigure(v.recall) && isCalibrationFigure(v.kappa);
+}
+
+/** What is wrong with the calibration figures of a statistics model, or undefined when they can be shown. */
+export function calibrationViewProblem(v: unknown): string | undefined {
+  if (!isObj(v)) return 'calibration is not an object';
+  if (!isCount(v.resamples) || !isCount(v.seed) || !isShare(v.confidence)) return 'calibration needs resamples, seed and confidence';
+  if (!isCount(v.moreGroups) || !isCount(v.notCurrent) || !isCount(v.unknownPairs)) return 'calibration needs moreGroups, notCurrent and unknownPairs';
+  const g = v.groups;
+  if (
+    !Array.isArray(g) ||
+    g.length > MAX_CALIBRATION_GROUPS ||
+    !g.every(
+      (x) =>
+        isObj(x) &&
+        isStr(x.promptVersion, 256) &&
+        isStr(x.model, 256) &&
+        ['findings', 'unlabelled', 'undecided', 'agentUnsure'].every((k) => isCount(x[k])) &&
+        isCalibrationTable(x.falsePositive) &&
+        isCalibrationTable(x.falseNegative),
+    )
+  )
+    return `calibration.groups needs at most ${MAX_CALIBRATION_GROUPS} groups of two tables`;
+  return undefined;
+}
+
+export function isCalibrationView(v: unknown): v is CalibrationView {
+  return calibrationViewProblem(v) === undefined;
 }

@@ -5,7 +5,7 @@
 // bindings.
 import { html, nothing, svg, type SVGTemplateResult, type TemplateResult } from 'lit-html';
 import { ref, type RefOrCallback } from 'lit-html/directives/ref.js';
-import type { DistributionView, MeanIntervalView, SpecGroupView, SpecStatsView, StatsViewModel } from '../../src/protocol/messages';
+import type { CalibrationFigureView, CalibrationTableView, CalibrationView, DistributionView, MeanIntervalView, SpecGroupView, SpecStatsView, StatsViewModel } from '../../src/protocol/messages';
 import { formatCount, oneLine } from './text';
 
 const MAX_ROWS = 40;
@@ -194,7 +194,7 @@ export function statsView(s: StatsViewModel): TemplateResult {
         'card-fn',
       )}${card('approved', s.funnel.approved, 'card-approved')}${card('open disagreements', s.disagreements.open, 'card-disagreements')}${card('open suggestions', s.suggestions.open, 'card-suggestions')}
     </div>
-    ${renderBreakdown(s)}${renderFunnel(s)}${renderRates(s)}${renderAgreement(s)}${renderThroughput(s)}${renderSpecs(s.specs)}
+    ${renderBreakdown(s)}${renderFunnel(s)}${renderRates(s)}${renderAgreement(s)}${renderThroughput(s)}${renderSpecs(s.specs)}${renderCalibration(s.calibration)}
   </div>`;
 }
 
@@ -258,5 +258,36 @@ function renderSpecs(s: SpecStatsView | undefined): TemplateResult {
       : html`<p class="muted">No task has two specs or more.</p>`,
     s.moreCategories > 0 ? html`<p class="muted small">${`${s.moreCategories} more categories.`}</p>` : nothing,
     html`<p class="muted small" data-testid="coupling-evidence">${`${formatCount(e.pairs)} spec pairs, ${formatCount(e.coupledPairs)} coupled: shared tests ${e.sharedTests}, declared ${e.declared}, co-flip ${e.coFlip} (co-flip measurable on ${e.measuredPairs}).`}</p>`,
+  );
+}
+
+/** A calibration figure: value (fraction) [low, high]; an en dash where it is 0/0. */
+function calFigure(f: CalibrationFigureView): string {
+  if (f.value === undefined) return '–';
+  const frac = f.denominator !== undefined ? ` (${f.numerator ?? 0}/${f.denominator})` : '';
+  const ci = f.low !== undefined && f.high !== undefined ? ` [${f.low.toFixed(2)}, ${f.high.toFixed(2)}]` : '';
+  return `${f.value.toFixed(2)}${frac}${ci}`;
+}
+
+function calRow(name: string, version: string, kind: string, t: CalibrationTableView): Cell[] {
+  return [oneLine(version, 80), oneLine(name, 80), kind, String(t.pairs), `${t.tp}/${t.fp}/${t.fn}/${t.tn}`, calFigure(t.precision), calFigure(t.recall), calFigure(t.kappa)];
+}
+
+/** The review agent's calibration against the curators (docs/calibration.md): two tables per prompt version × model. */
+function renderCalibration(c: CalibrationView | undefined): TemplateResult {
+  const title = 'Review agent calibration';
+  if (!c) return section(title, 'stats-calibration', html`<p class="muted" data-testid="calibration-missing">The calibration figures are not available.</p>`);
+  if (c.groups.length === 0) return section(title, 'stats-calibration', html`<p class="muted" data-testid="calibration-none">No current findings of the review agent.</p>`);
+  const ci = `${Math.round(c.confidence * 100)}% CI`;
+  const rows = c.groups.flatMap((g) => [calRow(g.model, g.promptVersion, 'false positive', g.falsePositive), calRow(g.model, g.promptVersion, 'false negative', g.falseNegative)]);
+  const counts = c.groups.map((g) => `${oneLine(g.promptVersion, 80)} · ${oneLine(g.model, 80)}: ${g.findings} findings, ${g.unlabelled} on unlabelled pairs, ${g.undecided} undecided, ${g.agentUnsure} unsure`);
+  return section(
+    title,
+    'stats-calibration',
+    table(['prompt', 'model', 'candidate', 'pairs', 'TP/FP/FN/TN', `precision (${ci})`, `recall (${ci})`, `kappa (${ci})`], rows, 'calibration-table'),
+    html`<p class="muted small" data-testid="calibration-counts">${counts.join(' · ')}${c.moreGroups > 0 ? ` · ${c.moreGroups} more groups` : ''}${
+      c.notCurrent + c.unknownPairs > 0 ? ` · left out: ${c.notCurrent} superseded or on another patch, ${c.unknownPairs} on unknown pairs` : ''
+    }</p>`,
+    html`<p class="muted small">${`Against the curators' final verdicts (adjudicated, else consensus; stale labels left out). Intervals: percentile bootstrap, ${c.resamples} resamples, seed ${c.seed}.`}</p>`,
   );
 }

@@ -459,7 +459,7 @@ function resample(data: Float64Array[], n: number, resamples: number, seed: numb
 }
 
 /** mulberry32: 32 bits of state, a full period, and the same sequence on every engine; uniforms in [0, 1). */
-function mulberry32(seed: number): () => number {
+export function mulberry32(seed: number): () => number {
   let s = seed | 0;
   return () => {
     s = (s + 0x6d2b79f5) | 0;

@@ -7,10 +7,11 @@ import type { CurationStore } from '../../app/curationStore';
 import type { AdjudicatePayload, Difficulty, EnvDefect, ScoreField } from '../../core/review/events';
 import { buildDisagreementViews, buildStatsView } from '../../core/view/reviewView';
 import { buildSpecStatsView } from '../../core/view/specStatsView';
+import { buildCalibrationView } from '../../core/view/calibrationView';
 import { specStats } from '../../core/specs/stats';
 import { jsonBytes } from '../../core/view/text';
 import { MAX_MESSAGE_BYTES, WebviewChannel } from '../webviewChannel';
-import type { CurationPanelModel, CurationRequestMap, CurationWebviewToHost, HostToCurationWebview, ReviewActResult, SpecStatsView, StatsViewModel } from '../../protocol/messages';
+import type { CalibrationView, CurationPanelModel, CurationRequestMap, CurationWebviewToHost, HostToCurationWebview, ReviewActResult, SpecStatsView, StatsViewModel } from '../../protocol/messages';
 import { PROTOCOL_VERSION } from '../../protocol/messages';
 import { validateCurationMessage } from '../../protocol/validate';
 import { DisposableStore } from '../disposables';
@@ -122,8 +123,15 @@ export class CurationPanels implements vscode.Disposable {
         } catch (e) {
           specs = { error: `The spec statistics could not be computed: ${errorText(e)}` };
         }
+        // The agent's calibration likewise: left out when it fails (its section says it is not available).
+        let calibration: { calibration?: CalibrationView } = {};
+        try {
+          calibration = { calibration: buildCalibrationView(store.calibration()) };
+        } catch {
+          calibration = {};
+        }
         this.lastStatsMs = performance.now() - t0;
-        return { view: 'stats', stats: { ...buildStatsView(s, { dataset, computedAt: new Date().toISOString(), computeMs: this.lastStatsMs }), ...specs } };
+        return { view: 'stats', stats: { ...buildStatsView(s, { dataset, computedAt: new Date().toISOString(), computeMs: this.lastStatsMs }), ...specs, ...calibration } };
       } catch (e) {
         return { view: 'stats', stats: emptyStats(`The statistics could not be computed: ${errorText(e)}`) };
       }
