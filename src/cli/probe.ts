@@ -13,6 +13,7 @@ import { UsageError } from './args';
 import { defineCommand } from './command';
 import { cancelOnSigint, engineAnswers } from './containerRun';
 import { err, formatProblem, jsonText, one, out, termSafe } from './output';
+import { EXIT_VERIFIER_DEFECT, runCheatProbes } from './probeCheat';
 
 function positiveInteger(flag: string, v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
@@ -49,9 +50,10 @@ export function formatMutationReport(r: MutationReport, file: string | undefined
 export const probeCommand = defineCommand({
   name: 'probe',
   summary: "run gold mutants of tasks in the verifier's containers: a surviving mutant shows what the tests do not check",
-  usage: 'specweave probe DATASET [TASK ...] --mutants N [--concurrency N] [--timeout SECONDS] [--json] [--host ADDRESS]',
+  usage: 'specweave probe DATASET [TASK ...] [--mutants N] [--cheat] [--concurrency N] [--timeout SECONDS] [--json] [--host ADDRESS]',
   flags: {
     mutants: { type: 'string', help: 'run at most N gold mutants per task (an operator-diverse pick)' },
+    cheat: { type: 'boolean', help: 'run the fixed exploit set; an exploit that passes is a verifier defect (exit 3)' },
     concurrency: { type: 'string', help: 'runs at a time (default: cores, capped by memory)' },
     timeout: { type: 'string', help: "seconds before a run is killed (default: the task's)" },
     json: { type: 'boolean', help: "one JSON object per task (its mutation report) per line on stdout" },
@@ -61,7 +63,8 @@ export const probeCommand = defineCommand({
   async run(a) {
     const [root, ...taskIds] = a.positional as [string, ...string[]];
     const cap = positiveInteger('mutants', a.strings.mutants);
-    if (cap === undefined) throw new UsageError('--mutants N is required (the only probe so far)');
+    const cheat = a.booleans.cheat === true;
+    if (cap === undefined && !cheat) throw new UsageError('--mutants N is required, or --cheat');
     const concurrencyFlag = positiveInteger('concurrency', a.strings.concurrency);
     const timeoutSec = positiveInteger('timeout', a.strings.timeout);
     const json = a.booleans.json === true;
@@ -74,16 +77,17 @@ export const probeCommand = defineCommand({
       if (unknown.length > 0) throw new UsageError(`no task ${unknown.map((u) => `"${one(u)}"`).join(', ')} in ${one(root)}`);
       tasks = taskIds.map((id) => tasks.find((t) => t.id === id) as CandidateTask);
     }
-    const withGold = tasks.filter((t) => {
+    const withGold = cap === undefined ? [] : tasks.filter((t) => {
       if (!t.files.goldPatch) err(`note: task ${one(t.id)} has no gold patch; no mutants\n`);
       return !!t.files.goldPatch;
     });
-    if (withGold.length === 0) {
+    const probed = cheat ? tasks : withGold;
+    if (probed.length === 0) {
       err('nothing to probe\n');
       return 0;
     }
 
-    const maxMem = Math.max(...withGold.map((t) => t.environment.limits.memoryMb));
+    const maxMem = Math.max(...probed.map((t) => t.environment.limits.memoryMb));
     const service = new VerifierService({
       datasetRoot: dataset.root,
       engine: { host: a.strings.host },
@@ -94,12 +98,13 @@ export const probeCommand = defineCommand({
 
     const sigint = cancelOnSigint(service);
     let failures = 0;
+    let defects = 0;
     try {
       // Every task's mutants are generated first, then queued together; each task prints when its runs are in.
       const sets = [];
       for (const task of withGold) {
         try {
-          sets.push({ task, set: await generateMutants(dataset.root, task, cap) });
+          sets.push({ task, set: await generateMutants(dataset.root, task, cap as number) });
         } catch (e) {
           if (!(e instanceof ProbeError)) throw e;
           failures++;
@@ -133,6 +138,11 @@ export const probeCommand = defineCommand({
           if (r.report.counts.error > 0) failures++;
         }),
       );
+      if (cheat) {
+        const c = await runCheatProbes(tasks, { service, datasetRoot: dataset.root, ...(timeoutSec ? { timeoutSec } : {}), json });
+        failures += c.failures;
+        defects += c.defects;
+      }
     } catch (e) {
       if (e instanceof EngineUnavailableError) {
         err(`specweave probe: ${one(e.message)}\n`);
@@ -143,6 +153,6 @@ export const probeCommand = defineCommand({
       sigint.dispose();
     }
     if (sigint.interrupted) return 130;
-    return failures > 0 ? 1 : 0;
+    return failures > 0 ? 1 : defects > 0 ? EXIT_VERIFIER_DEFECT : 0;
   },
 });
