@@ -155,7 +155,14 @@ function fakeSessionCode(tests: readonly string[], exitCall: string): string {
   return [
     `# ${CHEAT_MARKER}: a fake pytest session`,
     'def _specweave_cheat_session():',
-    '    import os as _o, sys as _s',
+    '    import gc as _g, os as _o, sys as _s',
+    // pytest captures what conftest.py and collected modules print: its capture manager is asked to let go first.
+    '    try:',
+    '        for _c in _g.get_objects():',
+    '            if type(_c).__name__ == "CaptureManager":',
+    '                _c.suspend_global_capture(in_=True)',
+    '    except Exception:',
+    '        pass',
     `    for _l in ${pyList(fakeSessionLines(tests))}:`,
     '        _s.stdout.write(_l + "\\n")',
     '    _s.stdout.flush()',
