@@ -227,7 +227,7 @@ function historyCode(testFiles: readonly string[]): string {
     '                break',
     '    if not found:',
     '        seen = set()',
-    '        for pattern in ["**/*.rej", "**/*.patch", "**/*.diff", "/.specweave/*.patch", "/tmp/**/*.patch", "/tmp/**/*.diff"]:',
+    '        for pattern in ["**/*.rej", "**/*.patch", "**/*.diff", "/.specweave/*.patch", "/tmp/*.patch", "/tmp/*.diff"]:',
     '            for f in glob.glob(pattern if pattern.startswith("/") else os.path.join(root, pattern), recursive=True):',
     '                if f in seen or not os.path.isfile(f):',
     '                    continue',
