@@ -14,6 +14,7 @@ import { defineCommand } from './command';
 import { cancelOnSigint, engineAnswers } from './containerRun';
 import { err, formatProblem, jsonText, one, out, termSafe } from './output';
 import { EXIT_VERIFIER_DEFECT, runCheatProbes } from './probeCheat';
+import { runFullSuiteProbes } from './probeFullSuite';
 
 function positiveInteger(flag: string, v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
@@ -50,10 +51,12 @@ export function formatMutationReport(r: MutationReport, file: string | undefined
 export const probeCommand = defineCommand({
   name: 'probe',
   summary: "run gold mutants of tasks in the verifier's containers: a surviving mutant shows what the tests do not check",
-  usage: 'specweave probe DATASET [TASK ...] [--mutants N] [--cheat] [--concurrency N] [--timeout SECONDS] [--json] [--host ADDRESS]',
+  usage: 'specweave probe DATASET [TASK ...] [--mutants N] [--cheat] [--full-suite [--attempt ID]...] [--concurrency N] [--timeout SECONDS] [--json] [--host ADDRESS]',
   flags: {
     mutants: { type: 'string', help: 'run at most N gold mutants per task (an operator-diverse pick)' },
     cheat: { type: 'boolean', help: 'run the fixed exploit set; an exploit that passes is a verifier defect (exit 3)' },
+    'full-suite': { type: 'boolean', help: "the repository's whole test command for the gold patch and each attempt: tests an attempt breaks beyond the listed ones" },
+    attempt: { type: 'list', help: 'with --full-suite: only this attempt' },
     concurrency: { type: 'string', help: 'runs at a time (default: cores, capped by memory)' },
     timeout: { type: 'string', help: "seconds before a run is killed (default: the task's)" },
     json: { type: 'boolean', help: "one JSON object per task (its mutation report) per line on stdout" },
@@ -64,7 +67,10 @@ export const probeCommand = defineCommand({
     const [root, ...taskIds] = a.positional as [string, ...string[]];
     const cap = positiveInteger('mutants', a.strings.mutants);
     const cheat = a.booleans.cheat === true;
-    if (cap === undefined && !cheat) throw new UsageError('--mutants N is required, or --cheat');
+    const fullSuite = a.booleans['full-suite'] === true;
+    const attempts = a.lists.attempt ?? [];
+    if (attempts.length > 0 && !fullSuite) throw new UsageError('--attempt needs --full-suite');
+    if (cap === undefined && !cheat && !fullSuite) throw new UsageError('--mutants N is required, or --cheat, or --full-suite');
     const concurrencyFlag = positiveInteger('concurrency', a.strings.concurrency);
     const timeoutSec = positiveInteger('timeout', a.strings.timeout);
     const json = a.booleans.json === true;
@@ -81,7 +87,7 @@ export const probeCommand = defineCommand({
       if (!t.files.goldPatch) err(`note: task ${one(t.id)} has no gold patch; no mutants\n`);
       return !!t.files.goldPatch;
     });
-    const probed = cheat ? tasks : withGold;
+    const probed = cheat || fullSuite ? tasks : withGold;
     if (probed.length === 0) {
       err('nothing to probe\n');
       return 0;
@@ -143,6 +149,7 @@ export const probeCommand = defineCommand({
         failures += c.failures;
         defects += c.defects;
       }
+      if (fullSuite) failures += (await runFullSuiteProbes(tasks, { service, datasetRoot: dataset.root, attempts, ...(timeoutSec ? { timeoutSec } : {}), json })).failures;
     } catch (e) {
       if (e instanceof EngineUnavailableError) {
         err(`specweave probe: ${one(e.message)}\n`);
