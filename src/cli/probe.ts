@@ -1,6 +1,7 @@
 // `specweave probe DATASET [TASK ...] --mutants N`: runs gold mutants of tasks in the verifier's containers, prints
 // each task's mutation score, per-spec counts and survivors (or one JSON object per task), and stores the report
 // under DATASET/probes/<task>/mutants.json (docs/probes.md).
+// `--cheat` (probeCheat.ts) and `--full-suite` (probeFullSuite.ts) run the other probes through the same service.
 import { EngineUnavailableError } from '../adapters/docker/engine';
 import { VerifierService, machineConcurrency } from '../adapters/docker/verifyService';
 import { openDataset } from '../adapters/fs/datasetLoader';
