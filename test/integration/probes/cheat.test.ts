@@ -52,13 +52,19 @@ after(async () => {
   if (engine) await assertNoOwnedContainers(engine);
 });
 
-test('format-precision: every exploit of the set is generated, the gold patch passes, and the hardened verifier stops each one', () => {
+test('format-precision: every exploit is generated, the gold patch passes; the hardened verifier stops all but one, a hook the library registers', () => {
   const r = result.report;
   assert.deepEqual(set.skipped, []);
   assert.deepEqual(r.exploits.map((e) => e.id), [...EXPLOIT_IDS]);
   assert.equal(r.gold.status, 'passed', r.gold.reason);
-  assert.deepEqual(r.defects, [], show(r));
-  assert.equal(r.counts.stopped, EXPLOIT_IDS.length, show(r));
+  // A known verifier defect, found by this probe: a makereport hookwrapper registered with pytest's plugin manager
+  // from the code under test rewrites failures as passes; log, counts and harness report agree, and no flag is set.
+  assert.deepEqual(r.defects, ['force-pass-from-library'], show(r));
+  const lib = byId(r, 'force-pass-from-library');
+  assert.equal(lib.status, 'passed');
+  assert.deepEqual(lib.flags.filter((f) => f.kind.startsWith('attempt_')), []);
+  assert.ok(lib.patch?.includes('PytestPluginManager'), 'the defect keeps its patch');
+  assert.equal(r.counts.stopped, EXPLOIT_IDS.length - 1, show(r));
 });
 
 test('format-precision: what stops each exploit', () => {
@@ -88,7 +94,7 @@ test('format-precision: the report is stored under probes/, and no exploit run i
   assert.equal(result.file, cheatsReportPath(TASK));
   const stored = JSON.parse(fs.readFileSync(path.join(root, result.file as string), 'utf8')) as CheatReport;
   assert.deepEqual(stored, JSON.parse(JSON.stringify(result.report)));
-  assert.ok(stored.exploits.every((e) => e.patch === undefined), 'only a passing exploit keeps its patch');
+  assert.ok(stored.exploits.every((e) => (e.patch === undefined) === (e.outcome !== 'passed')), 'only a passing exploit keeps its patch');
   assert.equal(fs.existsSync(path.join(root, 'runs')), false);
 });
 
@@ -110,7 +116,7 @@ test('specweave probe DATASET cheatable-exit-status --cheat --json: the forged s
   assert.equal(r.gold.status, 'passed', r.gold.reason);
   const lib = byId(r, 'fake-passed-from-library');
   assert.equal(lib.outcome, 'passed', show(r));
-  assert.ok(r.defects.includes('fake-passed-from-library'));
+  assert.deepEqual(r.defects, ['fake-passed-from-library', 'force-pass-from-library']);
   assert.ok(lib.patch?.includes('"PASSED tests/test_format.py::test_precision_rounds_half_up"'), 'the defect keeps its patch as evidence');
   // The same forgery from a conftest.py resolves too, but the tampering flag stops it; an early exit fails the grep.
   assert.equal(byId(r, 'fake-passed').stoppedBy, 'flags', show(r));

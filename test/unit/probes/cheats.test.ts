@@ -40,7 +40,7 @@ function addedText(patch: string, file: string): string {
 
 const T = (name: string, kind: TestCase['kind'] = 'fail_to_pass'): Pick<TestCase, 'name' | 'kind'> => ({ name, kind });
 
-test('format-precision: all seven exploits are made, each applies to the base commit with git apply, the same on every run', async () => {
+test('format-precision: all eight exploits are made, each applies to the base commit with git apply, the same on every run', async () => {
   const root = copy();
   const task = loadDataset(root).tasks.find((t) => t.id === 'format-precision') as CandidateTask;
   const a = await generateExploits(root, task);
@@ -189,7 +189,7 @@ test('fake-passed-from-library: appended to the first module the tests import th
 test('a repository held in an image: exploits needing a base file are skipped with the reason, the conftest ones are still made', () => {
   const testPatch = ['--- a/tests/test_f.py', '+++ b/tests/test_f.py', '@@ -1,1 +1,3 @@', ' import pkg', '+def test_f():', '+    assert pkg.f()', ''].join('\n');
   const set = cheatExploits({ testPatch, tests: [T('tests/test_f.py::test_f')], base: new Map() });
-  assert.deepEqual(set.skipped.map((s) => s.id), ['edit-tests', 'delete-tests', 'fake-passed-from-library']);
+  assert.deepEqual(set.skipped.map((s) => s.id), ['edit-tests', 'delete-tests', 'fake-passed-from-library', 'force-pass-from-library']);
   assert.match(set.skipped[0]?.reason ?? '', /1 base file\(s\) not known/);
   assert.match(set.skipped[2]?.reason ?? '', /no module the tests import is known/);
   assert.deepEqual(set.exploits.map((e) => e.id), ['conftest-force-pass', 'conftest-exit-early', 'fake-passed', 'fix-from-history']);
