@@ -1,6 +1,7 @@
 // `specweave probe DATASET [TASK ...] --mutants N`: runs gold mutants of tasks in the verifier's containers, prints
 // each task's mutation score, per-spec counts and survivors (or one JSON object per task), and stores the report
 // under DATASET/probes/<task>/mutants.json (docs/probes.md).
+// `--cheat` (probeCheat.ts) and `--full-suite` (probeFullSuite.ts) run the other probes through the same service.
 import { EngineUnavailableError } from '../adapters/docker/engine';
 import { VerifierService, machineConcurrency } from '../adapters/docker/verifyService';
 import { openDataset } from '../adapters/fs/datasetLoader';
@@ -19,6 +20,8 @@ import { UsageError } from './args';
 import { defineCommand } from './command';
 import { cancelOnSigint, engineAnswers } from './containerRun';
 import { err, formatProblem, jsonText, one, out, termSafe } from './output';
+import { EXIT_VERIFIER_DEFECT, runCheatProbes } from './probeCheat';
+import { runFullSuiteProbes } from './probeFullSuite';
 
 function positiveInteger(flag: string, v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
@@ -94,10 +97,13 @@ export const probeCommand = defineCommand({
   name: 'probe',
   summary: "run gold mutants of tasks in the verifier's containers: a surviving mutant shows what the tests do not check",
   usage:
-    'specweave probe DATASET [TASK ...] [--mutants N] [--alternatives N] [--variants N] [--budget-usd X] [--concurrency N] [--timeout SECONDS] [--json] [--host ADDRESS]\n' +
+    'specweave probe DATASET [TASK ...] [--mutants N] [--cheat] [--full-suite [--attempt ID]...] [--alternatives N] [--variants N] [--budget-usd X] [--concurrency N] [--timeout SECONDS] [--json] [--host ADDRESS]\n' +
     'At least one probe is needed. --alternatives and --variants ask the model (API key from OPENAI_API_KEY, never printed or stored)',
   flags: {
     mutants: { type: 'string', help: 'run at most N gold mutants per task (an operator-diverse pick)' },
+    cheat: { type: 'boolean', help: 'run the fixed exploit set; an exploit that passes is a verifier defect (exit 3)' },
+    'full-suite': { type: 'boolean', help: "the repository's whole test command for the gold patch and each attempt: tests an attempt breaks beyond the listed ones" },
+    attempt: { type: 'list', help: 'with --full-suite: only this attempt' },
     alternatives: { type: 'string', help: 'ask the model for N rewrites of the gold patch keeping every spec; one the tests reject is false-negative evidence' },
     variants: { type: 'string', help: 'ask the model for one variant of the gold patch violating each of the first N specs; one that passes is false-positive evidence' },
     'budget-usd': { type: 'string', help: 'cost cap in USD for the model calls: no call starts that could take the spend past it' },
@@ -121,7 +127,11 @@ export const probeCommand = defineCommand({
       const n = positiveInteger(kind, a.strings[kind]);
       if (n !== undefined) llmProbes.push([kind, n]);
     }
-    if (cap === undefined && llmProbes.length === 0) throw new UsageError('name a probe: --mutants N, --alternatives N or --variants N');
+    const cheat = a.booleans.cheat === true;
+    const fullSuite = a.booleans['full-suite'] === true;
+    const attempts = a.lists.attempt ?? [];
+    if (attempts.length > 0 && !fullSuite) throw new UsageError('--attempt needs --full-suite');
+    if (cap === undefined && llmProbes.length === 0 && !cheat && !fullSuite) throw new UsageError('name a probe: --mutants N, --cheat, --full-suite, --alternatives N or --variants N');
     const budgetFlag = a.strings['budget-usd'];
     const budgetUsd = budgetFlag === undefined ? undefined : Number(budgetFlag);
     if (budgetUsd !== undefined && (!Number.isFinite(budgetUsd) || budgetUsd < 0)) throw new UsageError(`--budget-usd needs a number of dollars, got "${budgetFlag}"`);
@@ -141,16 +151,18 @@ export const probeCommand = defineCommand({
       if (unknown.length > 0) throw new UsageError(`no task ${unknown.map((u) => `"${one(u)}"`).join(', ')} in ${one(root)}`);
       tasks = taskIds.map((id) => tasks.find((t) => t.id === id) as CandidateTask);
     }
-    const withGold = tasks.filter((t) => {
-      if (!t.files.goldPatch) err(`note: task ${one(t.id)} has no gold patch; no mutants\n`);
+    // Mutants and the LLM-written probes start from the gold patch; the cheat probe and the full suite do not.
+    const withGold = cap === undefined && llmProbes.length === 0 ? [] : tasks.filter((t) => {
+      if (!t.files.goldPatch) err(`note: task ${one(t.id)} has no gold patch; no mutants, alternatives or variants\n`);
       return !!t.files.goldPatch;
     });
-    if (withGold.length === 0) {
+    const probed = cheat || fullSuite ? tasks : withGold;
+    if (probed.length === 0) {
       err('nothing to probe\n');
       return 0;
     }
 
-    const maxMem = Math.max(...withGold.map((t) => t.environment.limits.memoryMb));
+    const maxMem = Math.max(...probed.map((t) => t.environment.limits.memoryMb));
     const service = new VerifierService({
       datasetRoot: dataset.root,
       engine: { host: a.strings.host },
@@ -214,13 +226,14 @@ export const probeCommand = defineCommand({
       return bad;
     };
     let failures = 0;
+    let defects = 0;
     try {
       // Every task's mutants are generated first, then queued together; each task prints when its runs are in.
       const sets = [];
       for (const task of withGold) {
         if (cap === undefined) break;
         try {
-          sets.push({ task, set: await generateMutants(dataset.root, task, cap) });
+          sets.push({ task, set: await generateMutants(dataset.root, task, cap as number) });
         } catch (e) {
           if (!(e instanceof ProbeError)) throw e;
           failures++;
@@ -255,6 +268,12 @@ export const probeCommand = defineCommand({
         }),
       );
       if (settings && llmProbes.length > 0) failures += await runLlmProbes();
+      if (cheat) {
+        const c = await runCheatProbes(tasks, { service, datasetRoot: dataset.root, ...(timeoutSec ? { timeoutSec } : {}), json });
+        failures += c.failures;
+        defects += c.defects;
+      }
+      if (fullSuite) failures += (await runFullSuiteProbes(tasks, { service, datasetRoot: dataset.root, attempts, ...(timeoutSec ? { timeoutSec } : {}), json })).failures;
     } catch (e) {
       if (e instanceof EngineUnavailableError) {
         err(`specweave probe: ${one(e.message)}\n`);
@@ -267,6 +286,6 @@ export const probeCommand = defineCommand({
     }
     if (llmAbort.signal.aborted) return 130;
     if (sigint.interrupted) return 130;
-    return failures > 0 ? 1 : 0;
+    return failures > 0 ? 1 : defects > 0 ? EXIT_VERIFIER_DEFECT : 0;
   },
 });
