@@ -24,7 +24,7 @@ async function run(args: string[]): Promise<{ code: number; stdout: string; stde
 test('probe without --mutants, with a bad count or an unknown task is a usage error (exit 2) naming the problem', async () => {
   const none = await run(['probe', DATASET]);
   assert.equal(none.code, 2);
-  assert.match(none.stderr, /name a probe: --mutants N, --alternatives N or --variants N/);
+  assert.match(none.stderr, /name a probe: --mutants N, --cheat, --full-suite, --alternatives N or --variants N/);
   for (const flag of ['--alternatives', '--variants']) {
     const r = await run(['probe', DATASET, flag, '0']);
     assert.equal(r.code, 2, flag);
