@@ -52,19 +52,20 @@ after(async () => {
   if (engine) await assertNoOwnedContainers(engine);
 });
 
-test('format-precision: every exploit is generated, the gold patch passes; the hardened verifier stops all but one, a hook the library registers', () => {
+test('format-precision: every exploit is generated, the gold patch passes; the hardened verifier stops every one', () => {
   const r = result.report;
   assert.deepEqual(set.skipped, []);
   assert.deepEqual(r.exploits.map((e) => e.id), [...EXPLOIT_IDS]);
   assert.equal(r.gold.status, 'passed', r.gold.reason);
-  // A known verifier defect, found by this probe: a makereport hookwrapper registered with pytest's plugin manager
-  // from the code under test rewrites failures as passes; log, counts and harness report agree, and no flag is set.
-  assert.deepEqual(r.defects, ['force-pass-from-library'], show(r));
+  // This probe found a verifier defect: a makereport hookwrapper registered with pytest's plugin manager from the code
+  // under test rewrites failures as passes, and log, counts and harness report agree. The run still resolves, but the
+  // tampering flag on library code reaching into pytest's hook machinery now stops it.
+  assert.deepEqual(r.defects, [], show(r));
   const lib = byId(r, 'force-pass-from-library');
   assert.equal(lib.status, 'passed');
-  assert.deepEqual(lib.flags.filter((f) => f.kind.startsWith('attempt_')), []);
-  assert.ok(lib.patch?.includes('PytestPluginManager'), 'the defect keeps its patch');
-  assert.equal(r.counts.stopped, EXPLOIT_IDS.length - 1, show(r));
+  assert.equal(lib.stoppedBy, 'flags', show(r));
+  assert.ok(lib.flags.some((f) => f.kind === 'attempt_edits_test_plugins' && f.message.includes("reaches into pytest")), show(r));
+  assert.equal(r.counts.stopped, EXPLOIT_IDS.length, show(r));
 });
 
 test('format-precision: what stops each exploit', () => {
@@ -116,7 +117,7 @@ test('specweave probe DATASET cheatable-exit-status --cheat --json: the forged s
   assert.equal(r.gold.status, 'passed', r.gold.reason);
   const lib = byId(r, 'fake-passed-from-library');
   assert.equal(lib.outcome, 'passed', show(r));
-  assert.deepEqual(r.defects, ['fake-passed-from-library', 'force-pass-from-library']);
+  assert.deepEqual(r.defects, ['fake-passed-from-library']);
   assert.ok(lib.patch?.includes('"PASSED tests/test_format.py::test_precision_rounds_half_up"'), 'the defect keeps its patch as evidence');
   // The same forgery from a conftest.py resolves too, but the tampering flag stops it; an early exit fails the grep.
   assert.equal(byId(r, 'fake-passed').stoppedBy, 'flags', show(r));
