@@ -12,12 +12,14 @@ import type { ExportFormat, ExportPlan, TaskTexts } from '../core/review/exportS
 import { approvedTasks, planExport } from '../core/review/exportSet';
 import type { CurrentPatches } from '../core/review/fromRuns';
 import { verifierResultsFromRuns } from '../core/review/fromRuns';
+import type { DatasetDifficulty, SolveBand, TaskDifficulty } from '../core/solver/difficulty';
+import { MIXED_SUCCESS, datasetDifficulty, taskDifficulty } from '../core/solver/difficulty';
 import type { Refusal, ReviewIntent } from '../core/review/intents';
 import { prepareEvent } from '../core/review/intents';
 import type { ReviewState } from '../core/review/reducer';
 import { addEvents, reduceLog } from '../core/review/reducer';
 import type { CurationStats } from '../core/review/stats';
-import { curationStats } from '../core/review/stats';
+import { curationStats, isReviewed } from '../core/review/stats';
 import type { CalibrationStats } from '../core/findings/calibration';
 import { calibrationStats } from '../core/findings/calibration';
 import type { ReviewQueue, TaskDisagreement, TaskReview } from '../core/review/taskReview';
@@ -244,6 +246,23 @@ export class CurationStore {
     const st = taskState(this.reviewState, taskId);
     if (st.findings.length === 0) return [];
     return currentFindings(task, st, this.patchHashes(taskId));
+  }
+
+  /** A task's solve rates, overall and per model (core/solver/difficulty.ts). */
+  difficulty(taskId: string): TaskDifficulty | undefined {
+    const task = this.tasksById.get(taskId);
+    return task ? taskDifficulty(task, this.verifier(taskId)) : undefined;
+  }
+
+  /** Solve rates across the dataset: the band's funnel (imported -> in band -> reviewed -> approved) and per model. */
+  datasetDifficulty(band: SolveBand = MIXED_SUCCESS): DatasetDifficulty {
+    return datasetDifficulty(
+      this.dataset.tasks,
+      (t) => taskDifficulty(t, this.verifier(t.id)),
+      (t) => isReviewed(this.reviewState.tasks.get(t.id)),
+      (t) => this.reviewState.tasks.get(t.id)?.status === 'approved',
+      band,
+    );
   }
 
   /** The verifier side of a task: its stored runs, the oracle flags, imported results as the fallback. */

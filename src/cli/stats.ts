@@ -3,6 +3,8 @@ import type { CalibrationFigure, CalibrationStats, CandidateCalibration } from '
 import type { CurationStats } from '../core/review/stats';
 import type { Distribution, MeanInterval, SpecStats } from '../core/specs/stats';
 import { specStats } from '../core/specs/stats';
+import type { DatasetDifficulty } from '../core/solver/difficulty';
+import { bandFlag, bandFrom } from './list';
 import { defineCommand } from './command';
 import { jsonFlag, openStore, policyFlag } from './curationCommon';
 import { out, printJson, table } from './output';
@@ -130,19 +132,37 @@ export function formatCalibration(c: CalibrationStats): string {
   return out.join('\n') + '\n';
 }
 
+const share = (r: number | null) => (r === null ? '-' : `${Math.round(r * 100)}%`);
+
+/** Solve rates: the CodeSpecWeave funnel and the rate per model (docs/solver.md). */
+export function formatDifficulty(d: DatasetDifficulty): string {
+  const b = d.band;
+  const band = b.inclusive ? `[${b.low}, ${b.high}]` : `strictly between ${b.low} and ${b.high}`;
+  const f = d.funnel;
+  const lines = [
+    `Solve rates (band: ${band}):`,
+    `  funnel: ${f.imported} imported -> ${f.measured} with attempt verdicts -> ${f.inBand} in the band -> ${f.reviewed} reviewed -> ${f.approved} approved`,
+    `  tasks: ${d.tasks.neverSolved} never solved, ${d.tasks.inBand} in the band, ${d.tasks.alwaysSolved} always solved${d.tasks.otherOutside > 0 ? `, ${d.tasks.otherOutside} otherwise outside it` : ''}, ${d.tasks.unmeasured} without attempt verdicts`,
+  ];
+  const models = Object.entries(d.byModel);
+  if (models.length > 0) lines.push(table(['MODEL', 'SOLVED', 'ATTEMPTS', 'RATE'], models.map(([m, r]) => [m || '(none)', r.solved, r.attempts, share(r.rate)])));
+  return lines.join('\n') + '\n';
+}
+
 export const statsCommand = defineCommand({
   name: 'stats',
   summary: 'curation statistics: FP/FN breakdown, agreement, defect rates, funnel, throughput; spec statistics and coupling; review agent calibration',
-  usage: 'specweave stats DATASET [--json] [--policy adjudicate|highest-severity]',
-  flags: { ...policyFlag, ...jsonFlag },
+  usage: 'specweave stats DATASET [--json] [--policy adjudicate|highest-severity] [--band LOW..HIGH]',
+  flags: { ...policyFlag, ...jsonFlag, ...bandFlag },
   positional: { min: 1, max: 1 },
   async run(a) {
     const store = openStore(a);
     const s = store.stats();
     const specs = specStats({ tasks: store.dataset.tasks, state: store.state, verdicts: store.verdicts(), policy: store.policy });
     const calibration = store.calibration();
-    if (a.booleans.json) printJson({ ...s, specs, calibration });
-    else out(formatStats(s) + '\n' + formatSpecStats(specs) + '\n' + formatCalibration(calibration));
+    const difficulty = store.datasetDifficulty(bandFrom(a.strings.band));
+    if (a.booleans.json) printJson({ ...s, specs, calibration, difficulty });
+    else out(formatStats(s) + '\n' + formatSpecStats(specs) + '\n' + formatCalibration(calibration) + '\n' + formatDifficulty(difficulty));
     return 0;
   },
 });

@@ -12,11 +12,13 @@ test('list shows counts and the review status from the review log', () => {
   const ds = copyFixture('datasets/tiny');
   let r = cli(['list', ds, '--json']);
   assert.equal(r.status, 0, r.stderr);
-  assert.deepEqual(JSON.parse(r.stdout), [{ id: 't1', title: 'Add a greeting', specs: 2, tests: 2, attempts: 2, status: 'candidate' }]);
+  // No attempt has a verdict yet: no solve rate, both attempts unverified, not in the mixed-success band.
+  const unmeasured = { overall: { solved: 0, attempts: 0, rate: null }, byModel: {}, unverified: 2, stale: 0 };
+  assert.deepEqual(JSON.parse(r.stdout), [{ id: 't1', title: 'Add a greeting', specs: 2, tests: 2, attempts: 2, status: 'candidate', solveRate: unmeasured, inBand: false }]);
   r = cli(['status', ds, 't1', 'in_review', '--curator', 'ada']);
   assert.equal(r.status, 0, r.stderr);
   r = cli(['list', ds]);
-  assert.match(r.stdout, /^t1\s+2\s+2\s+2\s+in_review\s+Add a greeting$/m);
+  assert.match(r.stdout, /^t1\s+2\s+2\s+2\s+- \(0\/0\)\s+in_review\s+Add a greeting$/m);
 });
 
 test('show prints the whole task; validate exits 1 on errors and names file, line and field', () => {
