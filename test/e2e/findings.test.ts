@@ -23,7 +23,8 @@ import type { Workbench } from './harness';
 const CURATOR = 'Ada Curator';
 const TASK = 'format-precision';
 const ATTEMPT = 'sweagent-gpt-4o';
-const RATIONALE = 'format_duration uses round(), which rounds halves to even: 150 s at minute precision prints 2m, the request says halves round up (3m).';
+// The model's text is hostile: markup in it must show as text in the workbench too.
+const RATIONALE = 'format_duration uses round(), which rounds <b>halves to even</b>: 150 s at minute precision prints 2m, the request says halves round up (3m).<img src=x onerror="document.title=1">';
 const QUOTE = 'rounded = round(seconds / step) * step';
 
 interface LogLine {
@@ -138,6 +139,7 @@ describe('review agent findings in the workbench', { timeout: 600_000 }, () => {
     assert.equal(await tid('finding-candidate').textContent(), 'candidate FP');
     assert.match((await tid('finding-confidence').textContent()) ?? '', /82%/);
     assert.equal(await tid('finding-rationale').textContent(), RATIONALE);
+    assert.equal(await frame().locator('[data-testid="finding-rationale"] b, [data-testid="finding-rationale"] img').count(), 0, 'the rationale is inert text');
     assert.deepEqual(await frame().locator('[data-testid="finding-citations"] [data-testid="evidence-link"]').allTextContents(), [`hunk 0 of durations/format.py (${ATTEMPT})`, 'test TA1']);
     assert.equal(await tid('finding-quote').textContent(), QUOTE);
     assert.match((await tid('finding-status').textContent()) ?? '', /a suggestion, not a label/);
