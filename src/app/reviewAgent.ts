@@ -31,6 +31,7 @@ import { checkReview } from '../core/findings/reply';
 import { parseRecordJson } from '../core/json';
 import type { CandidateTask, SpecVerdict, TrajectoryStep } from '../core/model';
 import { SCHEMA_RESERVE_TOKENS } from '../core/repair/prompt';
+import type { EventDraft, ReviewEvent } from '../core/review/events';
 import { taskState } from '../core/review/reducer';
 
 /** Where the journal of paid calls lives: one small record per pair. */
@@ -176,14 +177,85 @@ export type ReviewOutcome =
   | { task: string; attempt: string; status: 'failed'; code: LlmErrorCode | 'invalid_reply' | 'refusal' | 'io'; message: string; costUsd?: number }
   | { task: string; attempt: string; status: 'skipped'; reason: ReviewSkipReason; message: string };
 
-/** Records the checked payload as a `review.findings` event, unless the pair's event is in the log already. */
-async function recordFindings(store: CurationStore, curator: string, pair: ReviewPair, payload: FindingsPayload): Promise<{ eventId?: string; already?: string }> {
-  const r = await store.record<string>(() => {
-    const have = sameEventPair(store, pair);
-    if (have) return { abort: have.event };
-    return [{ kind: 'review.findings', task: pair.task, revision: pair.revision, curator, payload }];
-  });
-  return r.ok ? (r.events[0] ? { eventId: r.events[0].id } : {}) : { already: r.abort };
+type Recorded = { eventId?: string; already?: string };
+
+/**
+ * Records checked payloads as `review.findings` events, several pairs in one log transaction (a group commit): the
+ * payloads queued while a write is under way, or within one turn of the event loop, go together in the next
+ * transaction (at most `maxGroup`), so the lock file and the fsync are paid once for them. Each caller's promise
+ * resolves once its event is on disk, or with `already` when the pair's event is in the log (checked under the lock,
+ * against what other writers appended); it rejects when the transaction fails, for every pair of the group. The
+ * caller writes its journal entry BEFORE it queues, so a crash at any point loses nothing paid for.
+ */
+export class FindingsRecorder {
+  private queue: Array<{ pair: ReviewPair; payload: FindingsPayload; done: (r: Recorded) => void; fail: (e: unknown) => void }> = [];
+  private busy = false;
+  /** Log transactions made so far (tests, the bench). */
+  transactions = 0;
+  private readonly maxGroup: number;
+
+  constructor(
+    private readonly store: CurationStore,
+    private readonly curator: string,
+    maxGroup = 64,
+  ) {
+    this.maxGroup = Math.max(1, Math.floor(maxGroup));
+  }
+
+  record(pair: ReviewPair, payload: FindingsPayload): Promise<Recorded> {
+    return new Promise<Recorded>((done, fail) => {
+      this.queue.push({ pair, payload, done, fail });
+      this.kick();
+    });
+  }
+
+  private kick(): void {
+    if (this.busy || this.queue.length === 0) return;
+    this.busy = true;
+    // One turn later: whatever else finished in this turn joins the group.
+    setImmediate(() => void this.flush());
+  }
+
+  private async flush(): Promise<void> {
+    const group = this.queue.splice(0, this.maxGroup);
+    // Per queued pair, decided under the lock: its event in the log already, the index of its draft, or (the same
+    // pair twice in one group) the index of the first one's draft.
+    let plan: Array<{ already: string } | { draft: number } | { sameAs: number }> = [];
+    try {
+      this.transactions++;
+      const r = await this.store.record<true>(() => {
+        plan = [];
+        const drafts: EventDraft[] = [];
+        const draftOf = new Map<string, number>();
+        for (const g of group) {
+          const have = sameEventPair(this.store, g.pair);
+          const k = pairKey(g.pair);
+          const first = draftOf.get(k);
+          if (have) plan.push({ already: have.event });
+          else if (first !== undefined) plan.push({ sameAs: first });
+          else {
+            draftOf.set(k, drafts.length);
+            plan.push({ draft: drafts.length });
+            drafts.push({ kind: 'review.findings', task: g.pair.task, revision: g.pair.revision, curator: this.curator, payload: g.payload });
+          }
+        }
+        return drafts.length > 0 ? drafts : { abort: true };
+      });
+      const events = r.ok ? r.events : [];
+      group.forEach((g, i) => {
+        const p = plan[i];
+        if (!p) g.done({});
+        else if ('already' in p) g.done({ already: p.already });
+        else if ('draft' in p) g.done(events[p.draft] ? { eventId: (events[p.draft] as ReviewEvent).id } : {});
+        else g.done(events[p.sameAs] ? { already: (events[p.sameAs] as ReviewEvent).id } : {});
+      });
+    } catch (e) {
+      for (const g of group) g.fail(e);
+    } finally {
+      this.busy = false;
+      this.kick();
+    }
+  }
 }
 
 function reviewedOutcome(pair: ReviewPair, payload: FindingsPayload, extra: { eventId?: string; fromJournal?: boolean; logError?: string }): Extract<ReviewOutcome, { status: 'reviewed' }> {
@@ -206,6 +278,8 @@ function reviewedOutcome(pair: ReviewPair, payload: FindingsPayload, extra: { ev
 
 export interface ReviewAttemptOptions extends ReviewCommon {
   prepared: PreparedReview;
+  /** Shared by the pairs of a batch, so their events go to the log together (default: one of its own). */
+  recorder?: FindingsRecorder;
 }
 
 /** Judges one prepared attempt: one call, the checks, the journal, the event. Rejects only when cancelled. */
@@ -267,7 +341,7 @@ export async function reviewAttempt(o: ReviewAttemptOptions): Promise<ReviewOutc
   await journal({ ...base, outcome: 'checked', payload });
   for (const d of payload.dropped) log(`${pair.task} ${pair.attempt}: dropped ${d.reason}`);
   try {
-    const r = await recordFindings(o.store, o.curator, pair, payload);
+    const r = await (o.recorder ?? new FindingsRecorder(o.store, o.curator)).record(pair, payload);
     return reviewedOutcome(pair, payload, r.eventId ? { eventId: r.eventId } : {});
   } catch (e) {
     const logError = redactor.redact(errorText(e));
@@ -298,6 +372,8 @@ export interface ReviewBatchOptions extends ReviewCommon {
   budgetUsd?: number;
   resume?: boolean;
   onProgress?: (e: ReviewBatchProgress) => void;
+  /** At most this many pairs' events in one log transaction (default 64; 1: a transaction per pair). */
+  maxEventsPerWrite?: number;
 }
 
 export interface ReviewBatchResult {
@@ -305,6 +381,8 @@ export interface ReviewBatchResult {
   /** USD paid by this batch (journal replays are not paid again and not counted). */
   spentUsd: number;
   stopped?: string;
+  /** Log transactions that recorded this batch's events (fewer than the pairs when several finished together). */
+  logWrites: number;
 }
 
 /** Judges many attempts; see the file comment. Outcomes are in task then attempt order. */
@@ -342,7 +420,8 @@ export async function reviewAttempts(o: ReviewBatchOptions): Promise<ReviewBatch
     emit({ kind: outcome.status === 'skipped' ? 'skip' : 'done', task: outcome.task, attempt: outcome.attempt, outcome, ...(outcome.status !== 'reviewed' ? { message: outcome.message } : {}) });
   };
   const skip = (i: number, task: string, attempt: string, reason: ReviewSkipReason, message: string) => settle(i, { task, attempt, status: 'skipped', reason, message });
-  const { tasks: _t, attempts: _a, concurrency: _c, budgetUsd: _b, resume: _r, onProgress: _p, ...common } = o;
+  const { tasks: _t, attempts: _a, concurrency: _c, budgetUsd: _b, resume: _r, onProgress: _p, maxEventsPerWrite: _m, ...common } = o;
+  const recorder = new FindingsRecorder(o.store, o.curator, o.maxEventsPerWrite);
 
   const worker = async (): Promise<void> => {
     while (next < total) {
@@ -376,7 +455,7 @@ export async function reviewAttempts(o: ReviewBatchOptions): Promise<ReviewBatch
         if (j?.outcome === 'checked' && j.payload) {
           // Paid for before a crash, not in the log yet: record it without paying again.
           try {
-            const r = await recordFindings(o.store, o.curator, prepared.pair, j.payload);
+            const r = await recorder.record(prepared.pair, j.payload);
             settle(i, reviewedOutcome(prepared.pair, j.payload, { ...(r.eventId ? { eventId: r.eventId } : {}), fromJournal: true }));
           } catch (e) {
             settle(i, { task: task.id, attempt: w.attempt, status: 'failed', code: 'io', message: `the journal's findings could not be recorded: ${errorText(e)}` });
@@ -408,7 +487,7 @@ export async function reviewAttempts(o: ReviewBatchOptions): Promise<ReviewBatch
       emit({ kind: 'start', task: task.id, attempt: w.attempt });
       let outcome: ReviewOutcome;
       try {
-        outcome = await reviewAttempt({ ...common, client, redactor, prepared });
+        outcome = await reviewAttempt({ ...common, client, redactor, prepared, recorder });
       } finally {
         reserved -= worst;
       }
@@ -418,7 +497,7 @@ export async function reviewAttempts(o: ReviewBatchOptions): Promise<ReviewBatch
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, total)) }, () => worker()));
-  return { outcomes: outcomes as ReviewOutcome[], spentUsd: round(spent), ...(stopped ? { stopped } : {}) };
+  return { outcomes: outcomes as ReviewOutcome[], spentUsd: round(spent), ...(stopped ? { stopped } : {}), logWrites: recorder.transactions };
 }
 
 const round = (usd: number) => Math.round(usd * 1e6) / 1e6;
