@@ -6,13 +6,13 @@
 // no clone (it works for a repository held in an image too), and a mutant keeps the gold patch's hunks, so the diff is
 // exactly its one changed line in the patch's context.
 import * as vscode from 'vscode';
-import { readProbePatch, readProbesView } from '../../app/probeReports';
+import { readProbePatch } from '../../app/probeReports';
 import { readDatasetText } from '../../adapters/fs/datasetLoader';
 import { errorText } from '../../core/errorText';
-import type { ProbeDiffReport, ProbesView } from '../../protocol/messages';
+import type { ProbeDiffReport } from '../../protocol/messages';
 import type { DatasetService } from '../datasetService';
-import { Emitter } from '../emitter';
-import type { TaskViewSection, TaskViewSectionPart } from '../taskSections';
+import type { TaskViewSection } from '../taskSections';
+import { ProbeSection } from './probeSection';
 
 export const PROBE_SCHEME = 'specweave-probe';
 const REPORTS: readonly ProbeDiffReport[] = ['mutants', 'cheats', 'alternatives', 'variants'];
@@ -34,42 +34,24 @@ export interface ProbesControllerDeps {
 }
 
 export class ProbesController implements vscode.TextDocumentContentProvider, vscode.Disposable {
-  private readonly cache = new Map<string, ProbesView>();
-  private readonly sectionChanges = new Emitter<readonly string[] | undefined>();
+  private readonly probeSection: ProbeSection;
   private readonly docChanges = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.docChanges.event;
-  readonly section: TaskViewSection = { name: 'probe reports', onDidChange: this.sectionChanges.event, contribute: (taskId) => this.sectionOf(taskId) };
+  readonly section: TaskViewSection;
   private readonly sub: { dispose(): void };
 
   constructor(private readonly d: ProbesControllerDeps) {
+    this.probeSection = new ProbeSection(d.dataset);
+    this.section = this.probeSection;
     this.sub = d.dataset.onDidChange((c) => {
-      if (c.kind === 'probes' || c.kind === 'tasks') {
-        for (const id of c.taskIds) this.cache.delete(id);
-        this.sectionChanges.fire(c.taskIds);
-        this.refreshDocs(new Set(c.taskIds));
-      } else if (c.kind === 'opened' || c.kind === 'closed' || c.kind === 'loaded') {
-        this.cache.clear();
-        this.sectionChanges.fire(undefined);
-      }
+      if (c.kind === 'probes' || c.kind === 'tasks') this.refreshDocs(new Set(c.taskIds));
     });
   }
 
   dispose(): void {
     this.sub.dispose();
-    this.sectionChanges.dispose();
+    this.probeSection.dispose();
     this.docChanges.dispose();
-  }
-
-  private sectionOf(taskId: string): TaskViewSectionPart | undefined {
-    const root = this.d.dataset.root;
-    const task = this.d.dataset.task(taskId);
-    if (!root || !task) return undefined;
-    let view = this.cache.get(taskId);
-    if (!view) {
-      view = readProbesView(root, task);
-      this.cache.set(taskId, view);
-    }
-    return { probes: view };
   }
 
   /** Opens the diff of one survivor, passing exploit, rejected alternative or surviving variant beside the panel. */
