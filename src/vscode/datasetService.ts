@@ -20,8 +20,8 @@ export type DatasetChange =
   | { kind: 'tasks'; taskIds: string[] }
   /** Stored verifier runs of these tasks changed on disk (runs/<task>/…). */
   | { kind: 'runs'; taskIds: string[] }
-  /** Stored probe reports of these tasks changed on disk (probes/<task>/*.json, e.g. a CLI probe run). */
-  | { kind: 'probes'; taskIds: string[] }
+  /** Stored probe reports of these tasks (all: the probes/ folder itself) changed on disk (probes/<task>/*.json). */
+  | { kind: 'probes'; taskIds: string[] | 'all' }
   /** The review log changed on disk (curation/events.jsonl): another writer may have appended. */
   | { kind: 'log' };
 
@@ -251,8 +251,10 @@ export class DatasetService implements vscode.Disposable {
         clearTimeout(this.runsDebounce);
         this.runsDebounce = setTimeout(() => this.flushRuns(), RUNS_DEBOUNCE_MS);
         return;
-      } else if (rel[0] === PROBES_DIR && rel[1] && rel.length === 3 && uri.fsPath.endsWith('.json')) {
-        this.probesDirty.add(rel[1]);
+      } else if (rel[0] === PROBES_DIR && rel.length <= 3) {
+        // A new folder can arrive as one event for the folder (the watcher coalesces what was written inside it).
+        if (rel.length === 3 && !uri.fsPath.endsWith('.json')) return;
+        this.probesDirty.add(rel[1] ?? '');
         clearTimeout(this.probesDebounce);
         this.probesDebounce = setTimeout(() => this.flushProbes(), RUNS_DEBOUNCE_MS);
         return;
@@ -278,7 +280,7 @@ export class DatasetService implements vscode.Disposable {
   private flushProbes(): void {
     const ids = [...this.probesDirty];
     this.probesDirty.clear();
-    if (ids.length > 0 && this.rootPath) this.emitter.fire({ kind: 'probes', taskIds: ids });
+    if (ids.length > 0 && this.rootPath) this.emitter.fire({ kind: 'probes', taskIds: ids.includes('') ? 'all' : ids });
   }
 
   private flushChanges(): void {

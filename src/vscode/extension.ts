@@ -40,6 +40,8 @@ export interface SpecWeaveApi {
   verifier: VerifierController;
   /** The curation store of the open dataset, review mode, the statistics and adjudication panels, export. */
   curation: CurationController;
+  /** The Probes section of the task view and the probe diffs. */
+  probes: ProbesController;
 }
 
 export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
@@ -137,7 +139,7 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
     })().catch((e: unknown) => log.error(`opening the dataset failed: ${errorText(e)}`));
   });
   log.info(`SpecWeave activated (workspace ${vscode.workspace.isTrusted ? 'trusted' : 'in Restricted Mode'}); commands: ${COMMAND_TABLE.length}`);
-  return { dataset, owner, activeTask, tree, panels, diffs, requireTrust, repair, verifier, curation };
+  return { dataset, owner, activeTask, tree, panels, diffs, requireTrust, repair, verifier, curation, probes };
 }
 
 export function deactivate(): void {}

@@ -24,10 +24,11 @@ export class ProbeSection implements TaskViewSection {
 
   constructor(private readonly dataset: ProbeSectionDataset) {
     this.sub = dataset.onDidChange((c) => {
-      if (c.kind === 'probes' || c.kind === 'tasks') {
-        for (const id of c.taskIds) this.cache.delete(id);
-        this.changes.fire(c.taskIds);
-      } else if (c.kind === 'opened' || c.kind === 'closed' || c.kind === 'loaded') {
+      const ids = c.kind === 'tasks' || c.kind === 'probes' ? c.taskIds : undefined;
+      if (ids !== undefined && ids !== 'all') {
+        for (const id of ids) this.cache.delete(id);
+        this.changes.fire(ids);
+      } else if (ids === 'all' || c.kind === 'opened' || c.kind === 'closed' || c.kind === 'loaded') {
         this.cache.clear();
         this.changes.fire(undefined);
       }

@@ -44,7 +44,7 @@ export class ProbesController implements vscode.TextDocumentContentProvider, vsc
     this.probeSection = new ProbeSection(d.dataset);
     this.section = this.probeSection;
     this.sub = d.dataset.onDidChange((c) => {
-      if (c.kind === 'probes' || c.kind === 'tasks') this.refreshDocs(new Set(c.taskIds));
+      if (c.kind === 'probes' || c.kind === 'tasks') this.refreshDocs(c.taskIds === 'all' ? undefined : new Set(c.taskIds));
     });
   }
 
@@ -87,10 +87,10 @@ export class ProbesController implements vscode.TextDocumentContentProvider, vsc
     return 'error' in p ? `(${p.error})` : p.patch;
   }
 
-  private refreshDocs(ids: ReadonlySet<string>): void {
+  private refreshDocs(ids: ReadonlySet<string> | undefined): void {
     for (const doc of vscode.workspace.textDocuments) {
       const ref = doc.uri.scheme === PROBE_SCHEME ? parseProbeUri(doc.uri) : undefined;
-      if (ref && ids.has(ref.taskId)) this.docChanges.fire(doc.uri);
+      if (ref && (!ids || ids.has(ref.taskId))) this.docChanges.fire(doc.uri);
     }
   }
 

@@ -49,6 +49,12 @@ test('not probed yet, then a CLI probe run writes mutants.json: the watcher even
   assert.equal(broken?.state, 'error');
   assert.match(broken?.state === 'error' ? broken.message : '', /^probes\/format-precision\/mutants\.json:1: malformed JSON/);
 
+  // The probes/ folder itself changed (a new folder arrives as one event): every task's section is read again.
+  fs.writeFileSync(path.join(root, 'probes', TASK_ID, 'mutants.json'), JSON.stringify(mutantsReport()));
+  changes.fire({ kind: 'probes', taskIds: 'all' });
+  assert.equal(fired.at(-1), undefined);
+  assert.equal(merger.merge(TASK_ID, base).probes?.mutants.state, 'ok');
+
   changes.fire({ kind: 'closed' });
   assert.equal(fired.at(-1), undefined);
   assert.equal(section.contribute('another-task'), undefined);
