@@ -207,6 +207,71 @@ export interface TaskViewModel {
   review?: ReviewView;
   /** (additive) The coupling of the task's specs (docs/coupling.md): the figure, its evidence, the graph (bounded). */
   coupling?: CouplingView;
+  /** (additive) What the task's stored probe reports say (probes/TASK/*.json; docs/probes.md, docs/workbench.md). */
+  probes?: ProbesView;
+}
+
+// ---- probes (the probes feature: src/vscode/probes, src/core/view/probesView.ts) --------------------------------
+/** A probe report that opens as a native diff (the id of its survivor, passing exploit, rejected alternative or variant). */
+export type ProbeDiffReport = 'mutants' | 'cheats' | 'alternatives' | 'variants';
+/** One probe report: not there yet (with the CLI line that writes it), unreadable (file and field named), or read. */
+export type ProbeReportView<T> =
+  | { state: 'missing'; file: string; command: string }
+  | { state: 'error'; file: string; message: string }
+  | ({ state: 'ok'; file: string; createdAt: string; goldStatus: string; goldReason: string } & T);
+/** Outcome counts of a report, in the report's order (`killed: 3`...). */
+export type ProbeCountsView = Array<{ outcome: string; count: number }>;
+/** A listed test beside a piece of evidence: the tests it got past, or those that rejected it. */
+export interface ProbeTestView {
+  name: string;
+  specs: string[];
+  status?: string;
+}
+export interface ProbeMutantView {
+  id: string;
+  operator: string;
+  file: string;
+  line: number;
+  before: string;
+  after: string;
+  /** The report kept the mutated patch: it opens as a diff. */
+  hasPatch: boolean;
+}
+export interface ProbeExploitView {
+  id: string;
+  title: string;
+  flags: string[];
+  status: string;
+  reason: string;
+  hasPatch: boolean;
+}
+export interface ProbeAlternativeView {
+  id: string;
+  summary: string;
+  failingTests: ProbeTestView[];
+  specs: string[];
+  beyondSpecs: string[];
+  hasPatch: boolean;
+}
+export interface ProbeVariantView {
+  id: string;
+  spec: string;
+  summary: string;
+  hasPatch: boolean;
+}
+export interface ProbesView {
+  /** The task's listed tests (FAIL_TO_PASS and PASS_TO_PASS): what a survivor and a passing exploit got past. */
+  listedTests: ProbeTestView[];
+  mutants: ProbeReportView<{
+    counts: ProbeCountsView;
+    score: number | null;
+    specs: Array<{ spec: string; killed: number; survived: number; untested: boolean }>;
+    survivors: ProbeMutantView[];
+  }>;
+  cheats: ProbeReportView<{ counts: ProbeCountsView; stopped: number; passing: ProbeExploitView[] }>;
+  alternatives: ProbeReportView<{ counts: ProbeCountsView; rejected: ProbeAlternativeView[] }>;
+  variants: ProbeReportView<{ counts: ProbeCountsView; survivors: ProbeVariantView[] }>;
+  fullSuite: ProbeReportView<{ command: string; derived: boolean; noise: number; attempts: Array<{ attemptId: string; status: string; reason: string; breaks: string[] | null }> }>;
 }
 
 /** Why two specs are coupled; every present field is one kind of evidence. Spec and test ids are hostile text. */
@@ -611,6 +676,8 @@ export interface RequestMap {
    * result appears; without `testId` at the top.
    */
   openRunLog: { params: { column: string; testId?: string }; result: { opened: boolean; line?: number; message?: string } };
+  /** (probes) Opens a probe's patch as a native diff beside the gold patch (an exploit: beside no change). */
+  openProbeDiff: { params: { report: ProbeDiffReport; id: string }; result: { opened: boolean; message?: string } };
   // Actions the page asks the host to carry out on its task (the host runs its own command for each, which checks
   // workspace trust itself); `ran: false` with a message when the host could not.
   /** The header's next/previous-task buttons (the same the keyboard shortcuts run). */

@@ -45,6 +45,10 @@ const paramChecks: Record<RequestMethod, (p: Obj) => string | undefined> = {
   openTest: (p) => (isStr(p.testId, 256) ? undefined : 'openTest needs testId'),
   openPatch: (p) => (isStr(p.column, 256) ? undefined : 'openPatch needs column'),
   openRunLog: (p) => (isStr(p.column, 256) && opt(p.testId, (v): v is string => isStr(v, 256)) ? undefined : 'openRunLog needs column, testId?'),
+  openProbeDiff: (p) =>
+    (p.report === 'mutants' || p.report === 'cheats' || p.report === 'alternatives' || p.report === 'variants') && isStr(p.id, 256)
+      ? undefined
+      : 'openProbeDiff needs report (mutants, cheats, alternatives or variants) and id',
   nextTask: noParams('nextTask'),
   previousTask: noParams('previousTask'),
   startReviewMode: noParams('startReviewMode'),

@@ -7,6 +7,7 @@ import { MANIFEST_FILE, TASKS_DIR } from '../core/dataset';
 import type { CandidateTask, DatasetManifest, Problem } from '../core/model';
 import { CURATION_DIR, LOG_FILE } from '../adapters/fs/reviewLog';
 import { RUNS_DIR } from '../adapters/fs/runStore';
+import { PROBES_DIR } from '../app/probes';
 import type { DatasetLoader } from './taskMap';
 import { TaskMap, folderOf } from './taskMap';
 import { errorText } from '../core/errorText';
@@ -19,6 +20,8 @@ export type DatasetChange =
   | { kind: 'tasks'; taskIds: string[] }
   /** Stored verifier runs of these tasks changed on disk (runs/<task>/…). */
   | { kind: 'runs'; taskIds: string[] }
+  /** Stored probe reports of these tasks (all: the probes/ folder itself) changed on disk (probes/<task>/*.json). */
+  | { kind: 'probes'; taskIds: string[] | 'all' }
   /** The review log changed on disk (curation/events.jsonl): another writer may have appended. */
   | { kind: 'log' };
 
@@ -49,6 +52,8 @@ export class DatasetService implements vscode.Disposable {
   private readonly map: TaskMap;
   private runsDirty = new Set<string>();
   private runsDebounce: NodeJS.Timeout | undefined;
+  private probesDirty = new Set<string>();
+  private probesDebounce: NodeJS.Timeout | undefined;
   private generation = 0;
   private loadingNow = false;
   private expected = 0;
@@ -222,6 +227,8 @@ export class DatasetService implements vscode.Disposable {
     this.manifestDirty = false;
     clearTimeout(this.runsDebounce);
     this.runsDirty.clear();
+    clearTimeout(this.probesDebounce);
+    this.probesDirty.clear();
     this.rootPath = undefined;
     this.map.clear();
     this.loadingNow = false;
@@ -244,6 +251,13 @@ export class DatasetService implements vscode.Disposable {
         clearTimeout(this.runsDebounce);
         this.runsDebounce = setTimeout(() => this.flushRuns(), RUNS_DEBOUNCE_MS);
         return;
+      } else if (rel[0] === PROBES_DIR && rel.length <= 3) {
+        // A new folder can arrive as one event for the folder (the watcher coalesces what was written inside it).
+        if (rel.length === 3 && !uri.fsPath.endsWith('.json')) return;
+        this.probesDirty.add(rel[1] ?? '');
+        clearTimeout(this.probesDebounce);
+        this.probesDebounce = setTimeout(() => this.flushProbes(), RUNS_DEBOUNCE_MS);
+        return;
       } else if (rel.length === 2 && rel[0] === CURATION_DIR && rel[1] === LOG_FILE) {
         this.emitter.fire({ kind: 'log' });
         return;
@@ -261,6 +275,12 @@ export class DatasetService implements vscode.Disposable {
     const ids = [...this.runsDirty];
     this.runsDirty.clear();
     if (ids.length > 0 && this.rootPath) this.emitter.fire({ kind: 'runs', taskIds: ids });
+  }
+
+  private flushProbes(): void {
+    const ids = [...this.probesDirty];
+    this.probesDirty.clear();
+    if (ids.length > 0 && this.rootPath) this.emitter.fire({ kind: 'probes', taskIds: ids.includes('') ? 'all' : ids });
   }
 
   private flushChanges(): void {

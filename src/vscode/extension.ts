@@ -15,6 +15,7 @@ import { TaskPanels } from './taskPanels';
 import { requireTrust } from './trust';
 import { RepairController } from './repair/repairController';
 import { VerifierController } from './verifier/verifierController';
+import { PROBE_SCHEME, ProbesController } from './probes/probesController';
 import { CurationController, readCurationSettings } from './curation/curationController';
 import { ActiveTask } from './activeTask';
 import { OpenDataset } from './openDataset';
@@ -39,6 +40,8 @@ export interface SpecWeaveApi {
   verifier: VerifierController;
   /** The curation store of the open dataset, review mode, the statistics and adjudication panels, export. */
   curation: CurationController;
+  /** The Probes section of the task view and the probe diffs. */
+  probes: ProbesController;
 }
 
 export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
@@ -72,14 +75,17 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
   const verifier = store.add(new VerifierController({ owner, treeView, activeTask, log }));
   // Revalidation runs go through the verifier's one queue (its concurrency limit, status bar item and log).
   const repair = store.add(new RepairController({ secrets: context.secrets, owner, activeTask, log, logUri: context.logUri, verifier }));
+  const probes = store.add(new ProbesController({ dataset, log }));
+  store.add(vscode.workspace.registerTextDocumentContentProvider(PROBE_SCHEME, probes));
   const authoring = new SpecAuthoring({ owner, trusted: () => vscode.workspace.isTrusted, log: (line) => log.warn(line) });
   const panels = store.add(
     new TaskPanels({
-      sections: [verifier.section, repair.section, curation.section],
+      sections: [verifier.section, repair.section, curation.section, probes.section],
       activeTask,
       review: (taskId) => curation.requests(taskId),
       specs: (taskId) => authoring.requests(taskId),
       openRunLog: (taskId, column, testId) => verifier.openRunLog(taskId, column, testId),
+      openProbeDiff: (taskId, report, id) => probes.openDiff(taskId, report, id),
       extensionUri: context.extensionUri,
       dataset,
       tree,
@@ -133,7 +139,7 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
     })().catch((e: unknown) => log.error(`opening the dataset failed: ${errorText(e)}`));
   });
   log.info(`SpecWeave activated (workspace ${vscode.workspace.isTrusted ? 'trusted' : 'in Restricted Mode'}); commands: ${COMMAND_TABLE.length}`);
-  return { dataset, owner, activeTask, tree, panels, diffs, requireTrust, repair, verifier, curation };
+  return { dataset, owner, activeTask, tree, panels, diffs, requireTrust, repair, verifier, curation, probes };
 }
 
 export function deactivate(): void {}

@@ -244,6 +244,7 @@ export class OpenDataset implements Disposable {
         this.refreshLog();
         return;
       case 'progress':
+      case 'probes':
         return;
     }
   }

@@ -10,7 +10,7 @@ import type { CandidateTask } from '../core/model';
 import { buildTaskViewModel } from '../core/view/taskView';
 import type { TaskViewInputs, TextOrError } from '../core/view/taskView';
 import { PROTOCOL_VERSION } from '../protocol/messages';
-import type { ActionMethod, ActionResult, TaskViewModel, TrajectoryInfoView, ViewCommand, WebviewState } from '../protocol/messages';
+import type { ActionMethod, ActionResult, ProbeDiffReport, TaskViewModel, TrajectoryInfoView, ViewCommand, WebviewState } from '../protocol/messages';
 import { CTX, TASK_PANEL_TYPE } from './commandIds';
 import type { ActiveTask } from './activeTask';
 import type { CandidatesTree } from './candidatesTree';
@@ -70,6 +70,8 @@ export interface TaskPanelDeps {
   activeTask?: ActiveTask;
   /** Opens the log of a verifier run from a results cell (the verifier feature). */
   openRunLog?: (taskId: string, column: string, testId?: string) => Promise<{ opened: boolean; line?: number; message?: string }>;
+  /** Opens a probe's patch as a native diff (the probes feature). */
+  openProbeDiff?: (taskId: string, report: ProbeDiffReport, id: string) => Promise<{ opened: boolean; message?: string }>;
 }
 
 export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscode.Disposable {
@@ -326,6 +328,7 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
       openPatch: (column) => this.d.diffs.openPatchFile(taskId, column, beside),
       act: (action, suggestion) => this.d.act(taskId, action, suggestion),
       ...(this.d.openRunLog ? { openRunLog: (column: string, testId?: string) => this.d.openRunLog!(taskId, column, testId) } : {}),
+      ...(this.d.openProbeDiff ? { openProbeDiff: (report: ProbeDiffReport, id: string) => this.d.openProbeDiff!(taskId, report, id) } : {}),
     };
   }
 

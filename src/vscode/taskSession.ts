@@ -2,7 +2,7 @@
 // trajectory cache and the editor actions it is given, streams search hits, and refuses to post any message over the
 // size limit. The panel (taskPanel.ts) wires it to a real webview; tests drive it directly.
 import { validateWebviewMessage } from '../protocol/validate';
-import type { ActionMethod, ActionResult, HandlerTable, HostToWebview, ReplyOf, RequestMap, TaskViewModel, TrajectoryInfoView, ViewCommand, WebviewState, WebviewToHost } from '../protocol/messages';
+import type { ActionMethod, ActionResult, HandlerTable, HostToWebview, ReplyOf, RequestMap, RequestParams, TaskViewModel, TrajectoryInfoView, ViewCommand, WebviewState, WebviewToHost } from '../protocol/messages';
 import { compileSearch, runSearch } from '../core/view/search';
 import { trajectoryInfo } from '../core/view/taskView';
 import { MAX_MESSAGE_BYTES, WebviewChannel } from './webviewChannel';
@@ -23,6 +23,8 @@ export interface EditorActions {
   act(action: ActionMethod, suggestion?: string): Promise<ActionResult>;
   /** Opens the log of the verifier run behind a results column (the verifier feature). */
   openRunLog?(column: string, testId?: string): Promise<ReplyOf<RequestMap, 'openRunLog'>>;
+  /** Opens a probe's patch as a native diff (the probes feature). */
+  openProbeDiff?(report: RequestParams<'openProbeDiff'>['report'], id: string): Promise<ReplyOf<RequestMap, 'openProbeDiff'>>;
 }
 
 /** The requests the curation feature answers (labels, scores, life cycle, review mode). */
@@ -229,6 +231,8 @@ export class TaskSession {
     showRepairMatrix: (p) => this.o.actions.act('showRepairMatrix', p.suggestion),
     openRunLog: (p) =>
       this.o.actions.openRunLog ? this.o.actions.openRunLog(p.column, p.testId) : Promise.resolve({ opened: false, message: 'Run logs are not available in this window.' }),
+    openProbeDiff: (p) =>
+      this.o.actions.openProbeDiff ? this.o.actions.openProbeDiff(p.report, p.id) : Promise.resolve({ opened: false, message: 'Probe diffs are not available in this window.' }),
     ...reviewHandlers(() => this.o.review),
     'specs.edit': (p) => (this.o.specs ? this.o.specs['specs.edit'](p) : Promise.resolve(NO_AUTHORING)),
     'specs.undo': (p) => (this.o.specs ? this.o.specs['specs.undo'](p) : Promise.resolve(NO_AUTHORING)),

@@ -14,6 +14,7 @@ import { split } from './ui/split';
 import { vsTabs } from './ui/tabs';
 import { ColumnsView } from './views/columns';
 import { COUPLING_TAB, couplingView } from './views/coupling';
+import { PROBES_TAB, probesView } from './views/probes';
 import { header } from './views/header';
 import { MatrixView } from './views/matrix';
 import { REPAIR_TAB, RepairTab, SeenRepairs } from './views/repair';
@@ -60,6 +61,7 @@ const SPECS_TABS: readonly SpecsTab[] = [
   { id: REVIEW_TAB, label: 'Review', when: (m) => m.review !== undefined, template: (a) => labelsTab(a.review) },
   { id: DECISION_TAB, label: 'Decision', when: (m) => m.review !== undefined, template: (a) => decisionTab(a.review) },
   { id: REPAIR_TAB, label: 'Repair', when: (m) => m.repair !== undefined, template: (a) => a.views.repair.template() },
+  { id: PROBES_TAB, label: 'Probes', when: (m) => m.probes !== undefined, template: (a) => probesView(a.ctx) },
 ];
 
 export class App {

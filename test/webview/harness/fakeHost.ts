@@ -251,6 +251,7 @@ const answers: { [M in RequestMethod]?: (p: ParamsOf<RequestMap, M>) => ReplyOf<
   openTest: () => ({ opened: true }),
   openPatch: () => ({ opened: true }),
   openRunLog: (p) => ({ opened: true, line: 12, message: `Opened the log of ${p.column} at ${p.testId ?? 'the top'} (line 12).` }),
+  openProbeDiff: (p) => (p.id === 'refused' ? { opened: false, message: 'Cannot show the diff of refused: no patch.' } : { opened: true }),
   nextTask: ran,
   previousTask: ran,
   startReviewMode: ran,
