@@ -135,6 +135,35 @@ export function containerName(runId: string): string {
   return `specweave-${runId.replace(/[^a-zA-Z0-9_.-]/g, '-')}`.slice(0, 120);
 }
 
+/**
+ * The engine-side limits every container we start gets (verifier runs, probes, solver trials): no network, memory
+ * without swap, CPUs, pids, no capabilities, no new privileges, an init process, no log driver, no core files, and no
+ * single file beyond the disk limit.
+ */
+export function hardenedHostConfig(limits: Limits, diskLimitBytes: number): HardenedHostConfig {
+  return {
+    NetworkMode: 'none',
+    Memory: Math.round(limits.memoryMb * MIB),
+    // Equal to Memory: no swap, so the limit is a limit and exhaustion ends in an OOM kill, not in thrashing.
+    MemorySwap: Math.round(limits.memoryMb * MIB),
+    NanoCpus: Math.round(limits.cpus * 1e9),
+    PidsLimit: limits.pids,
+    CapDrop: ['ALL'],
+    SecurityOpt: ['no-new-privileges'],
+    Init: true,
+    AutoRemove: false,
+    Privileged: false,
+    ReadonlyRootfs: false,
+    // Output is read from the attach stream; a log driver would only copy it to disk (and json-file mangles bytes).
+    LogConfig: { Type: 'none', Config: {} },
+    // No single file beyond the disk limit: a one-file flood stops at once (EFBIG), not at the next size check.
+    Ulimits: [
+      { Name: 'core', Soft: 0, Hard: 0 },
+      { Name: 'fsize', Soft: diskLimitBytes, Hard: diskLimitBytes },
+    ],
+  };
+}
+
 export function describeRun(i: RunSpecInput): RunDescription {
   if (!i.workdir.startsWith('/') || i.workdir.includes('\0') || i.workdir.split('/').includes('..')) {
     throw new RunSpecError(`workdir "${i.workdir}" must be an absolute path without ".."`);
@@ -190,27 +219,7 @@ export function describeRun(i: RunSpecInput): RunDescription {
       [LABELS.created]: String(i.createdAt),
     },
     diskLimitBytes,
-    hostConfig: {
-      NetworkMode: 'none',
-      Memory: Math.round(i.limits.memoryMb * MIB),
-      // Equal to Memory: no swap, so the limit is a limit and exhaustion ends in an OOM kill, not in thrashing.
-      MemorySwap: Math.round(i.limits.memoryMb * MIB),
-      NanoCpus: Math.round(i.limits.cpus * 1e9),
-      PidsLimit: i.limits.pids,
-      CapDrop: ['ALL'],
-      SecurityOpt: ['no-new-privileges'],
-      Init: true,
-      AutoRemove: false,
-      Privileged: false,
-      ReadonlyRootfs: false,
-      // Output is read from the attach stream; a log driver would only copy it to disk (and json-file mangles bytes).
-      LogConfig: { Type: 'none', Config: {} },
-      // No single file beyond the disk limit: a one-file flood stops at once (EFBIG), not at the next size check.
-      Ulimits: [
-        { Name: 'core', Soft: 0, Hard: 0 },
-        { Name: 'fsize', Soft: diskLimitBytes, Hard: diskLimitBytes },
-      ],
-    },
+    hostConfig: hardenedHostConfig(i.limits, diskLimitBytes),
     fileOwner,
     uploadRepo: i.repoKind === 'git',
     driver: driverScript({

@@ -11,7 +11,7 @@ import { withDeadline } from './deadline';
 import { shQuote } from './driver';
 import type { Engine } from './engine';
 import { assembleArchive } from './repoArchive';
-import { LABELS, runUser } from './runSpec';
+import { LABELS, hardenedHostConfig, runUser } from './runSpec';
 import type { Limits } from '../../core/model';
 
 const CALL_MS = 15_000;
@@ -119,23 +119,7 @@ export class SolverContainer {
       StdinOnce: true,
       Tty: false,
       NetworkDisabled: true,
-      HostConfig: {
-        NetworkMode: 'none',
-        Memory: Math.round(i.limits.memoryMb * MIB),
-        MemorySwap: Math.round(i.limits.memoryMb * MIB),
-        NanoCpus: Math.round(i.limits.cpus * 1e9),
-        PidsLimit: i.limits.pids,
-        CapDrop: ['ALL'],
-        SecurityOpt: ['no-new-privileges'],
-        Init: true,
-        AutoRemove: false,
-        Privileged: false,
-        LogConfig: { Type: 'none', Config: {} },
-        Ulimits: [
-          { Name: 'core', Soft: 0, Hard: 0 },
-          { Name: 'fsize', Soft: diskLimitBytes, Hard: diskLimitBytes },
-        ],
-      },
+      HostConfig: hardenedHostConfig(i.limits, diskLimitBytes),
     };
     const container = await withDeadline('creating the trial container', CALL_MS, (s) => docker.createContainer({ ...create, abortSignal: s }));
     try {
