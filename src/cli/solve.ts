@@ -7,11 +7,11 @@ import { loadDataset } from '../adapters/fs/datasetLoader';
 import { LlmClient } from '../adapters/llm/client';
 import { CLI_KEY_HINT } from '../adapters/llm/errors';
 import { Redactor } from '../adapters/llm/redact';
-import type { TrialOutcome } from '../app/solverTrial';
-import { llmTrialModel, runTrial } from '../app/solverTrial';
+import type { TrialResult } from '../app/freshTrials';
+import { queueVerifier, runFreshTrials, trialJobs } from '../app/freshTrials';
+import { llmTrialModel } from '../app/solverTrial';
 import type { CandidateTask } from '../core/model';
 import { DEFAULT_LIMITS } from '../core/solver/agent';
-import { errorText } from '../core/errorText';
 import { UsageError } from './args';
 import type { CliCommand } from './command';
 import { defineCommand } from './command';
@@ -24,14 +24,6 @@ function number(flag: string, v: string | undefined, min: number, max: number): 
   const n = Number(v);
   if (!Number.isFinite(n) || n < min || n > max) throw new UsageError(`--${flag} must be a number from ${min} to ${max}, got "${one(v)}"`);
   return n;
-}
-
-interface TrialLine extends Partial<TrialOutcome> {
-  task: string;
-  model: string;
-  verdict?: string;
-  runId?: string;
-  error?: string;
 }
 
 export const solveCommand: CliCommand = defineCommand({
@@ -87,52 +79,32 @@ export const solveCommand: CliCommand = defineCommand({
     };
     process.once('SIGINT', onSigint);
     const clients = new Map(models.map((m) => [m, new LlmClient({ settings: { ...base, model: m }, ...(apiKey ? { apiKey } : {}), redactor, keyHint: CLI_KEY_HINT })]));
-    const jobs: Array<{ task: CandidateTask; model: string }> = [];
-    for (const id of [...new Set(taskIds)]) for (const m of models) for (let i = 0; i < trials; i++) jobs.push({ task: dataset.tasks.find((t) => t.id === id) as CandidateTask, model: m });
-
-    const lines: TrialLine[] = [];
-    let next = 0;
-    let done = 0;
-    const worker = async () => {
-      while (next < jobs.length && !ac.signal.aborted) {
-        const job = jobs[next++] as { task: CandidateTask; model: string };
-        const line: TrialLine = { task: job.task.id, model: job.model };
-        try {
-          say(`[${done}/${jobs.length}] ${job.task.id}: a trial of ${job.model} starts`);
-          const o = await runTrial({
-            root: dataset.root,
-            task: job.task,
-            engine: service.engine,
-            model: llmTrialModel(clients.get(job.model) as LlmClient),
-            modelName: job.model,
-            limits,
-            signal: ac.signal,
-            onStep: (r) => {
-              if (!json) say(`  ${job.task.id} ${job.model}: step ${r.stats.steps}, $${r.stats.costUsd.toFixed(4)}`);
-            },
-          });
-          Object.assign(line, o);
-          if (a.booleans['no-verify'] !== true && !ac.signal.aborted && o.patchBytes > 0) {
-            const task = loadDataset(dataset.root).tasks.find((t) => t.id === job.task.id) as CandidateTask;
-            const id = service.enqueue({ task, attemptId: o.attemptId });
-            const r = await service.queue.result(id);
-            if (r.state === 'done') {
-              line.verdict = r.value.status;
-              line.runId = r.value.runId;
-            } else line.verdict = r.state;
-          } else if (o.patchBytes === 0) line.verdict = 'no patch';
-        } catch (e) {
-          line.error = redactor.redact(errorText(e));
-        }
-        done++;
-        lines.push(line);
-        if (json) out(`${jsonText(line)}\n`);
-        else if (line.error) out(`${one(line.task)} ${one(line.model)}: error: ${one(line.error)}\n`);
-        else out(`${one(line.task)} ${one(line.model)}: attempt ${one(line.attemptId ?? '')} ${line.exitStatus} after ${line.steps} step(s), $${(line.costUsd ?? 0).toFixed(4)}${line.verdict ? `; verifier: ${one(line.verdict)}` : ''}\n`);
-      }
-    };
+    const tasks = [...new Set(taskIds)].map((id) => dataset.tasks.find((t) => t.id === id) as CandidateTask);
+    const lines: TrialResult[] = [];
     try {
-      await Promise.all(Array.from({ length: Math.min(concurrency, jobs.length) }, () => worker()));
+      await runFreshTrials({
+        root: dataset.root,
+        jobs: trialJobs(tasks, models, trials),
+        engine: service.engine,
+        modelFor: (m) => llmTrialModel(clients.get(m) as LlmClient),
+        limits,
+        concurrency,
+        signal: ac.signal,
+        reloadTask: (id) => loadDataset(dataset.root).tasks.find((t) => t.id === id),
+        ...(a.booleans['no-verify'] === true ? {} : { verify: queueVerifier(service) }),
+        onEvent: (e) => {
+          if (e.kind === 'start') say(`[${e.index}/${e.total}] ${e.job.task.id}: a trial of ${e.job.model} starts`);
+          else if (e.kind === 'step' && !json) say(`  ${e.job.task.id} ${e.job.model}: step ${e.run.stats.steps}, $${e.run.stats.costUsd.toFixed(4)}`);
+          else if (e.kind === 'done') {
+            const line = e.result;
+            if (line.error) line.error = redactor.redact(line.error);
+            lines.push(line);
+            if (json) out(`${jsonText(line)}\n`);
+            else if (line.error) out(`${one(line.task)} ${one(line.model)}: error: ${one(line.error)}\n`);
+            else out(`${one(line.task)} ${one(line.model)}: attempt ${one(line.attemptId ?? '')} ${line.exitStatus} after ${line.steps} step(s), $${(line.costUsd ?? 0).toFixed(4)}${line.verdict ? `; verifier: ${one(line.verdict)}` : ''}\n`);
+          }
+        },
+      });
     } finally {
       process.removeListener('SIGINT', onSigint);
     }
