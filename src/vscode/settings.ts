@@ -5,6 +5,8 @@ import type { ConsensusPolicy } from '../core/review/consensus';
 import { CONSENSUS_POLICIES } from '../core/review/consensus';
 import type { LlmSettings } from '../adapters/llm/client';
 import { DEFAULT_MAX_REPLY_BYTES, DEFAULT_SETTINGS } from '../adapters/llm/client';
+import type { SolverLimits } from '../core/solver/agent';
+import { DEFAULT_LIMITS } from '../core/solver/agent';
 
 export interface Settings {
   /** Dataset folder to open at start, relative to the first workspace folder or absolute. */
@@ -69,6 +71,32 @@ export function readRepairSettings(): LlmSettings {
   };
 }
 
+
+export interface SolverSettings {
+  /** The models fresh trials run with, at least one (the repair model when the setting names none). */
+  models: string[];
+  trials: number;
+  concurrency: number;
+  limits: Pick<SolverLimits, 'stepLimit' | 'costLimitUsd'>;
+}
+
+/** `specweave.solver.*`: what Run Fresh Trials and the trials of a revalidation run (on the repair endpoint). */
+export function readSolverSettings(): SolverSettings {
+  const c = vscode.workspace.getConfiguration('specweave.solver');
+  const num = (k: string, d: number, min: number, max: number) => {
+    const v = c.get<number>(k, d);
+    return typeof v === 'number' && Number.isFinite(v) ? Math.min(max, Math.max(min, v)) : d;
+  };
+  const raw = c.get<unknown>('models', []);
+  const named = Array.isArray(raw) ? raw.filter((m): m is string => typeof m === 'string').map((m) => m.trim()).filter((m) => m.length > 0) : [];
+  const models = [...new Set(named)];
+  return {
+    models: models.length > 0 ? models : [readRepairSettings().model],
+    trials: Math.round(num('trials', 1, 1, 100)),
+    concurrency: Math.round(num('concurrency', 2, 1, 64)),
+    limits: { stepLimit: Math.round(num('stepLimit', DEFAULT_LIMITS.stepLimit, 1, 100_000)), costLimitUsd: num('costLimitUsd', DEFAULT_LIMITS.costLimitUsd, 0, 100_000) },
+  };
+}
 
 /** Sets `specweave.curator.name` in the user settings (the one write to the settings). */
 export async function writeCuratorName(name: string): Promise<void> {
