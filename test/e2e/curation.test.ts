@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Frame, Page } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 import { projectRoot } from '../vscode/harness/codeServer';
 import { notifications, openActivity, openWorkbench, quickInput, runCommand, treeRows } from './harness';
 import type { Workbench } from './harness';
@@ -35,38 +35,51 @@ function exampleCopy(top: string): string {
   return dir;
 }
 
-/** The frame (of any webview) that holds `selector`, found by looking; webviews come and go as tabs change. */
-async function frameWith(page: Page, selector: string, timeout = 30_000): Promise<Frame> {
-  const end = Date.now() + timeout;
-  for (;;) {
-    for (const f of page.frames()) {
-      const n = await f
-        .locator(selector)
-        .count()
-        .catch(() => 0);
-      if (n > 0) return f;
+/**
+ * The first frame (of any webview) where `locate` finds an element. Webviews come and go as tabs change and review
+ * mode reloads the page for the next task, so every frame there is and every frame attached later is watched with a
+ * locator wait of its own (the DOM event the test is after, not a poll); a frame that goes away drops out.
+ */
+function frameWhere(page: Page, locate: (f: Frame) => Locator, what: string, timeout: number): Promise<Frame> {
+  return new Promise<Frame>((resolve, reject) => {
+    let settled = false;
+    const finish = (f?: Frame) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      page.off('frameattached', watch);
+      page.off('framenavigated', watch);
+      if (f) resolve(f);
+      else reject(new Error(`no webview shows ${what} within ${timeout} ms`));
+    };
+    const watching = new WeakSet<Frame>();
+    function watch(f: Frame): void {
+      if (watching.has(f) || settled) return;
+      watching.add(f);
+      locate(f)
+        .first()
+        .waitFor({ state: 'attached', timeout })
+        .then(
+          () => finish(f),
+          () => watching.delete(f), // detached, or navigated away: a later frame event watches it again
+        );
     }
-    if (Date.now() > end) throw new Error(`no webview shows ${selector} within ${timeout} ms`);
-    await page.waitForTimeout(150);
-  }
+    const timer = setTimeout(() => finish(), timeout);
+    page.on('frameattached', watch);
+    page.on('framenavigated', watch);
+    for (const f of page.frames()) watch(f);
+  });
 }
+
+const frameWith = (page: Page, selector: string, timeout = 30_000): Promise<Frame> => frameWhere(page, (f) => f.locator(selector), selector, timeout);
 
 const taskView = (page: Page, timeout?: number) => frameWith(page, '[data-testid="task-view"] [data-testid="task-title"]', timeout);
 
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** The task view once it shows `taskId` (review mode reloads the page for the next task: frames come and go). */
-async function taskViewOf(page: Page, taskId: string, timeout = 30_000): Promise<Frame> {
-  const end = Date.now() + timeout;
-  for (;;) {
-    for (const f of page.frames()) {
-      const loc = f.locator('[data-testid="task-view"] [data-testid="task-id"]').first();
-      if ((await loc.count().catch(() => 0)) === 0) continue;
-      const id = await loc.textContent({ timeout: 500 }).catch(() => null);
-      if (id?.startsWith(`${taskId} `)) return f;
-    }
-    if (Date.now() > end) throw new Error(`the task view did not show ${taskId} within ${timeout} ms`);
-    await page.waitForTimeout(150);
-  }
-}
+const taskViewOf = (page: Page, taskId: string, timeout = 30_000): Promise<Frame> =>
+  frameWhere(page, (f) => f.locator('[data-testid="task-view"] [data-testid="task-id"]', { hasText: new RegExp(`^\\s*${escapeRegExp(taskId)} `) }), `task ${taskId}`, timeout);
 
 async function focusedPair(f: Frame): Promise<{ attempt: string; spec: string; task: string } | undefined> {
   const pair = f.locator('[data-testid="review-pair"]').first();
