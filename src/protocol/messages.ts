@@ -899,6 +899,7 @@ export interface SolveRatesView {
   /** Measured tasks by overall rate: ten bins [0, 0.1) ... [0.9, 1]. */
   histogram: number[];
   /** Most attempts first, at most `MAX_SOLVE_RATE_MODELS`; `moreModels` counts the rest. */
+  /** `tasks`: the tasks the model has verdicts on by its own rate on each (never, sometimes as `inBand`, always). */
   models: Array<{ model: string; solved: number; attempts: number; rate?: number; tasks: SolveBucketsView }>;
   moreModels: number;
 }

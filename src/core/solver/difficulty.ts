@@ -147,7 +147,8 @@ export interface DatasetDifficulty {
   byModel: Record<string, SolveRate>;
   /** Measured tasks by overall rate, `RATE_BINS` bins ([0, 0.1) ... [0.9, 1]). */
   histogram: number[];
-  /** Per model, the tasks it has attempt verdicts on, by where its own rate on each falls (the same band). */
+  /** Per model, the tasks it has attempt verdicts on, by its own rate on each: never, sometimes (`inBand` of the
+   * default band, whatever `band` is), always solved. */
   tasksByModel: Record<string, SolveBuckets>;
 }
 
@@ -187,7 +188,7 @@ export function datasetDifficulty(
       models.set(m, c);
       if (r.rate !== null) {
         const b = modelBuckets.get(m) ?? emptyBuckets();
-        b[bucketOf(r.rate, band)]++;
+        b[bucketOf(r.rate)]++;
         modelBuckets.set(m, b);
       }
     }
@@ -212,4 +213,16 @@ export function datasetDifficulty(
 /** A band as `parseBand` reads it: `LOW..HIGH` (strictly between) or `[LOW,HIGH]` (inclusive). */
 export function bandText(band: SolveBand): string {
   return band.inclusive ? `[${band.low},${band.high}]` : `${band.low}..${band.high}`;
+}
+
+/**
+ * The band a setting asks for: its text parsed, or the default band with the problem said, naming the setting (a
+ * value nobody can read must not silently filter by another band).
+ */
+export function bandFromSetting(raw: unknown, setting: string): { band: SolveBand; problem?: string } {
+  const fallback = `; using the default ${bandText(MIXED_SUCCESS)} (mixed success: strictly between 0 and 1)`;
+  if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) return { band: MIXED_SUCCESS };
+  if (typeof raw !== 'string') return { band: MIXED_SUCCESS, problem: `${setting} must be a text such as 0..1 or [0.2,0.8], not ${typeof raw}${fallback}` };
+  const b = parseBand(raw);
+  return b.ok ? { band: b.band } : { band: MIXED_SUCCESS, problem: `${setting} ${b.message.replace(/^band /, '')}${fallback}` };
 }

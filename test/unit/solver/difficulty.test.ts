@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import type { CandidateTask } from '../../../src/core/model';
 import type { AttemptVerifierResult, TaskVerifierResults } from '../../../src/core/review/verdicts';
-import { MIXED_SUCCESS, bandText, datasetDifficulty, inBand, parseBand, taskDifficulty } from '../../../src/core/solver/difficulty';
+import { MIXED_SUCCESS, bandFromSetting, bandText, datasetDifficulty, inBand, parseBand, taskDifficulty } from '../../../src/core/solver/difficulty';
 import { buildSolveRatesView } from '../../../src/core/view/solveRatesView';
 import { MAX_SOLVE_RATE_MODELS } from '../../../src/protocol/messages';
 import { solveRatesViewProblem } from '../../../src/protocol/validate';
@@ -67,10 +67,26 @@ describe('solve rates', () => {
     const d = datasetDifficulty(ts, (t) => taskDifficulty(t, res[t.id]), () => true, () => false, { low: 0.5, high: 1, inclusive: true });
     assert.deepEqual(d.tasks, { unmeasured: 0, neverSolved: 0, inBand: 1, alwaysSolved: 0, otherOutside: 1 });
     assert.deepEqual(d.funnel, { imported: 2, measured: 2, inBand: 1, reviewed: 1, approved: 0 });
+    assert.deepEqual(d.tasksByModel.m, { neverSolved: 0, inBand: 1, alwaysSolved: 1, otherOutside: 0 }, 'per model: never, sometimes, always, whatever the band');
     assert.equal(bandText(d.band), '[0.5,1]');
     assert.equal(bandText(MIXED_SUCCESS), '0..1');
     const round = parseBand(bandText({ low: 0.2, high: 0.8 }));
     assert.deepEqual(round, { ok: true, band: { low: 0.2, high: 0.8 } });
+  });
+});
+
+describe('the band setting', () => {
+  it('reads LOW..HIGH and [LOW,HIGH]; empty is the default; a bad value falls back to the default with a message naming the setting', () => {
+    const S = 'specweave.difficulty.band';
+    assert.deepEqual(bandFromSetting('0.2..0.8', S), { band: { low: 0.2, high: 0.8 } });
+    assert.deepEqual(bandFromSetting(' [0,1] ', S), { band: { low: 0, high: 1, inclusive: true } });
+    assert.deepEqual(bandFromSetting('', S), { band: MIXED_SUCCESS });
+    assert.deepEqual(bandFromSetting(undefined, S), { band: MIXED_SUCCESS });
+    const bad = bandFromSetting('0.8..0.2', S);
+    assert.deepEqual(bad.band, MIXED_SUCCESS);
+    assert.match(bad.problem ?? '', /^specweave\.difficulty\.band "0\.8\.\.0\.2": LOW and HIGH must be shares from 0 to 1 with LOW <= HIGH; using the default 0\.\.1/);
+    assert.match(bandFromSetting('mixed', S).problem ?? '', /^specweave\.difficulty\.band "mixed": expected LOW\.\.HIGH/);
+    assert.match(bandFromSetting(0.5, S).problem ?? '', /^specweave\.difficulty\.band must be a text such as 0\.\.1/);
   });
 });
 
