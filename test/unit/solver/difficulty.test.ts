@@ -127,6 +127,23 @@ describe('solve rates in the statistics panel', () => {
 const ROOT = path.resolve(__dirname, '../../..');
 const cli = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...args], { encoding: 'utf8', cwd: ROOT });
 
+describe('solve rates in the store', () => {
+  it('are kept while nothing they come from changes, and follow new runs', async () => {
+    const { CurationStore } = await import('../../../src/app/curationStore');
+    const ds = reviewDataset();
+    writeRun(ds, 't1', 'a1', { 'tests/test_hello.py::test_greet_type': 'PASSED', 'tests/test_hello.py::test_greet_text': 'PASSED', 'tests/test_hello.py::test_existing': 'PASSED' });
+    const store = CurationStore.open(ds);
+    const first = store.difficulty('t1');
+    assert.deepEqual(first?.overall, { solved: 1, attempts: 1, rate: 1 });
+    assert.equal(store.difficulty('t1'), first, 'the same rates, not computed again');
+    writeRun(ds, 't1', 'a2', { 'tests/test_hello.py::test_greet_type': 'FAILED', 'tests/test_hello.py::test_greet_text': 'PASSED', 'tests/test_hello.py::test_existing': 'PASSED' });
+    assert.equal(store.difficulty('t1'), first, 'runs not taken in yet');
+    store.invalidateRuns('t1');
+    assert.deepEqual(store.difficulty('t1')?.overall, { solved: 1, attempts: 2, rate: 0.5 });
+    assert.equal(store.datasetDifficulty().funnel.inBand, 1);
+  });
+});
+
 describe('solve rates in the CLI', () => {
   it('list --json gives each task its rate from stored runs and imported results; --in-band keeps the mixed ones; stats --json has the funnel', () => {
     const ds = reviewDataset();
