@@ -141,9 +141,9 @@ export function filterAndSort(rows: readonly TaskRow[], f: CandidateFilter, sort
   }
   if (sort === 'solveRate' && difficulty) {
     // Rates looked up once per row, not once per comparison; no verdict sorts after every rate.
-    const rate = new Map(out.map((r) => [r.id, difficulty.of(r)?.overall.rate ?? null]));
-    const key = (r: TaskRow) => rate.get(r.id) ?? Number.POSITIVE_INFINITY;
-    return out.sort((a, b) => key(a) - key(b) || byId(a, b));
+    const keyed = out.map((row) => ({ row, rate: difficulty.of(row)?.overall.rate ?? 2 }));
+    keyed.sort((a, b) => a.rate - b.rate || byId(a.row, b.row));
+    return keyed.map((k) => k.row);
   }
   return out.sort(comparators[sort]);
 }
