@@ -3,9 +3,7 @@
 // band, and the user is told once per value, in words naming the setting.
 import * as vscode from 'vscode';
 import type { SolveBand } from '../core/solver/difficulty';
-import { bandFromSetting } from '../core/solver/difficulty';
-
-export const BAND_SETTING = 'specweave.difficulty.band';
+import { BAND_SETTING, readDifficultyBand } from './settings';
 
 export class DifficultyBand implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<void>();
@@ -39,7 +37,7 @@ export class DifficultyBand implements vscode.Disposable {
   }
 
   private read(): { band: SolveBand; problem?: string } {
-    const v = bandFromSetting(vscode.workspace.getConfiguration().get<unknown>(BAND_SETTING), BAND_SETTING);
+    const v = readDifficultyBand();
     if (v.problem && v.problem !== this.said) this.warn(`SpecWeave: ${v.problem}`);
     this.said = v.problem;
     return v;

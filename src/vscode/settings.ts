@@ -5,6 +5,8 @@ import type { ConsensusPolicy } from '../core/review/consensus';
 import { CONSENSUS_POLICIES } from '../core/review/consensus';
 import type { LlmSettings } from '../adapters/llm/client';
 import { DEFAULT_MAX_REPLY_BYTES, DEFAULT_SETTINGS } from '../adapters/llm/client';
+import type { SolveBand } from '../core/solver/difficulty';
+import { bandFromSetting } from '../core/solver/difficulty';
 
 export interface Settings {
   /** Dataset folder to open at start, relative to the first workspace folder or absolute. */
@@ -69,6 +71,14 @@ export function readRepairSettings(): LlmSettings {
   };
 }
 
+
+/** The setting of the solve-rate band (the mixed-success filter, the statistics' funnel); every refusal names it. */
+export const BAND_SETTING = 'specweave.difficulty.band';
+
+/** `specweave.difficulty.band`: the band, or the default band and why the value was not used. */
+export function readDifficultyBand(): { band: SolveBand; problem?: string } {
+  return bandFromSetting(vscode.workspace.getConfiguration('specweave').get<unknown>('difficulty.band'), BAND_SETTING);
+}
 
 /** Sets `specweave.curator.name` in the user settings (the one write to the settings). */
 export async function writeCuratorName(name: string): Promise<void> {
