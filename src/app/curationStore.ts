@@ -104,6 +104,7 @@ export class CurationStore {
   private reviewState: ReviewState;
   private logProblems: Problem[] = [];
   private readonly verifierCache = new Map<string, TaskVerifierResults>();
+  private readonly difficultyCache = new WeakMap<TaskVerifierResults, TaskDifficulty>();
   /** SHA-256 of each attempt's current patch bytes, per task (read only for tasks that have findings). */
   private readonly patchHashCache = new Map<string, Map<string, string>>();
   private tasksById: Map<string, CandidateTask>;
@@ -251,14 +252,22 @@ export class CurationStore {
   /** A task's solve rates, overall and per model (core/solver/difficulty.ts). */
   difficulty(taskId: string): TaskDifficulty | undefined {
     const task = this.tasksById.get(taskId);
-    return task ? taskDifficulty(task, this.verifier(taskId)) : undefined;
+    if (!task) return undefined;
+    // Kept with the verifier results they come from: new runs or a new task object make new results (the tree asks
+    // for every task's rates again after each review event, which does not change them).
+    const results = this.verifier(taskId);
+    const known = results ? this.difficultyCache.get(results) : undefined;
+    if (known) return known;
+    const d = taskDifficulty(task, results);
+    if (results) this.difficultyCache.set(results, d);
+    return d;
   }
 
   /** Solve rates across the dataset: the band's funnel (imported -> in band -> reviewed -> approved) and per model. */
   datasetDifficulty(band: SolveBand = MIXED_SUCCESS): DatasetDifficulty {
     return datasetDifficulty(
       this.dataset.tasks,
-      (t) => taskDifficulty(t, this.verifier(t.id)),
+      (t) => this.difficulty(t.id) ?? taskDifficulty(t, undefined),
       (t) => isReviewed(this.reviewState.tasks.get(t.id)),
       (t) => this.reviewState.tasks.get(t.id)?.status === 'approved',
       band,

@@ -872,6 +872,36 @@ export interface StatsViewModel {
   specs?: SpecStatsView;
   /** (additive) The review agent's calibration against the curators (docs/calibration.md); absent when not computed. */
   calibration?: CalibrationView;
+  /** (additive) Solve rates: the band, the funnel imported -> in band -> reviewed -> approved, per model (docs/solver.md). */
+  solveRates?: SolveRatesView;
+}
+
+export const MAX_SOLVE_RATE_MODELS = 40;
+
+/** Measured tasks by where a solve rate falls. */
+export interface SolveBucketsView {
+  neverSolved: number;
+  inBand: number;
+  alwaysSolved: number;
+  /** Outside a custom band, neither 0 nor 1. */
+  otherOutside: number;
+}
+
+/** Solve rates across the dataset (src/core/solver/difficulty.ts `DatasetDifficulty`) as the statistics panel shows them. */
+export interface SolveRatesView {
+  /** The band as the setting writes it (`0..1`, `[0.2,0.8]`) and its bounds. */
+  band: { text: string; low: number; high: number; inclusive: boolean };
+  /** Why `specweave.difficulty.band` was not used (the default band is shown instead). */
+  bandProblem?: string;
+  /** Each step within the one before; `measured`: tasks with at least one attempt verdict. */
+  funnel: { imported: number; measured: number; inBand: number; reviewed: number; approved: number };
+  tasks: SolveBucketsView & { unmeasured: number };
+  /** Measured tasks by overall rate: ten bins [0, 0.1) ... [0.9, 1]. */
+  histogram: number[];
+  /** Most attempts first, at most `MAX_SOLVE_RATE_MODELS`; `moreModels` counts the rest. */
+  /** `tasks`: the tasks the model has verdicts on by its own rate on each (never, sometimes as `inBand`, always). */
+  models: Array<{ model: string; solved: number; attempts: number; rate?: number; tasks: SolveBucketsView }>;
+  moreModels: number;
 }
 
 export const MAX_CALIBRATION_GROUPS = 40;

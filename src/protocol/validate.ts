@@ -1,8 +1,8 @@
 // Validation of every message that arrives on the host from a webview: the webview renders hostile text, so the
 // host trusts nothing it sends.
 import type { CurationRequestMethod, CurationWebviewToHost, RequestMethod, StepKindView, WebviewState, WebviewToHost } from './messages';
-import type { CalibrationView, DistributionView, MeanIntervalView, SpecGroupView, SpecStatsView } from './messages';
-import { CURATOR_VERDICT_VIEWS, ENV_DEFECT_VIEWS, MAX_CALIBRATION_GROUPS, MAX_REVIEW_TEXT, MAX_SPEC_TEXT, SPEC_OP_VIEWS, MAX_SPEC_HISTOGRAM, MAX_SPEC_ROWS, isDifficultyView, isEnvDefectView, isScoreFieldView, isTaskStatusView } from './messages';
+import type { CalibrationView, DistributionView, MeanIntervalView, SolveRatesView, SpecGroupView, SpecStatsView } from './messages';
+import { CURATOR_VERDICT_VIEWS, ENV_DEFECT_VIEWS, MAX_CALIBRATION_GROUPS, MAX_SOLVE_RATE_MODELS, MAX_REVIEW_TEXT, MAX_SPEC_TEXT, SPEC_OP_VIEWS, MAX_SPEC_HISTOGRAM, MAX_SPEC_ROWS, isDifficultyView, isEnvDefectView, isScoreFieldView, isTaskStatusView } from './messages';
 
 export type Validated = { ok: true; message: WebviewToHost } | { ok: false; error: string };
 
@@ -321,4 +321,34 @@ export function calibrationViewProblem(v: unknown): string | undefined {
 
 export function isCalibrationView(v: unknown): v is CalibrationView {
   return calibrationViewProblem(v) === undefined;
+}
+
+// ---- the statistics panel's solve rates (host -> webview) ----------------------------------------------------------
+
+const BUCKETS = ['neverSolved', 'inBand', 'alwaysSolved', 'otherOutside'];
+const isBuckets = (v: unknown): boolean => isObj(v) && BUCKETS.every((k) => isCount(v[k]));
+
+/** What is wrong with the solve rates of a statistics model, or undefined when they can be shown. */
+export function solveRatesViewProblem(v: unknown): string | undefined {
+  if (!isObj(v)) return 'solveRates is not an object';
+  const b = v.band;
+  if (!isObj(b) || !isStr(b.text, 64) || !isShare(b.low) || !isShare(b.high) || b.low > b.high || !isBool(b.inclusive)) return 'solveRates.band needs text, low <= high (shares) and inclusive';
+  if (!opt(v.bandProblem, (x): x is string => isStr(x, 500))) return 'solveRates.bandProblem must be a short text';
+  const f = v.funnel;
+  if (!isObj(f) || !['imported', 'measured', 'inBand', 'reviewed', 'approved'].every((k) => isCount(f[k]))) return 'solveRates.funnel needs five counts';
+  if (!isBuckets(v.tasks) || !isCount((v.tasks as Obj).unmeasured)) return 'solveRates.tasks needs unmeasured, neverSolved, inBand, alwaysSolved and otherOutside';
+  if (!Array.isArray(v.histogram) || v.histogram.length !== 10 || !v.histogram.every(isCount)) return 'solveRates.histogram needs ten counts';
+  const m = v.models;
+  if (
+    !Array.isArray(m) ||
+    m.length > MAX_SOLVE_RATE_MODELS ||
+    !m.every((x) => isObj(x) && isStr(x.model, 256) && isCount(x.solved) && isCount(x.attempts) && x.solved <= x.attempts && opt(x.rate, isShare) && isBuckets(x.tasks))
+  )
+    return `solveRates.models needs at most ${MAX_SOLVE_RATE_MODELS} models with solved <= attempts`;
+  if (!isCount(v.moreModels)) return 'solveRates.moreModels must be a count';
+  return undefined;
+}
+
+export function isSolveRatesView(v: unknown): v is SolveRatesView {
+  return solveRatesViewProblem(v) === undefined;
 }

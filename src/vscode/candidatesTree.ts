@@ -15,10 +15,14 @@ import {
   categoryCounts,
   filterAndSort,
   isFiltered,
+  rateText,
   sanitizeFilter,
+  solvedText,
   taskRow,
 } from '../core/view/candidates';
-import type { AttemptOutcome, CandidateFilter, CandidateSort, TaskRow } from '../core/view/candidates';
+import type { AttemptOutcome, CandidateFilter, CandidateSort, DifficultyLookup, TaskRow } from '../core/view/candidates';
+import type { SolveBand, TaskDifficulty } from '../core/solver/difficulty';
+import { MIXED_SUCCESS, bandText, inBand } from '../core/solver/difficulty';
 import { fileChanges } from '../core/view/taskView';
 import { GOLD_PROBE } from '../core/model';
 import type { FileChangeView } from '../protocol/messages';
@@ -59,12 +63,21 @@ const OUTCOME_ICONS: Record<AttemptOutcome, vscode.ThemeIcon> = {
 
 const plural = (n: number, word: string): string => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 
+/** Where the band of the mixed-success filter comes from (`specweave.difficulty.band`, src/vscode/difficultyBand.ts). */
+export interface BandSource {
+  readonly band: SolveBand;
+  readonly onDidChange: vscode.Event<void>;
+}
+
 export class CandidatesTree implements vscode.TreeDataProvider<CandidateNode>, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<CandidateNode | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
   private readonly datasetNode: CandidateNode = { kind: 'dataset' };
   private readonly taskNodes = new Map<string, CandidateNode>();
   private rows = new Map<string, TaskRow>();
+  /** Solve rates per task, looked up when shown, filtered or sorted on; forgotten with the row. */
+  private readonly rates = new Map<string, TaskDifficulty | undefined>();
+  private readonly lookup: DifficultyLookup;
   private visible: TaskRow[] | undefined;
   private visibleIndex: Map<string, number> | undefined;
   private filterValue: CandidateFilter;
@@ -81,7 +94,9 @@ export class CandidatesTree implements vscode.TreeDataProvider<CandidateNode>, v
     private readonly statuses: ReviewStatusSource,
     private readonly memento: vscode.Memento,
     private readonly persist: () => boolean,
+    private readonly bands?: BandSource,
   ) {
+    this.lookup = { band: MIXED_SUCCESS, of: (r) => this.difficultyOf(r.id) };
     const saved = persist() ? memento.get<{ filter?: unknown; sort?: unknown }>(VIEW_STATE_KEY) : undefined;
     this.filterValue = sanitizeFilter(saved?.filter);
     this.sortValue = (CANDIDATE_SORTS as readonly string[]).includes(String(saved?.sort)) ? (saved?.sort as CandidateSort) : 'id';
@@ -90,10 +105,12 @@ export class CandidatesTree implements vscode.TreeDataProvider<CandidateNode>, v
         if (c.kind === 'tasks') {
           for (const id of c.taskIds) {
             this.rows.delete(id);
+            this.rates.delete(id);
             for (const k of [...this.changes.keys()]) if (k.startsWith(`${id}\u0000`)) this.changes.delete(k);
           }
         } else if (c.kind === 'opened' || c.kind === 'closed') {
           this.rows.clear();
+          this.rates.clear();
           this.changes.clear();
           this.taskNodes.clear();
         }
@@ -101,11 +118,19 @@ export class CandidatesTree implements vscode.TreeDataProvider<CandidateNode>, v
         this.invalidate();
       }),
       statuses.onDidChange((ids) => {
-        if (ids) for (const id of ids) this.rows.delete(id);
-        else this.rows.clear();
+        if (ids)
+          for (const id of ids) {
+            this.rows.delete(id);
+            this.rates.delete(id);
+          }
+        else {
+          this.rows.clear();
+          this.rates.clear();
+        }
         this.invalidate();
       }),
     );
+    if (bands) this.subs.push(bands.onDidChange(() => this.invalidate()));
     void vscode.commands.executeCommand('setContext', CTX.filtered, isFiltered(this.filterValue));
   }
 
@@ -162,6 +187,20 @@ export class CandidatesTree implements vscode.TreeDataProvider<CandidateNode>, v
     const rows = this.visibleRows();
     const at = this.visibleIndex?.get(taskId);
     return at === undefined ? undefined : { index: at, total: rows.length };
+  }
+
+  /** The band of the mixed-success filter. */
+  get band(): SolveBand {
+    return this.bands?.band ?? MIXED_SUCCESS;
+  }
+
+  /** A task's solve rates (from the curation store; undefined before it has loaded). */
+  difficultyOf(taskId: string): TaskDifficulty | undefined {
+    if (this.rates.has(taskId)) return this.rates.get(taskId);
+    const d = this.statuses.difficultyOf?.(taskId);
+    // Nothing is kept before the store has loaded: the rates appear once it has.
+    if (d) this.rates.set(taskId, d);
+    return d;
   }
 
   /** Categories in the loaded tasks, for the filter picker. */
@@ -237,7 +276,9 @@ export class CandidatesTree implements vscode.TreeDataProvider<CandidateNode>, v
     tip.appendMarkdown('**').appendText(row.title).appendMarkdown('**\n\n');
     tip.appendText(`${row.status.replace(/_/g, ' ')} · ${plural(row.specs, 'spec')} · ${plural(row.tests, 'test')} · ${plural(row.attempts, 'attempt')}\n\n`);
     if (row.categories.length) tip.appendText(`Categories: ${row.categories.join(', ')}\n\n`);
-    if (row.outcomes.length) tip.appendText(`Attempts: ${row.outcomes.map((o) => OUTCOME_LABELS[o]).join(', ')}`);
+    if (row.outcomes.length) tip.appendText(`Attempts: ${row.outcomes.map((o) => OUTCOME_LABELS[o]).join(', ')}\n\n`);
+    const d = this.difficultyOf(node.taskId);
+    if (d) tip.appendText(difficultyTooltip(d, this.band));
     item.tooltip = tip;
     return item;
   }
@@ -263,7 +304,8 @@ export class CandidatesTree implements vscode.TreeDataProvider<CandidateNode>, v
         const item = new vscode.TreeItem(node.taskId, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `task:${node.taskId}`;
         if (!row) return item;
-        item.description = `${row.status.replace(/_/g, ' ')}${row.unconfirmedFindings > 0 ? ` · ${plural(row.unconfirmedFindings, 'unconfirmed finding')}` : ''} · ${plural(row.specs, 'spec')} · ${plural(row.tests, 'test')} · ${plural(row.attempts, 'attempt')} · ${row.title}`;
+        const solved = solvedText(this.difficultyOf(node.taskId));
+        item.description = `${row.status.replace(/_/g, ' ')}${row.unconfirmedFindings > 0 ? ` · ${plural(row.unconfirmedFindings, 'unconfirmed finding')}` : ''} · ${plural(row.specs, 'spec')} · ${plural(row.tests, 'test')} · ${plural(row.attempts, 'attempt')}${solved ? ` · ${solved}` : ''} · ${row.title}`;
         item.iconPath = new vscode.ThemeIcon(STATUS_ICONS[row.status] ?? 'circle-large-outline');
         item.contextValue = 'task';
         item.command = { command: CMD.openTask, title: 'Open Task', arguments: [node] };
@@ -371,7 +413,8 @@ export class CandidatesTree implements vscode.TreeDataProvider<CandidateNode>, v
     if (!this.visible) {
       const all = this.allRows();
       const t0 = performance.now();
-      this.visible = filterAndSort(all, this.filterValue, this.sortValue);
+      this.lookup.band = this.band;
+      this.visible = filterAndSort(all, this.filterValue, this.sortValue, this.lookup);
       this.lastFilterMs = performance.now() - t0;
       this.visibleIndex = new Map(this.visible.map((r, i) => [r.id, i]));
       for (const id of [...this.taskNodes.keys()]) if (!this.dataset.task(id)) this.taskNodes.delete(id);
@@ -419,6 +462,17 @@ export class CandidatesTree implements vscode.TreeDataProvider<CandidateNode>, v
   }
 }
 
+/** The solve rates of a task for its tooltip: overall, whether in the band, and per model, each with its counts. */
+function difficultyTooltip(d: TaskDifficulty, band: SolveBand): string {
+  const lines: string[] = [];
+  if (d.overall.attempts === 0) lines.push('Solve rate: no attempt has a verdict yet');
+  else lines.push(`Solve rate: ${rateText(d.overall)} of the attempts with a verdict · ${inBand(d, band) ? 'in' : 'outside'} the band ${bandText(band)}`);
+  const extra = [d.unverified > 0 ? `${d.unverified} without a verdict` : '', d.stale > 0 ? `${d.stale} from a run of an older patch or revision` : ''].filter(Boolean);
+  if (extra.length) lines.push(`(${extra.join('; ')})`);
+  for (const [model, r] of Object.entries(d.byModel).slice(0, 20)) lines.push(`${model || '(no model named)'}: ${rateText(r)}`);
+  return lines.join('\n\n');
+}
+
 function attemptTooltip(a: Attempt): string {
   const lines = [`${a.id}: ${a.model}${a.agent ? ` (${a.agent})` : ''}`];
   if (a.claimed?.status) lines.push(`claimed: ${a.claimed.status}`);
@@ -428,7 +482,7 @@ function attemptTooltip(a: Attempt): string {
 
 // ---- filter and sort pickers ------------------------------------------------------------------------------------
 
-type FilterPick = vscode.QuickPickItem & { facet?: 'status' | 'outcome' | 'category' | 'findings'; value?: string };
+type FilterPick = vscode.QuickPickItem & { facet?: 'status' | 'outcome' | 'category' | 'findings' | 'mixed'; value?: string };
 
 /** The multi-select filter picker: statuses, attempt outcomes and spec categories in one list. */
 export async function pickFilter(tree: CandidatesTree): Promise<CandidateFilter | undefined> {
@@ -440,6 +494,14 @@ export async function pickFilter(tree: CandidatesTree): Promise<CandidateFilter 
     ...ATTEMPT_OUTCOMES.map((o) => ({ label: OUTCOME_LABELS[o], description: 'any attempt', facet: 'outcome' as const, value: o, picked: f.outcomes.includes(o) })),
     { label: 'Review agent', kind: vscode.QuickPickItemKind.Separator },
     { label: 'unconfirmed findings', description: 'false-positive or false-negative candidates nobody accepted or dismissed', facet: 'findings' as const, value: 'unconfirmed', picked: f.unconfirmedFindings === true },
+    { label: 'Solve rate', kind: vscode.QuickPickItemKind.Separator },
+    {
+      label: 'mixed success',
+      description: `solve rate in the band ${bandText(tree.band)} (setting specweave.difficulty.band)`,
+      facet: 'mixed' as const,
+      value: 'mixed',
+      picked: f.mixedSuccess === true,
+    },
     { label: 'Spec category', kind: vscode.QuickPickItemKind.Separator },
     ...tree.categories().map((c) => ({ label: c.category, description: plural(c.tasks, 'task'), facet: 'category' as const, value: c.category, picked: f.categories.includes(c.category) })),
   ];
@@ -451,8 +513,15 @@ export async function pickFilter(tree: CandidatesTree): Promise<CandidateFilter 
   });
   if (!picked) return undefined;
   const of = (facet: FilterPick['facet']): string[] => picked.filter((p) => p.facet === facet && p.value).map((p) => p.value as string);
-  const { unconfirmedFindings: _was, ...rest } = f;
-  return { ...rest, statuses: of('status') as TaskStatus[], outcomes: of('outcome') as AttemptOutcome[], categories: of('category'), ...(of('findings').length > 0 ? { unconfirmedFindings: true } : {}) };
+  const { unconfirmedFindings: _was, mixedSuccess: _wasMixed, ...rest } = f;
+  return {
+    ...rest,
+    statuses: of('status') as TaskStatus[],
+    outcomes: of('outcome') as AttemptOutcome[],
+    categories: of('category'),
+    ...(of('findings').length > 0 ? { unconfirmedFindings: true } : {}),
+    ...(of('mixed').length > 0 ? { mixedSuccess: true } : {}),
+  };
 }
 
 /** Live text filter: the tree follows as the user types; Escape restores the previous text. */

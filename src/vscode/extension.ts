@@ -10,6 +10,7 @@ import { DatasetService } from './datasetService';
 import { DiffDocuments } from './diffDocuments';
 import { DisposableStore } from './disposables';
 import { CurationStatus } from './reviewStatus';
+import { DifficultyBand } from './difficultyBand';
 import { readSettings } from './settings';
 import { TaskPanels } from './taskPanels';
 import { requireTrust } from './trust';
@@ -64,13 +65,15 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
   );
   const activeTask = store.add(new ActiveTask());
   // Statuses come from the owner's review log.
-  const statuses = store.add(new CurationStatus(() => owner.store?.state, (taskId) => owner.store?.findings(taskId) ?? []));
-  const tree = store.add(new CandidatesTree(dataset, statuses, context.workspaceState, () => readSettings().persistFilters));
+  const statuses = store.add(new CurationStatus(() => owner.store?.state, (taskId) => owner.store?.findings(taskId) ?? [], (taskId) => owner.store?.difficulty(taskId)));
+  // The solve-rate band (specweave.difficulty.band) of the mixed-success filter and the statistics panel.
+  const band = store.add(new DifficultyBand((m) => void vscode.window.showWarningMessage(m)));
+  const tree = store.add(new CandidatesTree(dataset, statuses, context.workspaceState, () => readSettings().persistFilters, band));
   const treeView = store.add(vscode.window.createTreeView<CandidateNode>(CANDIDATES_VIEW, { treeDataProvider: tree, showCollapseAll: true, canSelectMany: true }));
   tree.attach(treeView);
   const diffs = store.add(new DiffDocuments(dataset, () => readSettings().gitPath, log));
   store.add(vscode.workspace.registerTextDocumentContentProvider(DOC_SCHEME, diffs));
-  const curation = store.add(new CurationController({ extensionUri: context.extensionUri, owner, activeTask, diffs, statuses, log }));
+  const curation = store.add(new CurationController({ extensionUri: context.extensionUri, owner, activeTask, diffs, statuses, log, band }));
 
   const verifier = store.add(new VerifierController({ owner, treeView, activeTask, log }));
   // Revalidation runs go through the verifier's one queue (its concurrency limit, status bar item and log).

@@ -1,11 +1,13 @@
 // Where the tree and the task panel get a task's review status and its attempts' own verifier outcomes. The status
-// comes from the curation store (the review log, `CurationStatus`); the verifier feature may plug in `outcomeOf`.
+// comes from the curation store (the review log, `CurationStatus`); the verifier feature may plug in `outcomeOf`. The
+// solve rates come from the same store (its runs and the imported results).
 import * as vscode from 'vscode';
 import type { TaskStatus } from '../core/model';
 import type { ReviewState } from '../core/review/reducer';
 import type { AttemptOutcome } from '../core/view/candidates';
 import type { CurrentFinding } from '../core/findings/current';
 import { unconfirmedCount } from '../core/findings/current';
+import type { TaskDifficulty } from '../core/solver/difficulty';
 
 export interface ReviewStatusSource {
   statusOf(taskId: string): TaskStatus;
@@ -13,6 +15,8 @@ export interface ReviewStatusSource {
   outcomeOf?(taskId: string, attemptId: string): AttemptOutcome | undefined;
   /** How many of the review agent's current findings on the task are unconfirmed candidates. */
   unconfirmedFindingsOf?(taskId: string): number;
+  /** The task's solve rates, overall and per model (undefined before the store exists). */
+  difficultyOf?(taskId: string): TaskDifficulty | undefined;
   /** Fires with the ids of tasks whose status changed, or undefined for all. */
   readonly onDidChange: vscode.Event<string[] | undefined>;
 }
@@ -45,7 +49,13 @@ export class CurationStatus implements ReviewStatusSource {
     private readonly state: () => ReviewState | undefined,
     /** The store's current findings of a task (empty before the store exists). */
     private readonly findings?: (taskId: string) => readonly CurrentFinding[],
+    /** The store's solve rates of a task (its runs and imported results; core/solver/difficulty.ts). */
+    private readonly difficulty?: (taskId: string) => TaskDifficulty | undefined,
   ) {}
+
+  difficultyOf(taskId: string): TaskDifficulty | undefined {
+    return this.difficulty?.(taskId);
+  }
 
   statusOf(taskId: string): TaskStatus {
     return this.state()?.tasks.get(taskId)?.status ?? 'candidate';

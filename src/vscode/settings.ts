@@ -7,6 +7,8 @@ import type { LlmSettings } from '../adapters/llm/client';
 import { DEFAULT_MAX_REPLY_BYTES, DEFAULT_SETTINGS } from '../adapters/llm/client';
 import type { SolverLimits } from '../core/solver/agent';
 import { DEFAULT_LIMITS } from '../core/solver/agent';
+import type { SolveBand } from '../core/solver/difficulty';
+import { bandFromSetting } from '../core/solver/difficulty';
 
 export interface Settings {
   /** Dataset folder to open at start, relative to the first workspace folder or absolute. */
@@ -96,6 +98,14 @@ export function readSolverSettings(): SolverSettings {
     concurrency: Math.round(num('concurrency', 2, 1, 64)),
     limits: { stepLimit: Math.round(num('stepLimit', DEFAULT_LIMITS.stepLimit, 1, 100_000)), costLimitUsd: num('costLimitUsd', DEFAULT_LIMITS.costLimitUsd, 0, 100_000) },
   };
+}
+
+/** The setting of the solve-rate band (the mixed-success filter, the statistics' funnel); every refusal names it. */
+export const BAND_SETTING = 'specweave.difficulty.band';
+
+/** `specweave.difficulty.band`: the band, or the default band and why the value was not used. */
+export function readDifficultyBand(): { band: SolveBand; problem?: string } {
+  return bandFromSetting(vscode.workspace.getConfiguration('specweave').get<unknown>('difficulty.band'), BAND_SETTING);
 }
 
 /** Sets `specweave.curator.name` in the user settings (the one write to the settings). */

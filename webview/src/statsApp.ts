@@ -11,7 +11,7 @@ import type {
   StatsViewModel,
 } from '../../src/protocol/messages';
 import { PROTOCOL_VERSION } from '../../src/protocol/messages';
-import { isCalibrationView, isSpecStatsView } from '../../src/protocol/validate';
+import { isCalibrationView, isSolveRatesView, isSpecStatsView } from '../../src/protocol/validate';
 import { html, render, type TemplateResult } from 'lit-html';
 import { el } from './dom';
 import { oneLine } from './text';
@@ -85,12 +85,13 @@ export class CurationPanelApp {
 const arr = <T>(v: T[] | undefined): T[] => (Array.isArray(v) ? v : []);
 
 function normalizeStats(s: StatsViewModel): StatsViewModel {
-  const { specs, calibration, ...rest } = s;
+  const { specs, calibration, solveRates, ...rest } = s;
   return {
     ...rest,
     // Spec figures of the wrong shape (a host of another version) are left out; the section says they are missing.
     ...(isSpecStatsView(specs) ? { specs } : {}),
     ...(isCalibrationView(calibration) ? { calibration } : {}),
+    ...(isSolveRatesView(solveRates) ? { solveRates } : {}),
     byCategory: arr(s.byCategory),
     bySolver: arr(s.bySolver),
     agreement: arr(s.agreement),

@@ -5,7 +5,7 @@
 // bindings.
 import { html, nothing, svg, type SVGTemplateResult, type TemplateResult } from 'lit-html';
 import { ref, type RefOrCallback } from 'lit-html/directives/ref.js';
-import type { CalibrationFigureView, CalibrationTableView, CalibrationView, DistributionView, MeanIntervalView, SpecGroupView, SpecStatsView, StatsViewModel } from '../../src/protocol/messages';
+import type { CalibrationFigureView, CalibrationTableView, CalibrationView, DistributionView, MeanIntervalView, SolveRatesView, SpecGroupView, SpecStatsView, StatsViewModel } from '../../src/protocol/messages';
 import { formatCount, oneLine } from './text';
 
 const MAX_ROWS = 40;
@@ -194,7 +194,7 @@ export function statsView(s: StatsViewModel): TemplateResult {
         'card-fn',
       )}${card('approved', s.funnel.approved, 'card-approved')}${card('open disagreements', s.disagreements.open, 'card-disagreements')}${card('open suggestions', s.suggestions.open, 'card-suggestions')}
     </div>
-    ${renderBreakdown(s)}${renderFunnel(s)}${renderRates(s)}${renderAgreement(s)}${renderThroughput(s)}${renderSpecs(s.specs)}${renderCalibration(s.calibration)}
+    ${renderBreakdown(s)}${renderFunnel(s)}${renderSolveRates(s.solveRates)}${renderRates(s)}${renderAgreement(s)}${renderThroughput(s)}${renderSpecs(s.specs)}${renderCalibration(s.calibration)}
   </div>`;
 }
 
@@ -289,5 +289,61 @@ function renderCalibration(c: CalibrationView | undefined): TemplateResult {
       c.notCurrent + c.unknownPairs > 0 ? ` · left out: ${c.notCurrent} superseded or on another patch, ${c.unknownPairs} on unknown pairs` : ''
     }</p>`,
     html`<p class="muted small">${`Against the curators' final verdicts (adjudicated, else consensus; stale labels left out). Intervals: percentile bootstrap, ${c.resamples} resamples, seed ${c.seed}.`}</p>`,
+  );
+}
+
+// ---- solve rates and the CodeSpecWeave funnel (docs/solver.md) ----------------------------------------------------
+
+/** Solve rates: the funnel imported -> with attempt verdicts -> in the band -> reviewed -> approved, the tasks by where
+ * their rate falls, the rate histogram, and per model its rate and the tasks it never / sometimes / always solves. */
+function renderSolveRates(d: SolveRatesView | undefined): TemplateResult {
+  const title = 'Solve rates';
+  if (!d) return section(title, 'stats-solve-rates', html`<p class="muted" data-testid="solve-rates-missing">The solve rates are not available.</p>`);
+  const f = d.funnel;
+  const max = Math.max(1, f.imported);
+  const step = (label: string, n: number, cls: string, testid: string) => bar(label, n, max, cls, `${formatCount(n)} (${pct(share(n, f.imported))})`, testid);
+  const band = oneLine(d.band.text, 40);
+  const inBandLabel = `in the band ${band}`;
+  const t = d.tasks;
+  const buckets: Cell[][] = [
+    ['never solved', String(t.neverSolved)],
+    [inBandLabel, String(t.inBand)],
+    ['always solved', String(t.alwaysSolved)],
+    ...(t.otherOutside > 0 ? [['outside the band, neither 0 nor 1', String(t.otherOutside)]] : []),
+    ['no attempt verdict yet', String(t.unmeasured)],
+  ];
+  const models: Cell[][] = d.models.map((m) => [
+    oneLine(m.model, 80),
+    String(m.attempts),
+    `${pct(m.rate)} (${m.solved}/${m.attempts})`,
+    String(m.tasks.neverSolved),
+    String(m.tasks.inBand),
+    String(m.tasks.alwaysSolved),
+  ]);
+  const bins = d.histogram.map((count, i) => ({ label: (i / 10).toFixed(1), count }));
+  return section(
+    title,
+    'stats-solve-rates',
+    d.bandProblem ? html`<div class="banner warning" data-testid="solve-rates-band-problem">${oneLine(d.bandProblem, 500)}</div>` : nothing,
+    html`<div data-testid="solve-funnel">
+      ${step('imported', f.imported, 'imported', 'solve-funnel-imported')}${step('with attempt verdicts', f.measured, 'reviewed', 'solve-funnel-measured')}${step(
+        inBandLabel,
+        f.inBand,
+        'reviewed',
+        'solve-funnel-in-band',
+      )}${step('in the band, reviewed', f.reviewed, 'reviewed', 'solve-funnel-reviewed')}${step('in the band, approved', f.approved, 'approved', 'solve-funnel-approved')}
+    </div>`,
+    html`<p class="muted small">${`Each step is within the one before. The band ${band} is ${d.band.inclusive ? 'inclusive' : 'strict'}: ${
+      d.band.inclusive ? `${d.band.low} <= rate <= ${d.band.high}` : `${d.band.low} < rate < ${d.band.high}`
+    } (setting specweave.difficulty.band). A rate is the attempts the verifier resolves over the attempts with a verdict.`}</p>`,
+    html`<div class="stats-two">
+      <div><h3>Tasks by solve rate</h3>${table(['solve rate', 'tasks'], buckets, 'solve-buckets')}</div>
+      <div><h3>Solve-rate histogram</h3>${columns(bins, 'solve-histogram', 'Tasks with attempt verdicts by solve rate')}</div>
+    </div>`,
+    html`<h3>By solver model</h3>`,
+    models.length > 0
+      ? table(['solver model', 'attempts with a verdict', 'solve rate', 'tasks never solved', 'tasks sometimes solved', 'tasks always solved'], models, 'solve-models')
+      : html`<p class="muted" data-testid="solve-models-none">No attempt has a verdict yet.</p>`,
+    d.moreModels > 0 ? html`<p class="muted small" data-testid="solve-more-models">${`${d.moreModels} more models.`}</p>` : nothing,
   );
 }

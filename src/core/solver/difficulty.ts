@@ -127,14 +127,40 @@ export function difficultyFunnel(
   return f;
 }
 
+/** Measured tasks by where a rate falls: never solved, in the band, always solved, and outside a custom band. */
+export interface SolveBuckets {
+  neverSolved: number;
+  inBand: number;
+  alwaysSolved: number;
+  otherOutside: number;
+}
+
+/** Bins of the rate histogram: [0, 0.1), [0.1, 0.2), ... [0.9, 1]. */
+export const RATE_BINS = 10;
+
 /** Solve rates across a dataset: per task (where measured), the funnel, and per model over all its attempts. */
 export interface DatasetDifficulty {
   band: SolveBand;
   funnel: DifficultyFunnel;
   /** Measured tasks by where their rate falls: never solved, in the band, always solved (and outside a custom band). */
-  tasks: { unmeasured: number; neverSolved: number; inBand: number; alwaysSolved: number; otherOutside: number };
+  tasks: { unmeasured: number } & SolveBuckets;
   byModel: Record<string, SolveRate>;
+  /** Measured tasks by overall rate, `RATE_BINS` bins ([0, 0.1) ... [0.9, 1]). */
+  histogram: number[];
+  /** Per model, the tasks it has attempt verdicts on, by its own rate on each: never, sometimes (`inBand` of the
+   * default band, whatever `band` is), always solved. */
+  tasksByModel: Record<string, SolveBuckets>;
 }
+
+/** Where a measured rate falls (the band first: a custom band may hold 0 or 1). */
+export function bucketOf(rate: number, band: SolveBand = MIXED_SUCCESS): keyof SolveBuckets {
+  if (band.inclusive ? rate >= band.low && rate <= band.high : rate > band.low && rate < band.high) return 'inBand';
+  if (rate === 0) return 'neverSolved';
+  if (rate === 1) return 'alwaysSolved';
+  return 'otherOutside';
+}
+
+const emptyBuckets = (): SolveBuckets => ({ neverSolved: 0, inBand: 0, alwaysSolved: 0, otherOutside: 0 });
 
 export function datasetDifficulty(
   tasks: readonly CandidateTask[],
@@ -143,8 +169,10 @@ export function datasetDifficulty(
   approved: (task: CandidateTask) => boolean,
   band: SolveBand = MIXED_SUCCESS,
 ): DatasetDifficulty {
-  const counts = { unmeasured: 0, neverSolved: 0, inBand: 0, alwaysSolved: 0, otherOutside: 0 };
+  const counts = { unmeasured: 0, ...emptyBuckets() };
+  const histogram = new Array<number>(RATE_BINS).fill(0);
   const models = new Map<string, { solved: number; attempts: number }>();
+  const modelBuckets = new Map<string, SolveBuckets>();
   const memo = new Map<CandidateTask, TaskDifficulty>();
   const of = (t: CandidateTask) => {
     let d = memo.get(t);
@@ -158,15 +186,43 @@ export function datasetDifficulty(
       c.solved += r.solved;
       c.attempts += r.attempts;
       models.set(m, c);
+      if (r.rate !== null) {
+        const b = modelBuckets.get(m) ?? emptyBuckets();
+        b[bucketOf(r.rate)]++;
+        modelBuckets.set(m, b);
+      }
     }
     const r = d.overall.rate;
-    if (r === null) counts.unmeasured++;
-    else if (inBand(d, band)) counts.inBand++;
-    else if (r === 0) counts.neverSolved++;
-    else if (r === 1) counts.alwaysSolved++;
-    else counts.otherOutside++;
+    if (r === null) {
+      counts.unmeasured++;
+      continue;
+    }
+    counts[bucketOf(r, band)]++;
+    const bin = Math.min(RATE_BINS - 1, Math.floor(r * RATE_BINS));
+    histogram[bin] = (histogram[bin] ?? 0) + 1;
   }
   const byModel: Record<string, SolveRate> = {};
-  for (const [m, c] of [...models].sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0))) byModel[m] = rateOf(c.solved, c.attempts);
-  return { band, funnel: difficultyFunnel(tasks, of, reviewed, approved, band), tasks: counts, byModel };
+  const tasksByModel: Record<string, SolveBuckets> = {};
+  for (const [m, c] of [...models].sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0))) {
+    byModel[m] = rateOf(c.solved, c.attempts);
+    tasksByModel[m] = modelBuckets.get(m) ?? emptyBuckets();
+  }
+  return { band, funnel: difficultyFunnel(tasks, of, reviewed, approved, band), tasks: counts, byModel, histogram, tasksByModel };
+}
+
+/** A band as `parseBand` reads it: `LOW..HIGH` (strictly between) or `[LOW,HIGH]` (inclusive). */
+export function bandText(band: SolveBand): string {
+  return band.inclusive ? `[${band.low},${band.high}]` : `${band.low}..${band.high}`;
+}
+
+/**
+ * The band a setting asks for: its text parsed, or the default band with the problem said, naming the setting (a
+ * value nobody can read must not silently filter by another band).
+ */
+export function bandFromSetting(raw: unknown, setting: string): { band: SolveBand; problem?: string } {
+  const fallback = `; using the default ${bandText(MIXED_SUCCESS)} (mixed success: strictly between 0 and 1)`;
+  if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) return { band: MIXED_SUCCESS };
+  if (typeof raw !== 'string') return { band: MIXED_SUCCESS, problem: `${setting} must be a text such as 0..1 or [0.2,0.8], not ${typeof raw}${fallback}` };
+  const b = parseBand(raw);
+  return b.ok ? { band: b.band } : { band: MIXED_SUCCESS, problem: `${setting} ${b.message.replace(/^band /, '')}${fallback}` };
 }

@@ -2,6 +2,8 @@
 // pure function (it runs on every keystroke of the text filter over datasets of 15,000 tasks).
 import { TASK_STATUSES } from '../model';
 import type { Attempt, CandidateTask, TaskStatus } from '../model';
+import type { SolveBand, TaskDifficulty } from '../solver/difficulty';
+import { MIXED_SUCCESS, inBand } from '../solver/difficulty';
 
 /** What an attempt's recorded or own verifier results say. */
 export type AttemptOutcome = 'passed' | 'failed' | 'notRun';
@@ -31,9 +33,17 @@ export interface CandidateFilter {
   text: string;
   /** Only tasks with unconfirmed findings of the review agent. */
   unconfirmedFindings?: boolean;
+  /** Only tasks whose solve rate is in the band ("mixed success": some attempts solve it, some do not). */
+  mixedSuccess?: boolean;
 }
 
-export const CANDIDATE_SORTS = ['id', 'title', 'status', 'specs', 'tests', 'attempts', 'findings'] as const;
+/** What filtering and sorting by solve rate need: the band, and each row's rates (asked only when they are used). */
+export interface DifficultyLookup {
+  band: SolveBand;
+  of(row: TaskRow): TaskDifficulty | undefined;
+}
+
+export const CANDIDATE_SORTS = ['id', 'title', 'status', 'specs', 'tests', 'attempts', 'findings', 'solveRate'] as const;
 export type CandidateSort = (typeof CANDIDATE_SORTS)[number];
 export const SORT_LABELS: Record<CandidateSort, string> = {
   id: 'Task id',
@@ -43,6 +53,7 @@ export const SORT_LABELS: Record<CandidateSort, string> = {
   tests: 'Number of tests (most first)',
   attempts: 'Number of attempts (most first)',
   findings: 'Unconfirmed findings of the review agent (most first)',
+  solveRate: 'Solve rate (lowest first; tasks without attempt verdicts last)',
 };
 
 export const EMPTY_FILTER: CandidateFilter = { statuses: [], categories: [], outcomes: [], text: '' };
@@ -75,7 +86,7 @@ export function taskRow(task: CandidateTask, status: TaskStatus, ownOutcome?: (t
 }
 
 export function isFiltered(f: CandidateFilter): boolean {
-  return f.statuses.length > 0 || f.categories.length > 0 || f.outcomes.length > 0 || f.text.trim().length > 0 || f.unconfirmedFindings === true;
+  return f.statuses.length > 0 || f.categories.length > 0 || f.outcomes.length > 0 || f.text.trim().length > 0 || f.unconfirmedFindings === true || f.mixedSuccess === true;
 }
 
 const statusRank = new Map<string, number>(TASK_STATUSES.map((s, i) => [s, i]));
@@ -89,13 +100,26 @@ const comparators: Record<CandidateSort, (a: TaskRow, b: TaskRow) => number> = {
   tests: (a, b) => b.tests - a.tests || byId(a, b),
   attempts: (a, b) => b.attempts - a.attempts || byId(a, b),
   findings: (a, b) => b.unconfirmedFindings - a.unconfirmedFindings || byId(a, b),
+  // Without rates (no lookup) the order is the id's; `filterAndSort` sorts by rate when it has them.
+  solveRate: byId,
 };
+
+/** "solved 3/8" for a task with attempt verdicts; undefined without any. */
+export function solvedText(d: TaskDifficulty | undefined): string | undefined {
+  return d && d.overall.attempts > 0 ? `solved ${d.overall.solved}/${d.overall.attempts}` : undefined;
+}
+
+/** A rate as a percentage with its counts: "50% (1/2)"; "–" without attempt verdicts. */
+export function rateText(r: { solved: number; attempts: number; rate: number | null }): string {
+  return r.rate === null ? '–' : `${Math.round(r.rate * 100)}% (${r.solved}/${r.attempts})`;
+}
 
 /**
  * The rows that pass the filter, sorted. Within one facet the choices are alternatives (any of them); facets
  * combine (all of them). The text filter matches every white-space separated word, case-insensitively.
  */
-export function filterAndSort(rows: readonly TaskRow[], f: CandidateFilter, sort: CandidateSort = 'id'): TaskRow[] {
+export function filterAndSort(rows: readonly TaskRow[], f: CandidateFilter, sort: CandidateSort = 'id', difficulty?: DifficultyLookup): TaskRow[] {
+  const band = difficulty?.band ?? MIXED_SUCCESS;
   const statuses = f.statuses.length > 0 ? new Set<string>(f.statuses) : undefined;
   const categories = f.categories.length > 0 ? new Set(f.categories) : undefined;
   const outcomes = f.outcomes.length > 0 ? new Set(f.outcomes) : undefined;
@@ -106,15 +130,25 @@ export function filterAndSort(rows: readonly TaskRow[], f: CandidateFilter, sort
       (!categories || r.categories.some((c) => categories.has(c))) &&
       (!outcomes || r.outcomes.some((o) => outcomes.has(o))) &&
       (f.unconfirmedFindings !== true || r.unconfirmedFindings > 0) &&
-      words.every((w) => r.haystack.includes(w)),
+      words.every((w) => r.haystack.includes(w)) &&
+      // Last: the rates are looked up only for rows every cheaper facet kept.
+      (f.mixedSuccess !== true || isInBand(difficulty?.of(r), band)),
   );
   // `title` sorts with localeCompare, which is slow over 15,000 rows: use a collator built once.
   if (sort === 'title') {
     const coll = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
     return out.sort((a, b) => coll.compare(a.title, b.title) || byId(a, b));
   }
+  if (sort === 'solveRate' && difficulty) {
+    // Rates looked up once per row, not once per comparison; no verdict sorts after every rate.
+    const keyed = out.map((row) => ({ row, rate: difficulty.of(row)?.overall.rate ?? 2 }));
+    keyed.sort((a, b) => a.rate - b.rate || byId(a.row, b.row));
+    return keyed.map((k) => k.row);
+  }
   return out.sort(comparators[sort]);
 }
+
+const isInBand = (d: TaskDifficulty | undefined, band: SolveBand): boolean => d !== undefined && inBand(d, band);
 
 /** Every spec category used by the rows, sorted, with the number of tasks using it. */
 export function categoryCounts(rows: readonly TaskRow[]): Array<{ category: string; tasks: number }> {
@@ -133,5 +167,6 @@ export function sanitizeFilter(raw: unknown): CandidateFilter {
     outcomes: strings(o.outcomes).filter((s): s is AttemptOutcome => (ATTEMPT_OUTCOMES as readonly string[]).includes(s)),
     text: typeof o.text === 'string' ? o.text.slice(0, 500) : '',
     ...(o.unconfirmedFindings === true ? { unconfirmedFindings: true } : {}),
+    ...(o.mixedSuccess === true ? { mixedSuccess: true } : {}),
   };
 }

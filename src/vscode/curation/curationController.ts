@@ -15,6 +15,7 @@ import type { DisposableStore } from '../disposables';
 import { Emitter } from '../emitter';
 import type { OpenDataset } from '../openDataset';
 import type { CurationStatus } from '../reviewStatus';
+import type { DifficultyBand } from '../difficultyBand';
 import type { TaskViewSection } from '../taskSections';
 import type { ReviewRequests } from '../taskSession';
 import { ADJUDICATION_PANEL_TYPE, CurationPanels, STATS_PANEL_TYPE } from './curationPanels';
@@ -43,6 +44,8 @@ export interface CurationDeps {
   diffs: DiffDocuments;
   statuses: CurationStatus;
   log: vscode.LogOutputChannel;
+  /** The solve-rate band of the statistics panel (`specweave.difficulty.band`). */
+  band?: DifficultyBand;
 }
 
 export class CurationController implements vscode.Disposable {
@@ -71,6 +74,7 @@ export class CurationController implements vscode.Disposable {
       log: d.log,
       openTask: (taskId) => d.activeTask.show(taskId, 'open'),
       adjudicate: (taskId, payload) => this.adjudicate(taskId, payload),
+      ...(d.band ? { band: d.band } : {}),
     });
     this.section = {
       name: 'review',
@@ -114,6 +118,7 @@ export class CurationController implements vscode.Disposable {
         if (e.affectsConfiguration('specweave.curator') || e.affectsConfiguration('specweave.curation')) this.applySettings();
       }),
     );
+    if (this.d.band) store.add(this.d.band.onDidChange(() => this.curationPanels.refresh()));
     store.add(vscode.window.registerWebviewPanelSerializer(STATS_PANEL_TYPE, { deserializeWebviewPanel: async (p) => this.curationPanels.restore('stats', p) }));
     store.add(vscode.window.registerWebviewPanelSerializer(ADJUDICATION_PANEL_TYPE, { deserializeWebviewPanel: async (p) => this.curationPanels.restore('adjudication', p) }));
 

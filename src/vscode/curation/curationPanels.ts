@@ -8,10 +8,13 @@ import type { AdjudicatePayload, Difficulty, EnvDefect, ScoreField } from '../..
 import { buildDisagreementViews, buildStatsView } from '../../core/view/reviewView';
 import { buildSpecStatsView } from '../../core/view/specStatsView';
 import { buildCalibrationView } from '../../core/view/calibrationView';
+import { buildSolveRatesView } from '../../core/view/solveRatesView';
+import type { SolveBand } from '../../core/solver/difficulty';
+import { MIXED_SUCCESS } from '../../core/solver/difficulty';
 import { specStats } from '../../core/specs/stats';
 import { jsonBytes } from '../../core/view/text';
 import { MAX_MESSAGE_BYTES, WebviewChannel } from '../webviewChannel';
-import type { CalibrationView, CurationPanelModel, CurationRequestMap, CurationWebviewToHost, HostToCurationWebview, ReviewActResult, SpecStatsView, StatsViewModel } from '../../protocol/messages';
+import type { CalibrationView, SolveRatesView, CurationPanelModel, CurationRequestMap, CurationWebviewToHost, HostToCurationWebview, ReviewActResult, SpecStatsView, StatsViewModel } from '../../protocol/messages';
 import { PROTOCOL_VERSION } from '../../protocol/messages';
 import { validateCurationMessage } from '../../protocol/validate';
 import { DisposableStore } from '../disposables';
@@ -37,6 +40,8 @@ export interface CurationPanelsDeps {
   openTask(taskId: string): void;
   /** Records an adjudication (through the same path as every other review act). */
   adjudicate(taskId: string, payload: AdjudicatePayload): Promise<ReviewActResult>;
+  /** The solve-rate band of the funnel (`specweave.difficulty.band`) and why the setting was not used, if so. */
+  band?: { readonly band: SolveBand; readonly problem?: string | undefined };
 }
 
 interface Entry {
@@ -130,8 +135,15 @@ export class CurationPanels implements vscode.Disposable {
         } catch {
           calibration = {};
         }
+        // The solve rates likewise: their section says they are not available when they fail.
+        let solveRates: { solveRates?: SolveRatesView } = {};
+        try {
+          solveRates = { solveRates: buildSolveRatesView(store.datasetDifficulty(this.d.band?.band ?? MIXED_SUCCESS), this.d.band?.problem) };
+        } catch (e) {
+          this.d.log.warn(`the solve rates could not be computed: ${errorText(e)}`);
+        }
         this.lastStatsMs = performance.now() - t0;
-        return { view: 'stats', stats: { ...buildStatsView(s, { dataset, computedAt: new Date().toISOString(), computeMs: this.lastStatsMs }), ...specs, ...calibration } };
+        return { view: 'stats', stats: { ...buildStatsView(s, { dataset, computedAt: new Date().toISOString(), computeMs: this.lastStatsMs }), ...specs, ...calibration, ...solveRates } };
       } catch (e) {
         return { view: 'stats', stats: emptyStats(`The statistics could not be computed: ${errorText(e)}`) };
       }

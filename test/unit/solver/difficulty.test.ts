@@ -7,7 +7,10 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import type { CandidateTask } from '../../../src/core/model';
 import type { AttemptVerifierResult, TaskVerifierResults } from '../../../src/core/review/verdicts';
-import { datasetDifficulty, inBand, parseBand, taskDifficulty } from '../../../src/core/solver/difficulty';
+import { MIXED_SUCCESS, bandFromSetting, bandText, datasetDifficulty, inBand, parseBand, taskDifficulty } from '../../../src/core/solver/difficulty';
+import { buildSolveRatesView } from '../../../src/core/view/solveRatesView';
+import { MAX_SOLVE_RATE_MODELS } from '../../../src/protocol/messages';
+import { solveRatesViewProblem } from '../../../src/protocol/validate';
 import { reviewDataset, writeRun } from '../review/helpers';
 
 const attempt = (id: string, model: string) => ({ id, model, agent: '', dir: '', recordedResults: [] });
@@ -53,11 +56,93 @@ describe('solve rates', () => {
     assert.deepEqual(d.funnel, { imported: 4, measured: 3, inBand: 2, reviewed: 1, approved: 1 });
     assert.deepEqual(d.tasks, { unmeasured: 1, neverSolved: 1, inBand: 2, alwaysSolved: 0, otherOutside: 0 });
     assert.deepEqual(d.byModel, { m: { solved: 1, attempts: 5, rate: 0.2 }, n: { solved: 1, attempts: 1, rate: 1 } });
+    assert.deepEqual(d.histogram, [1, 0, 0, 0, 0, 2, 0, 0, 0, 0], 'never solved in the first bin, the two halves in [0.5, 0.6)');
+    // m's own rate: 0 on never, 1/2 on mixed, 0 on mixed2 (n solved it); n only attempted mixed2 and solved it.
+    assert.deepEqual(d.tasksByModel, { m: { neverSolved: 2, inBand: 1, alwaysSolved: 0, otherOutside: 0 }, n: { neverSolved: 0, inBand: 0, alwaysSolved: 1, otherOutside: 0 } });
+  });
+
+  it('a custom band puts 0 or 1 in the band when it holds them, and a rate outside it that is neither apart', () => {
+    const ts = [task('third', ['m', 'm', 'm']), task('all', ['m'])];
+    const res: Record<string, TaskVerifierResults> = { third: results({ a1: run('passed', true), a2: run('failed', false), a3: run('failed', false) }), all: results({ a1: run('passed', true) }) };
+    const d = datasetDifficulty(ts, (t) => taskDifficulty(t, res[t.id]), () => true, () => false, { low: 0.5, high: 1, inclusive: true });
+    assert.deepEqual(d.tasks, { unmeasured: 0, neverSolved: 0, inBand: 1, alwaysSolved: 0, otherOutside: 1 });
+    assert.deepEqual(d.funnel, { imported: 2, measured: 2, inBand: 1, reviewed: 1, approved: 0 });
+    assert.deepEqual(d.tasksByModel.m, { neverSolved: 0, inBand: 1, alwaysSolved: 1, otherOutside: 0 }, 'per model: never, sometimes, always, whatever the band');
+    assert.equal(bandText(d.band), '[0.5,1]');
+    assert.equal(bandText(MIXED_SUCCESS), '0..1');
+    const round = parseBand(bandText({ low: 0.2, high: 0.8 }));
+    assert.deepEqual(round, { ok: true, band: { low: 0.2, high: 0.8 } });
+  });
+});
+
+describe('the band setting', () => {
+  it('reads LOW..HIGH and [LOW,HIGH]; empty is the default; a bad value falls back to the default with a message naming the setting', () => {
+    const S = 'specweave.difficulty.band';
+    assert.deepEqual(bandFromSetting('0.2..0.8', S), { band: { low: 0.2, high: 0.8 } });
+    assert.deepEqual(bandFromSetting(' [0,1] ', S), { band: { low: 0, high: 1, inclusive: true } });
+    assert.deepEqual(bandFromSetting('', S), { band: MIXED_SUCCESS });
+    assert.deepEqual(bandFromSetting(undefined, S), { band: MIXED_SUCCESS });
+    const bad = bandFromSetting('0.8..0.2', S);
+    assert.deepEqual(bad.band, MIXED_SUCCESS);
+    assert.match(bad.problem ?? '', /^specweave\.difficulty\.band "0\.8\.\.0\.2": LOW and HIGH must be shares from 0 to 1 with LOW <= HIGH; using the default 0\.\.1/);
+    assert.match(bandFromSetting('mixed', S).problem ?? '', /^specweave\.difficulty\.band "mixed": expected LOW\.\.HIGH/);
+    assert.match(bandFromSetting(0.5, S).problem ?? '', /^specweave\.difficulty\.band must be a text such as 0\.\.1/);
+  });
+});
+
+describe('solve rates in the statistics panel', () => {
+  it('the view carries the band, the funnel, the buckets and the models (most attempts first, capped) and passes the page check', () => {
+    const ts = [task('mixed', ['big', 'big', 'small']), task('never', ['big'])];
+    const res: Record<string, TaskVerifierResults> = { mixed: results({ a1: run('passed', true), a2: run('failed', false), a3: run('passed', true) }), never: results({ a1: run('failed', false) }) };
+    const d = datasetDifficulty(ts, (t) => taskDifficulty(t, res[t.id]), (t) => t.id === 'mixed', () => false);
+    const v = buildSolveRatesView(d, 'specweave.difficulty.band "x": expected LOW..HIGH');
+    assert.equal(solveRatesViewProblem(v), undefined);
+    assert.deepEqual(v.band, { text: '0..1', low: 0, high: 1, inclusive: false });
+    assert.deepEqual(v.funnel, { imported: 2, measured: 2, inBand: 1, reviewed: 1, approved: 0 });
+    assert.deepEqual(v.models.map((m) => [m.model, m.solved, m.attempts, m.tasks.inBand, m.tasks.neverSolved, m.tasks.alwaysSolved]), [
+      ['big', 1, 3, 1, 1, 0],
+      ['small', 1, 1, 0, 0, 1],
+    ]);
+    assert.match(v.bandProblem ?? '', /specweave\.difficulty\.band/);
+    const n = MAX_SOLVE_RATE_MODELS + 5;
+    const wide = results(Object.fromEntries(Array.from({ length: n }, (_, i) => [`a${i + 1}`, run('failed', false)])));
+    const many = datasetDifficulty([task('wide', Array.from({ length: n }, (_, i) => `m${i}`))], (t) => taskDifficulty(t, wide), () => false, () => false);
+    const capped = buildSolveRatesView(many);
+    assert.equal(capped.models.length, MAX_SOLVE_RATE_MODELS);
+    assert.equal(capped.moreModels, 5);
+    assert.equal(solveRatesViewProblem(capped), undefined);
+  });
+
+  it('the page check refuses a view of the wrong shape, naming the field', () => {
+    const v = buildSolveRatesView(datasetDifficulty([], () => taskDifficulty(task('t', []), undefined), () => false, () => false));
+    assert.equal(solveRatesViewProblem(v), undefined);
+    assert.match(solveRatesViewProblem(null) ?? '', /not an object/);
+    assert.match(solveRatesViewProblem({ ...v, band: { ...v.band, low: 0.9, high: 0.1 } }) ?? '', /solveRates\.band/);
+    assert.match(solveRatesViewProblem({ ...v, funnel: { ...v.funnel, reviewed: -1 } }) ?? '', /solveRates\.funnel/);
+    assert.match(solveRatesViewProblem({ ...v, histogram: [1, 2] }) ?? '', /solveRates\.histogram/);
+    assert.match(solveRatesViewProblem({ ...v, models: [{ model: 'm', solved: 3, attempts: 2, tasks: v.tasks }] }) ?? '', /solveRates\.models/);
   });
 });
 
 const ROOT = path.resolve(__dirname, '../../..');
 const cli = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...args], { encoding: 'utf8', cwd: ROOT });
+
+describe('solve rates in the store', () => {
+  it('are kept while nothing they come from changes, and follow new runs', async () => {
+    const { CurationStore } = await import('../../../src/app/curationStore');
+    const ds = reviewDataset();
+    writeRun(ds, 't1', 'a1', { 'tests/test_hello.py::test_greet_type': 'PASSED', 'tests/test_hello.py::test_greet_text': 'PASSED', 'tests/test_hello.py::test_existing': 'PASSED' });
+    const store = CurationStore.open(ds);
+    const first = store.difficulty('t1');
+    assert.deepEqual(first?.overall, { solved: 1, attempts: 1, rate: 1 });
+    assert.equal(store.difficulty('t1'), first, 'the same rates, not computed again');
+    writeRun(ds, 't1', 'a2', { 'tests/test_hello.py::test_greet_type': 'FAILED', 'tests/test_hello.py::test_greet_text': 'PASSED', 'tests/test_hello.py::test_existing': 'PASSED' });
+    assert.equal(store.difficulty('t1'), first, 'runs not taken in yet');
+    store.invalidateRuns('t1');
+    assert.deepEqual(store.difficulty('t1')?.overall, { solved: 1, attempts: 2, rate: 0.5 });
+    assert.equal(store.datasetDifficulty().funnel.inBand, 1);
+  });
+});
 
 describe('solve rates in the CLI', () => {
   it('list --json gives each task its rate from stored runs and imported results; --in-band keeps the mixed ones; stats --json has the funnel', () => {

@@ -104,3 +104,47 @@ test('category counts and a stored filter are cleaned', () => {
   });
   assert.deepEqual(sanitizeFilter(null), EMPTY_FILTER);
 });
+
+test('the mixed-success filter keeps tasks whose solve rate is in the band, and asks rates only of rows the other facets kept', async () => {
+  const { taskDifficulty } = await import('../../../src/core/solver/difficulty');
+  const tasks = [
+    task(1, ['a'], [attempt('x', true), attempt('y', false)]), // 1/2: mixed
+    task(2, ['a'], [attempt('x', false), attempt('y', false)]), // 0/2
+    task(3, ['a'], [attempt('x', true), attempt('y', true), attempt('z', true)]), // 3/3
+    task(4, ['b'], [attempt('x'), attempt('y', true), attempt('z', false)]), // 1/2 with one unverified
+    task(5, ['a'], [attempt('x')]), // no verdict
+  ];
+  const byId = new Map(tasks.map((t) => [t.id, t]));
+  const rows = tasks.map((t) => taskRow(t, 'candidate'));
+  const asked: string[] = [];
+  const lookup = (band = { low: 0, high: 1 }) => ({
+    band,
+    of: (r: TaskRow) => {
+      asked.push(r.id);
+      return taskDifficulty(byId.get(r.id) as CandidateTask, undefined);
+    },
+  });
+  const ids = (rs: TaskRow[]) => rs.map((r) => r.id.slice(-1));
+  assert.deepEqual(ids(filterAndSort(rows, { ...EMPTY_FILTER, mixedSuccess: true }, 'id', lookup())), ['1', '4']);
+  asked.length = 0;
+  assert.deepEqual(ids(filterAndSort(rows, { ...EMPTY_FILTER, categories: ['b'], mixedSuccess: true }, 'id', lookup())), ['4']);
+  assert.deepEqual(asked, ['task-00004'], 'the category facet ran first');
+  // An inclusive band [0.5, 1] keeps the always-solved task too, not the never-solved one.
+  assert.deepEqual(ids(filterAndSort(rows, { ...EMPTY_FILTER, mixedSuccess: true }, 'id', lookup({ low: 0.5, high: 1, inclusive: true } as never))), ['1', '3', '4']);
+  // Without rates nothing is in the band: the filter does not silently show everything.
+  assert.deepEqual(filterAndSort(rows, { ...EMPTY_FILTER, mixedSuccess: true }), []);
+  // Sort by solve rate: lowest first, ties by id, tasks without verdicts last.
+  assert.deepEqual(ids(filterAndSort(rows, EMPTY_FILTER, 'solveRate', lookup())), ['2', '1', '4', '3', '5']);
+  assert.equal(sanitizeFilter({ mixedSuccess: true }).mixedSuccess, true);
+  assert.equal(sanitizeFilter({ mixedSuccess: 'yes' }).mixedSuccess, undefined);
+});
+
+test('solved text and rate text say the counts behind the rate', async () => {
+  const { solvedText, rateText } = await import('../../../src/core/view/candidates');
+  const { taskDifficulty } = await import('../../../src/core/solver/difficulty');
+  const d = taskDifficulty(task(1, [], [attempt('x', true), attempt('y', false), attempt('z', false), attempt('w')]), undefined);
+  assert.equal(solvedText(d), 'solved 1/3');
+  assert.equal(rateText(d.overall), '33% (1/3)');
+  assert.equal(solvedText(taskDifficulty(task(2, [], [attempt('x')]), undefined)), undefined);
+  assert.equal(rateText({ solved: 0, attempts: 0, rate: null }), '–');
+});
