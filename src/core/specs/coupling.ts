@@ -232,6 +232,9 @@ function pairs(minAttempts: number, phiAt: number, graph: GraphParts | undefined
     parent[i] = i;
     degree[i] = 0;
   }
+  // phiAt² for the test by squares: only for a positive, finite threshold (any other is read by phi itself).
+  const squareTest = phiAt > 0 && phiAt < Infinity;
+  const phiSquared = phiAt * phiAt;
   let sharedTests = 0;
   let declaredPairs = 0;
   let coFlips = 0;
@@ -273,13 +276,26 @@ function pairs(minAttempts: number, phiAt: number, graph: GraphParts | undefined
       }
       const both = n11 + n10 + n01 + n00;
       let phi: number | undefined;
+      let coFlip = false;
       if (both >= minAttempts) {
         measuredPairs++;
         const den = (n11 + n10) * (n01 + n00) * (n11 + n01) * (n10 + n00);
         // A spec whose verdict never changes flips with nothing: no evidence either way.
-        if (den > 0) phi = (n11 * n00 - n10 * n01) / Math.sqrt(den);
+        if (den > 0) {
+          const num = n11 * n00 - n10 * n01;
+          // Without the graph only |phi| >= phiAt is needed: num² against phiAt² * den decides it without the square
+          // root while the two are apart by more than the rounding of either side could move them (num² and den are
+          // exact below 2^53 with at most 8,192 attempts; phi's two roundings and the bound's three are below 1e-15
+          // of it); close to the bound, phi as the graph computes it.
+          const bound = graph || !squareTest || both > 8192 ? 0 : phiSquared * den;
+          if (bound !== 0 && num * num < bound * (1 - 1e-9)) coFlip = false;
+          else if (bound !== 0 && num * num > bound * (1 + 1e-9)) coFlip = true;
+          else {
+            phi = num / Math.sqrt(den);
+            coFlip = Math.abs(phi) >= phiAt;
+          }
+        }
       }
-      const coFlip = phi !== undefined && Math.abs(phi) >= phiAt;
       if (sh === 0 && dec === 0 && !coFlip) continue;
 
       coupledPairs++;
@@ -308,6 +324,7 @@ function pairs(minAttempts: number, phiAt: number, graph: GraphParts | undefined
         weight = 1;
       }
       if (coFlip) {
+        // With the graph, phi was computed above whenever coFlip holds.
         evidence.coFlip = { phi: phi as number, attempts: both };
         weight = Math.max(weight, Math.abs(phi as number));
       }
@@ -410,6 +427,8 @@ export function measuredCoupling(
 export interface MeasuredCoupling {
   /** Distinct spec ids. */
   specs: number;
+  /** Connected components: `coupling` is `couplingFigure(specs, groups)`. */
+  groups: number;
   coupling: number;
   pairs: number;
   coupledPairs: number;
@@ -421,7 +440,7 @@ export interface MeasuredCoupling {
   first: Int32Array;
   degree: Int32Array;
 }
-const measured: MeasuredCoupling = { specs: 0, coupling: 0, pairs: 0, coupledPairs: 0, sharedTests: 0, declared: 0, coFlip: 0, measuredPairs: 0, first: firstOf, degree };
+const measured: MeasuredCoupling = { specs: 0, groups: 0, coupling: 0, pairs: 0, coupledPairs: 0, sharedTests: 0, declared: 0, coFlip: 0, measuredPairs: 0, first: firstOf, degree };
 
 /**
  * `measuredCoupling` without building its result: the figures in one object reused from call to call (valid until
@@ -431,6 +450,7 @@ const measured: MeasuredCoupling = { specs: 0, coupling: 0, pairs: 0, coupledPai
 export function measureCoupling(task: CandidateTask, st: TaskReviewState | undefined, results: TaskVerifierResults | undefined, policy: ConsensusPolicy, minAttempts: number, phiAt: number): MeasuredCoupling {
   const p = measure(task, st, results, policy, minAttempts, phiAt);
   measured.specs = n;
+  measured.groups = p.groupCount;
   measured.coupling = couplingFigure(n, p.groupCount);
   measured.pairs = n < 2 ? 0 : (n * (n - 1)) / 2;
   measured.coupledPairs = p.coupledPairs;
@@ -474,6 +494,7 @@ function measure(task: CandidateTask, st: TaskReviewState | undefined, results: 
  * false at the first one instead (the caller reads again from the recorded fallback).
  */
 function readResults(attempts: CandidateTask['attempts'], verifier: TaskVerifierResults, untilMissing: boolean): boolean {
+  let known = 0;
   for (let r = 0; r < attempts.length; r++) {
     const v = verifier.attempts[(attempts[r] as CandidateTask['attempts'][number]).id];
     if (v === undefined && untilMissing) return false;
@@ -484,11 +505,29 @@ function readResults(attempts: CandidateTask['attempts'], verifier: TaskVerifier
     const bit = 1 << (r & 31);
     // By the record's own keys (for-in reads a record's values by slot, not by a lookup per spec id): each key
     // the task has a spec of sets that spec's bit. A record lists its specs in the task's order as a rule, so the
-    // next spec is tried before a scan.
+    // next spec is tried before a scan. The attempts' records have the same keys in the same order as a rule, the
+    // same strings (a record's keys are the engine's own copies): the key at each place in the last record is
+    // kept with its spec, and a key that is the same string as the one kept there is known without a look at the
+    // task's ids.
     let next = 0;
+    let at = 0;
     for (const key in specs) {
-      const i = next < n && ids[next] === key ? next : indexOf(key);
-      if (i === undefined) continue;
+      let i: number;
+      if (at < known && keyAt[at] === key) i = specOfKey[at] as number;
+      else {
+        const found = next < n && ids[next] === key ? next : indexOf(key);
+        i = found === undefined ? -1 : found;
+        keyAt[at] = key;
+        if (specOfKey.length <= at) {
+          const grown = new Int32Array(Math.max(16, 2 * specOfKey.length));
+          grown.set(specOfKey);
+          specOfKey = grown;
+        }
+        specOfKey[at] = i;
+        if (at >= known) known = at + 1;
+      }
+      at++;
+      if (i < 0) continue;
       next = i + 1;
       const x = specs[key];
       if (x === 'pass') {
@@ -499,6 +538,10 @@ function readResults(attempts: CandidateTask['attempts'], verifier: TaskVerifier
   }
   return true;
 }
+
+/** `readResults`' keys of the last record read, by their place in it, and the spec index of each (-1: none). */
+const keyAt: string[] = [];
+let specOfKey = new Int32Array(16);
 
 function fillRows(rows: ReadonlyArray<Readonly<Record<string, SpecVerdict | undefined>>>): void {
   for (let r = 0; r < rows.length; r++) {
