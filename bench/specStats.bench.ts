@@ -158,6 +158,16 @@ const label = (r: number) => {
   } as ReviewEvent;
   state = addEvents(state, [e]);
 };
+/** Before and after, in turn first (the second pays more of the first's garbage). */
+const inTurn = (r: number, before: () => void, after: () => void) => {
+  if (r % 2) {
+    after();
+    before();
+  } else {
+    before();
+    after();
+  }
+};
 for (let r = 0; r < RUNS + 1; r++) {
   record('before: coupling graphs of every task (task view)', () => {
     for (const t of tasks) {
@@ -175,28 +185,15 @@ for (let r = 0; r < RUNS + 1; r++) {
   const fresh = tasks.map((t) => ({ ...t }));
   let before: unknown;
   let after: unknown;
-  // Before and after in turn first (the second pays more of the first's garbage).
   const freshBefore = r8 ? tasks.map((t) => ({ ...t })) : tasks;
   const coldBefore = () => record('before: spec statistics, cold', () => void (before = specStatsBefore({ tasks: freshBefore, state, verdicts, seed: 1000 + r })));
   const coldAfter = () => record('after: spec statistics, cold', () => void (after = specStats({ tasks: fresh, state, verdicts, seed: 1000 + r })));
-  if (r % 2) {
-    coldAfter();
-    coldBefore();
-  } else {
-    coldBefore();
-    coldAfter();
-  }
+  inTurn(r, coldBefore, coldAfter);
   identical &&= JSON.stringify(before) === JSON.stringify(after);
   label(r);
   const labelBefore = () => record('before: spec statistics after a label', () => void (before = specStatsBefore({ tasks: freshBefore, state, verdicts, seed: 1000 + r })));
   const labelAfter = () => record('after: spec statistics after a label', () => void (after = specStats({ tasks: fresh, state, verdicts, seed: 1000 + r })));
-  if (r % 2) {
-    labelAfter();
-    labelBefore();
-  } else {
-    labelBefore();
-    labelAfter();
-  }
+  inTurn(r, labelBefore, labelAfter);
   identical &&= JSON.stringify(before) === JSON.stringify(after);
   record('curation statistics (reference)', () => void (sink += curationStats({ tasks, state, verdicts }).funnel.imported));
 }

@@ -8,6 +8,7 @@ import type { CandidateTask, SpecVerdict } from '../../../src/core/model';
 import type { VerifierVerdicts } from '../../../src/core/review/verdicts';
 import { taskCoupling } from '../../../src/core/specs/coupling';
 import { distribution, specStats } from '../../../src/core/specs/stats';
+import { goldenDataset } from './goldenDataset';
 
 function lcg(seed: number): () => number {
   let s = seed >>> 0;
@@ -16,6 +17,9 @@ function lcg(seed: number): () => number {
     return s / 2 ** 32;
   };
 }
+
+/** A task's fields the figures do not read. */
+const BASE = goldenDataset(1, 1).tasks[0] as CandidateTask;
 
 /** `count` tasks with `specs(t)` specs, categories from `cats` distinct ones, some shared tests and links, verdicts. */
 function dataset(count: number, specs: (t: number) => number, cats: number, attempts: number, seed: number): { tasks: CandidateTask[]; verdicts: VerifierVerdicts } {
@@ -29,28 +33,14 @@ function dataset(count: number, specs: (t: number) => number, cats: number, atte
     const list = Array.from({ length: n }, (_, i) => ({ id: `S${i + 1}`, text: '', category: `c${int(0, cats - 1)}`, dependsOn: i > 0 && rand() < 0.1 ? [`S${int(1, i)}`] : [] }));
     const tests = Array.from({ length: n }, (_, i) => ({ id: `T${i + 1}`, name: `t${i + 1}`, kind: 'fail_to_pass' as const, specs: rand() < 0.1 ? [`S${i + 1}`, `S${int(1, n)}`] : [`S${i + 1}`] }));
     const runs = Array.from({ length: attempts }, (_, i) => ({ id: `a${i + 1}`, model: 'm', agent: '', dir: '', recordedResults: [] }));
-    tasks.push({
-      id,
-      title: id,
-      revision: 1,
-      repo: { name: 'x/y', kind: 'image' },
-      environment: { image: 'i', workdir: '/repo', limits: { memoryMb: 1, cpus: 1, pids: 1 }, timeoutSec: 1 },
-      specs: list,
-      tests,
-      verifier: { command: 'true', parser: 'pytest' },
-      notes: [],
-      dir: `tasks/${id}`,
-      files: { task: '', request: '', testPatch: '' },
-      attempts: runs,
-    });
-    const per: VerifierVerdicts[string]['attempts'] = {};
-    for (const a of runs) {
+    tasks.push({ ...BASE, id, title: id, dir: `tasks/${id}`, specs: list, tests, attempts: runs });
+    // Each attempt passes a spec with its own chance (so verdicts flip together across attempts), 5% unknown.
+    const records = runs.map((a) => {
       const skill = rand();
-      const sv: Record<string, SpecVerdict> = {};
-      for (const s of list) sv[s.id] = rand() < 0.05 ? 'unknown' : rand() < skill ? 'pass' : 'fail';
-      per[a.id] = { source: 'run', runId: `r-${a.id}`, status: 'failed', specs: sv, tests: {}, revision: 1 };
-    }
-    verdicts[id] = { attempts: per, flags: [] };
+      const verdictOf = () => (rand() < 0.05 ? 'unknown' : rand() < skill ? 'pass' : 'fail') as SpecVerdict;
+      return [a.id, { source: 'run' as const, runId: `r-${a.id}`, status: 'failed' as const, specs: Object.fromEntries(list.map((sp) => [sp.id, verdictOf()])), tests: {}, revision: 1 }];
+    });
+    verdicts[id] = { attempts: Object.fromEntries(records) as VerifierVerdicts[string]['attempts'], flags: [] };
   }
   return { tasks, verdicts };
 }
@@ -58,20 +48,29 @@ function dataset(count: number, specs: (t: number) => number, cats: number, atte
 /** The rows `taskCoupling` reads for a task without labels: the verifier's verdicts per attempt. */
 const rows = (t: CandidateTask, verdicts: VerifierVerdicts) => t.attempts.map((a) => verdicts[t.id]?.attempts[a.id]?.specs ?? {});
 
+/** Every task's coupling figure, and the spec shares by the spec's category, from the graph of each task. */
+function graphFigures(tasks: CandidateTask[], verdicts: VerifierVerdicts): { couplings: number[]; shares: Map<string, number[]> } {
+  const couplings: number[] = [];
+  const shares = new Map<string, number[]>();
+  for (const t of tasks) {
+    const c = taskCoupling({ specs: t.specs, tests: t.tests, verdicts: rows(t, verdicts) });
+    couplings.push(c.coupling);
+    // The ids are distinct: spec i is the i-th distinct id.
+    c.specShare.forEach((x, i) => {
+      const cat = (t.specs[i] as CandidateTask['specs'][number]).category;
+      let list = shares.get(cat);
+      if (!list) shares.set(cat, (list = []));
+      list.push(x.share);
+    });
+  }
+  return { couplings, shares };
+}
+
 describe('spec statistics: the counted distributions', () => {
   it('equal distribution() of the graphs’ figures, with tasks of 2-90 specs and 90 categories (slotless values, uncounted tallies)', () => {
     const { tasks, verdicts } = dataset(160, (t) => (t % 8 === 0 ? 64 + (t % 27) : 2 + (t % 20)), 90, 6, 4);
     const s = specStats({ tasks, verdicts, resamples: 50 });
-    const couplings: number[] = [];
-    const shares = new Map<string, number[]>();
-    for (const t of tasks) {
-      const c = taskCoupling({ specs: t.specs, tests: t.tests, verdicts: rows(t, verdicts) });
-      couplings.push(c.coupling);
-      c.specShare.forEach((x) => {
-        const cat = (t.specs.find((sp) => sp.id === x.id) as CandidateTask['specs'][number]).category;
-        shares.set(cat, [...(shares.get(cat) ?? []), x.share]);
-      });
-    }
+    const { couplings, shares } = graphFigures(tasks, verdicts);
     assert.deepEqual(s.all.coupling, distribution(couplings));
     assert.equal(s.couplingByCategory.length, 90);
     for (const c of s.couplingByCategory) assert.deepEqual(c.share, distribution(shares.get(c.category) as number[]), c.category);
@@ -80,18 +79,7 @@ describe('spec statistics: the counted distributions', () => {
   it('equal distribution() with every task under 64 specs (every value counted, the mean summed in sorted order)', () => {
     const { tasks, verdicts } = dataset(3000, (t) => 2 + (t % 13), 8, 8, 11);
     const s = specStats({ tasks, verdicts, resamples: 50 });
-    const couplings: number[] = [];
-    const shares = new Map<string, number[]>();
-    for (const t of tasks) {
-      const c = taskCoupling({ specs: t.specs, tests: t.tests, verdicts: rows(t, verdicts) });
-      couplings.push(c.coupling);
-      c.specShare.forEach((x, i) => {
-        const cat = (t.specs[i] as CandidateTask['specs'][number]).category;
-        let list = shares.get(cat);
-        if (!list) shares.set(cat, (list = []));
-        list.push(x.share);
-      });
-    }
+    const { couplings, shares } = graphFigures(tasks, verdicts);
     assert.deepEqual(s.all.coupling, distribution(couplings));
     assert.ok(s.all.coupling.count === 3000 && (s.all.coupling.q1 as number) < (s.all.coupling.q3 as number));
     assert.equal(s.couplingByCategory.length, 8);
