@@ -2,13 +2,15 @@
 // fixed seed (~10 specs, 4-16 attempts, a spec-test map with shared tests, dependsOn chains, verifier verdicts per
 // attempt correlated within an attempt, curators' labels on a fifth of the tasks, five source datasets).
 //
-//   node --import tsx bench/specStats.bench.ts [--tasks 15000] [--runs 5]
+//   node --import tsx bench/specStats.bench.ts [--tasks 15000] [--runs 5] [--before d54aef5|dc3f8bd]
 //
-// Measured side by side in each round, before (bench/baseline/specStats, the code as of d54aef5) and after: the
+// Measured side by side in each round, before (bench/baseline/specStats, the code as of d54aef5; with --before
+// dc3f8bd bench/baseline/specStatsR8, the code as round 8 found it) and after, the two in alternating order: the
 // coupling graph of every task alone (what the task view draws, one task at a time), the spec statistics cold (new
 // task objects and a new seed: nothing cached, the first computation of a dataset) and after a label (one new label
 // event in the log, as the statistics panel sees it: one task's review state is new), and, as a reference, the
 // curation statistics the panel computes beside them. Before and after must give the same JSON (checked each round).
+import { loadavg } from 'node:os';
 import type { CandidateTask, SpecVerdict } from '../src/core/model';
 import { addEvents, reduceLog } from '../src/core/review/reducer';
 import type { ReviewEvent } from '../src/core/review/events';
@@ -17,8 +19,10 @@ import type { VerifierVerdicts } from '../src/core/review/verdicts';
 import { measuredVerdicts, taskCoupling } from '../src/core/specs/coupling';
 import { specStats } from '../src/core/specs/stats';
 import { withRecordedFallback } from '../src/core/review/verdicts';
-import { measuredVerdicts as measuredVerdictsBefore, taskCoupling as taskCouplingBefore } from './baseline/specStats/coupling';
-import { specStats as specStatsBefore } from './baseline/specStats/stats';
+import * as couplingD54 from './baseline/specStats/coupling';
+import * as statsD54 from './baseline/specStats/stats';
+import * as couplingR8 from './baseline/specStatsR8/coupling';
+import * as statsR8 from './baseline/specStatsR8/stats';
 
 const args = process.argv.slice(2);
 const arg = (name: string, dflt: number) => {
@@ -27,6 +31,12 @@ const arg = (name: string, dflt: number) => {
 };
 const TASKS = arg('--tasks', 15_000);
 const RUNS = arg('--runs', 5);
+const BEFORE = args.includes('--before') ? String(args[args.indexOf('--before') + 1]) : 'd54aef5';
+if (BEFORE !== 'd54aef5' && BEFORE !== 'dc3f8bd') throw new Error(`--before: d54aef5 or dc3f8bd, not ${BEFORE}`);
+const r8 = BEFORE === 'dc3f8bd';
+const measuredVerdictsBefore = r8 ? couplingR8.measuredVerdicts : couplingD54.measuredVerdicts;
+const taskCouplingBefore = r8 ? couplingR8.taskCoupling : couplingD54.taskCoupling;
+const specStatsBefore = r8 ? statsR8.specStats : statsD54.specStats;
 
 function lcg(seed: number): () => number {
   let s = seed >>> 0;
@@ -148,6 +158,16 @@ const label = (r: number) => {
   } as ReviewEvent;
   state = addEvents(state, [e]);
 };
+/** Before and after, in turn first (the second pays more of the first's garbage). */
+const inTurn = (r: number, before: () => void, after: () => void) => {
+  if (r % 2) {
+    after();
+    before();
+  } else {
+    before();
+    after();
+  }
+};
 for (let r = 0; r < RUNS + 1; r++) {
   record('before: coupling graphs of every task (task view)', () => {
     for (const t of tasks) {
@@ -165,12 +185,15 @@ for (let r = 0; r < RUNS + 1; r++) {
   const fresh = tasks.map((t) => ({ ...t }));
   let before: unknown;
   let after: unknown;
-  record('before: spec statistics, cold', () => void (before = specStatsBefore({ tasks, state, verdicts, seed: 1000 + r })));
-  record('after: spec statistics, cold', () => void (after = specStats({ tasks: fresh, state, verdicts, seed: 1000 + r })));
+  const freshBefore = r8 ? tasks.map((t) => ({ ...t })) : tasks;
+  const coldBefore = () => record('before: spec statistics, cold', () => void (before = specStatsBefore({ tasks: freshBefore, state, verdicts, seed: 1000 + r })));
+  const coldAfter = () => record('after: spec statistics, cold', () => void (after = specStats({ tasks: fresh, state, verdicts, seed: 1000 + r })));
+  inTurn(r, coldBefore, coldAfter);
   identical &&= JSON.stringify(before) === JSON.stringify(after);
   label(r);
-  record('before: spec statistics after a label', () => void (before = specStatsBefore({ tasks, state, verdicts, seed: 1000 + r })));
-  record('after: spec statistics after a label', () => void (after = specStats({ tasks: fresh, state, verdicts, seed: 1000 + r })));
+  const labelBefore = () => record('before: spec statistics after a label', () => void (before = specStatsBefore({ tasks: freshBefore, state, verdicts, seed: 1000 + r })));
+  const labelAfter = () => record('after: spec statistics after a label', () => void (after = specStats({ tasks: fresh, state, verdicts, seed: 1000 + r })));
+  inTurn(r, labelBefore, labelAfter);
   identical &&= JSON.stringify(before) === JSON.stringify(after);
   record('curation statistics (reference)', () => void (sink += curationStats({ tasks, state, verdicts }).funnel.imported));
 }
@@ -185,6 +208,8 @@ const s = specStats({ tasks, state, verdicts });
 process.stdout.write(
   JSON.stringify(
     {
+      before: BEFORE,
+      loadAverage: loadavg().map((x) => Number(x.toFixed(2))),
       tasks: TASKS,
       specs: specsTotal,
       attempts: attemptsTotal,

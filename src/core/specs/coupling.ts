@@ -93,7 +93,8 @@ function popcount(x: number): number {
 // Scratch space reused from task to task (statistics compute 15,000 of them in a row): the computation is
 // synchronous and calls nothing back, so one set of buffers serves every call. Grown on demand, never shrunk.
 const index = new Map<string, number>();
-let ids: string[] = [];
+/** The task's distinct spec ids, the first `n` entries (the array is reused: entries past `n` are stale). */
+const ids: string[] = [];
 let n = 0;
 let words = 0;
 let has = new Int32Array(0);
@@ -107,7 +108,7 @@ let parent = new Int32Array(0);
 let degree = new Int32Array(0);
 let specsOfTest = new Int32Array(0);
 /** Index in the specs of the first spec of each distinct id. */
-let firstOf: number[] = [];
+let firstOf = new Int32Array(0);
 
 /** Up to this many specs, ids are found by a scan of `ids` (a Map costs more than it saves on a handful). */
 const LINEAR_IDS = 16;
@@ -116,24 +117,24 @@ let byMap = false;
 /** The index of a distinct spec id, undefined for an id the task does not have. */
 function indexOf(id: string): number | undefined {
   if (byMap) return index.get(id);
-  for (let i = 0; i < ids.length; i++) if (ids[i] === id) return i;
+  for (let i = 0; i < n; i++) if (ids[i] === id) return i;
   return undefined;
 }
 
 /** Indexes the distinct spec ids and reads the spec-test map and `dependsOn` into the scratch space. */
 function prepare(specs: CouplingInput['specs'], tests: CouplingInput['tests'], rows: number): void {
-  ids = [];
-  firstOf = [];
+  n = 0;
   byMap = specs.length > LINEAR_IDS;
   if (byMap) index.clear();
+  if (firstOf.length < specs.length) firstOf = new Int32Array(Math.max(specs.length, 2 * firstOf.length));
   for (let si = 0; si < specs.length; si++) {
     const id = (specs[si] as CouplingInput['specs'][number]).id;
     if (indexOf(id) !== undefined) continue;
-    if (byMap) index.set(id, ids.length);
-    ids.push(id);
-    firstOf.push(si);
+    if (byMap) index.set(id, n);
+    ids[n] = id;
+    firstOf[n] = si;
+    n++;
   }
-  n = ids.length;
   words = (rows + 31) >>> 5;
   if (has.length < n * words) {
     has = new Int32Array(Math.max(n * words, 2 * has.length));
@@ -177,8 +178,10 @@ function prepare(specs: CouplingInput['specs'], tests: CouplingInput['tests'], r
     }
   }
   for (const s of specs) {
+    const links = s.dependsOn;
+    if (!links || links.length === 0) continue;
     const i = indexOf(s.id) as number;
-    for (const d of s.dependsOn ?? []) {
+    for (const d of links) {
       const j = indexOf(d);
       if (j === undefined || j === i) continue;
       if (i < j) declared[i * n + j] = (declared[i * n + j] as number) | 1;
@@ -209,21 +212,37 @@ interface GraphParts {
   edges: CouplingEdge[];
 }
 
+/** What `pairs` counts, one object reused from task to task (read it before the next task's `pairs`). */
+interface PairTally {
+  groupCount: number;
+  coupledPairs: number;
+  measuredPairs: number;
+  sharedTests: number;
+  declared: number;
+  coFlip: number;
+}
+const tally: PairTally = { groupCount: 0, coupledPairs: 0, measuredPairs: 0, sharedTests: 0, declared: 0, coFlip: 0 };
+
 /**
  * The pairs over the scratch space: evidence per pair, degrees, components (in `parent`); the edges too with `graph`.
- * Leaves the degrees in `degree` and the components in `parent` for the caller.
+ * Leaves the degrees in `degree` and the components in `parent` for the caller, the counts in `tally`.
  */
-function pairs(minAttempts: number, phiAt: number, graph: GraphParts | undefined): { groupCount: number; coupledPairs: number; measuredPairs: number; byEvidence: { sharedTests: number; declared: number; coFlip: number } } {
+function pairs(minAttempts: number, phiAt: number, graph: GraphParts | undefined): PairTally {
   for (let i = 0; i < n; i++) {
     parent[i] = i;
     degree[i] = 0;
   }
-  const byEvidence = { sharedTests: 0, declared: 0, coFlip: 0 };
+  // phiAt² for the test by squares: only for a positive, finite threshold (any other is read by phi itself).
+  const squareTest = phiAt > 0 && phiAt < Infinity;
+  const phiSquared = phiAt * phiAt;
+  let sharedTests = 0;
+  let declaredPairs = 0;
+  let coFlips = 0;
   let coupledPairs = 0;
   let measuredPairs = 0;
   let testsOf: number[][] | undefined;
   if (graph) {
-    testsOf = ids.map(() => []);
+    testsOf = Array.from({ length: n }, () => []);
     graph.tests.forEach((t, ti) => {
       for (const sid of t.specs) {
         const i = indexOf(sid);
@@ -257,19 +276,32 @@ function pairs(minAttempts: number, phiAt: number, graph: GraphParts | undefined
       }
       const both = n11 + n10 + n01 + n00;
       let phi: number | undefined;
+      let coFlip = false;
       if (both >= minAttempts) {
         measuredPairs++;
         const den = (n11 + n10) * (n01 + n00) * (n11 + n01) * (n10 + n00);
         // A spec whose verdict never changes flips with nothing: no evidence either way.
-        if (den > 0) phi = (n11 * n00 - n10 * n01) / Math.sqrt(den);
+        if (den > 0) {
+          const num = n11 * n00 - n10 * n01;
+          // Without the graph only |phi| >= phiAt is needed: num² against phiAt² * den decides it without the square
+          // root while the two are apart by more than the rounding of either side could move them (num² and den are
+          // exact below 2^53 with at most 8,192 attempts; phi's two roundings and the bound's three are below 1e-15
+          // of it); close to the bound, phi as the graph computes it.
+          const bound = graph || !squareTest || both > 8192 ? 0 : phiSquared * den;
+          if (bound !== 0 && num * num < bound * (1 - 1e-9)) coFlip = false;
+          else if (bound !== 0 && num * num > bound * (1 + 1e-9)) coFlip = true;
+          else {
+            phi = num / Math.sqrt(den);
+            coFlip = Math.abs(phi) >= phiAt;
+          }
+        }
       }
-      const coFlip = phi !== undefined && Math.abs(phi) >= phiAt;
       if (sh === 0 && dec === 0 && !coFlip) continue;
 
       coupledPairs++;
-      if (sh > 0) byEvidence.sharedTests++;
-      if (dec !== 0) byEvidence.declared++;
-      if (coFlip) byEvidence.coFlip++;
+      if (sh > 0) sharedTests++;
+      if (dec !== 0) declaredPairs++;
+      if (coFlip) coFlips++;
       degree[i] = (degree[i] as number) + 1;
       degree[j] = (degree[j] as number) + 1;
       const ri = find(i);
@@ -292,6 +324,7 @@ function pairs(minAttempts: number, phiAt: number, graph: GraphParts | undefined
         weight = 1;
       }
       if (coFlip) {
+        // With the graph, phi was computed above whenever coFlip holds.
         evidence.coFlip = { phi: phi as number, attempts: both };
         weight = Math.max(weight, Math.abs(phi as number));
       }
@@ -300,7 +333,13 @@ function pairs(minAttempts: number, phiAt: number, graph: GraphParts | undefined
   }
   let groupCount = 0;
   for (let i = 0; i < n; i++) if (find(i) === i) groupCount++;
-  return { groupCount, coupledPairs, measuredPairs, byEvidence };
+  tally.groupCount = groupCount;
+  tally.coupledPairs = coupledPairs;
+  tally.measuredPairs = measuredPairs;
+  tally.sharedTests = sharedTests;
+  tally.declared = declaredPairs;
+  tally.coFlip = coFlips;
+  return tally;
 }
 
 function find(x: number): number {
@@ -336,6 +375,7 @@ export function taskCoupling(input: CouplingInput, options: CouplingOptions = {}
   }
 
   const pairCount = n < 2 ? 0 : (n * (n - 1)) / 2;
+  const specIds = ids.slice(0, n);
   return {
     specs: n,
     coupling: couplingFigure(n, p.groupCount),
@@ -343,10 +383,10 @@ export function taskCoupling(input: CouplingInput, options: CouplingOptions = {}
     pairs: pairCount,
     coupledPairs: p.coupledPairs,
     pairShare: pairCount > 0 ? p.coupledPairs / pairCount : 0,
-    byEvidence: p.byEvidence,
+    byEvidence: { sharedTests: p.sharedTests, declared: p.declared, coFlip: p.coFlip },
     measuredPairs: p.measuredPairs,
-    specShare: ids.map((id, i) => ({ id, share: n > 1 ? (degree[i] as number) / (n - 1) : 0 })),
-    nodes: withGraph ? ids.map((id, i) => ({ id, group: groupOf[i] as number, degree: degree[i] as number, tests: testCount[i] as number })) : [],
+    specShare: specIds.map((id, i) => ({ id, share: n > 1 ? (degree[i] as number) / (n - 1) : 0 })),
+    nodes: withGraph ? specIds.map((id, i) => ({ id, group: groupOf[i] as number, degree: degree[i] as number, tests: testCount[i] as number })) : [],
     edges,
     groups,
   };
@@ -380,6 +420,51 @@ export function measuredCoupling(
 ): CouplingFigures {
   const minAttempts = options.minAttempts ?? COUPLING_DEFAULTS.minAttempts;
   const phiAt = options.coFlipPhi ?? COUPLING_DEFAULTS.coFlipPhi;
+  return figures(measure(task, st, results, policy, minAttempts, phiAt));
+}
+
+/** `measuredCoupling`'s figures as `measureCoupling` leaves them: one object, overwritten by the next call. */
+export interface MeasuredCoupling {
+  /** Distinct spec ids. */
+  specs: number;
+  /** Connected components: `coupling` is `couplingFigure(specs, groups)`. */
+  groups: number;
+  coupling: number;
+  pairs: number;
+  coupledPairs: number;
+  sharedTests: number;
+  declared: number;
+  coFlip: number;
+  measuredPairs: number;
+  /** The first `specs` entries: per distinct spec id, the index in `task.specs` of its first spec, and its degree. */
+  first: Int32Array;
+  degree: Int32Array;
+}
+const measured: MeasuredCoupling = { specs: 0, groups: 0, coupling: 0, pairs: 0, coupledPairs: 0, sharedTests: 0, declared: 0, coFlip: 0, measuredPairs: 0, first: firstOf, degree };
+
+/**
+ * `measuredCoupling` without building its result: the figures in one object reused from call to call (valid until
+ * the next call), the shares as degrees (a spec's share is `degree[i] / (specs - 1)`). For the statistics, which
+ * keep a task's figures in their own columns.
+ */
+export function measureCoupling(task: CandidateTask, st: TaskReviewState | undefined, results: TaskVerifierResults | undefined, policy: ConsensusPolicy, minAttempts: number, phiAt: number): MeasuredCoupling {
+  const p = measure(task, st, results, policy, minAttempts, phiAt);
+  measured.specs = n;
+  measured.groups = p.groupCount;
+  measured.coupling = couplingFigure(n, p.groupCount);
+  measured.pairs = n < 2 ? 0 : (n * (n - 1)) / 2;
+  measured.coupledPairs = p.coupledPairs;
+  measured.sharedTests = p.sharedTests;
+  measured.declared = p.declared;
+  measured.coFlip = p.coFlip;
+  measured.measuredPairs = p.measuredPairs;
+  measured.first = firstOf;
+  measured.degree = degree;
+  return measured;
+}
+
+/** The scratch space filled from the task's results and labels, and its pairs counted. */
+function measure(task: CandidateTask, st: TaskReviewState | undefined, results: TaskVerifierResults | undefined, policy: ConsensusPolicy, minAttempts: number, phiAt: number): PairTally {
   const attempts = task.attempts;
   const labelled = st !== undefined && (st.labels.size > 0 || st.adjudications.size > 0);
   // A NUL in an id could make two cells share a key: the cell-by-cell scan reads such a task as it must.
@@ -387,7 +472,7 @@ export function measuredCoupling(
     const rows = measuredVerdicts(task, st, withRecordedFallback(task, results), policy);
     prepare(task.specs, task.tests, rows.length);
     fillRows(rows);
-    return figures(pairs(minAttempts, phiAt, undefined));
+    return pairs(minAttempts, phiAt, undefined);
   }
   prepare(task.specs, task.tests, attempts.length);
   let verifier = results;
@@ -401,7 +486,7 @@ export function measuredCoupling(
     readResults(attempts, verifier, false);
   }
   if (labelled) settleLabelled(task, st, verifier as TaskVerifierResults, policy);
-  return figures(pairs(minAttempts, phiAt, undefined));
+  return pairs(minAttempts, phiAt, undefined);
 }
 
 /**
@@ -409,6 +494,7 @@ export function measuredCoupling(
  * false at the first one instead (the caller reads again from the recorded fallback).
  */
 function readResults(attempts: CandidateTask['attempts'], verifier: TaskVerifierResults, untilMissing: boolean): boolean {
+  let known = 0;
   for (let r = 0; r < attempts.length; r++) {
     const v = verifier.attempts[(attempts[r] as CandidateTask['attempts'][number]).id];
     if (v === undefined && untilMissing) return false;
@@ -419,11 +505,29 @@ function readResults(attempts: CandidateTask['attempts'], verifier: TaskVerifier
     const bit = 1 << (r & 31);
     // By the record's own keys (for-in reads a record's values by slot, not by a lookup per spec id): each key
     // the task has a spec of sets that spec's bit. A record lists its specs in the task's order as a rule, so the
-    // next spec is tried before a scan.
+    // next spec is tried before a scan. The attempts' records have the same keys in the same order as a rule, the
+    // same strings (a record's keys are the engine's own copies): the key at each place in the last record is
+    // kept with its spec, and a key that is the same string as the one kept there is known without a look at the
+    // task's ids.
     let next = 0;
+    let at = 0;
     for (const key in specs) {
-      const i = next < n && ids[next] === key ? next : indexOf(key);
-      if (i === undefined) continue;
+      let i: number;
+      if (at < known && keyAt[at] === key) i = specOfKey[at] as number;
+      else {
+        const found = next < n && ids[next] === key ? next : indexOf(key);
+        i = found === undefined ? -1 : found;
+        keyAt[at] = key;
+        if (specOfKey.length <= at) {
+          const grown = new Int32Array(Math.max(16, 2 * specOfKey.length));
+          grown.set(specOfKey);
+          specOfKey = grown;
+        }
+        specOfKey[at] = i;
+        if (at >= known) known = at + 1;
+      }
+      at++;
+      if (i < 0) continue;
       next = i + 1;
       const x = specs[key];
       if (x === 'pass') {
@@ -434,6 +538,10 @@ function readResults(attempts: CandidateTask['attempts'], verifier: TaskVerifier
   }
   return true;
 }
+
+/** `readResults`' keys of the last record read, by their place in it, and the spec index of each (-1: none). */
+const keyAt: string[] = [];
+let specOfKey = new Int32Array(16);
 
 function fillRows(rows: ReadonlyArray<Readonly<Record<string, SpecVerdict | undefined>>>): void {
   for (let r = 0; r < rows.length; r++) {
@@ -478,16 +586,19 @@ function settleCells(task: CandidateTask, st: TaskReviewState, maps: ReadonlyArr
   }
 }
 
-function figures(p: ReturnType<typeof pairs>): CouplingFigures {
-  const first = firstOf;
+function figures(p: PairTally): CouplingFigures {
+  const first: number[] = [];
   const share: number[] = [];
-  for (let i = 0; i < n; i++) share.push(n > 1 ? (degree[i] as number) / (n - 1) : 0);
+  for (let i = 0; i < n; i++) {
+    first.push(firstOf[i] as number);
+    share.push(n > 1 ? (degree[i] as number) / (n - 1) : 0);
+  }
   return {
     specs: n,
     coupling: couplingFigure(n, p.groupCount),
     pairs: n < 2 ? 0 : (n * (n - 1)) / 2,
     coupledPairs: p.coupledPairs,
-    byEvidence: p.byEvidence,
+    byEvidence: { sharedTests: p.sharedTests, declared: p.declared, coFlip: p.coFlip },
     measuredPairs: p.measuredPairs,
     first,
     share,

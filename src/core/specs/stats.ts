@@ -7,7 +7,7 @@ import type { ConsensusPolicy } from '../review/consensus';
 import type { ReviewState, TaskReviewState } from '../review/reducer';
 import type { TaskVerifierResults, VerifierVerdicts } from '../review/verdicts';
 import type { CouplingOptions } from './coupling';
-import { COUPLING_DEFAULTS, measuredCoupling } from './coupling';
+import { COUPLING_DEFAULTS, measureCoupling } from './coupling';
 import { sourceDataset } from './source';
 
 export const BOOTSTRAP_RESAMPLES = 2000;
@@ -83,113 +83,263 @@ interface Group {
   source: string;
   specs: number[];
   categories: number[];
-  coupling: number[];
+  coupling: Tally;
 }
 
 /**
- * What the statistics take from one task, and what it was computed from (kept while the task, its review state and
- * verifier results stay the same). Flat, so 15,000 of them are few objects for the collector.
+ * Values of the form x / m with small integers (a spec's share, degree / (specs - 1); a task's coupling figure,
+ * 1 - (groups - 1) / (specs - 1)), counted by their (m, x) slot instead of listed: `tallyDistribution` then gives
+ * what `distribution` gives for the list, without sorting 150,000 numbers. A value without a slot (m of 64 and
+ * more), or a tally past the first `TALLIES`, is listed as before.
  */
-interface CachedFigures {
-  task: CandidateTask;
-  revision: number;
-  specs: CandidateTask['specs'];
-  tests: CandidateTask['tests'];
-  attempts: CandidateTask['attempts'];
-  state: TaskReviewState | undefined;
-  verifier: TaskVerifierResults | undefined;
+interface Tally {
+  count: number;
+  /** Per slot: how many values, and the value (every value of a slot is the same number: one expression of m, x). */
+  counts: Int32Array | undefined;
+  values: Float64Array | undefined;
+  /** Values without a slot. */
+  rest: number[];
+}
+const SLOT_M = 64;
+const SLOTS = (SLOT_M * (SLOT_M + 1)) / 2;
+const TALLIES = 64;
+let tallies = 0;
+
+/** The slot of x / m (0 <= x <= m), or -1. */
+function slotOf(m: number, x: number): number {
+  return m >= 1 && m < SLOT_M && x >= 0 && x <= m ? (m * (m - 1)) / 2 + m - 1 + x : -1;
+}
+
+function newTally(): Tally {
+  const counted = tallies++ < TALLIES;
+  return { count: 0, counts: counted ? new Int32Array(SLOTS) : undefined, values: counted ? new Float64Array(SLOTS) : undefined, rest: [] };
+}
+
+function tallyAdd(t: Tally, slot: number, v: number): void {
+  t.count++;
+  if (slot >= 0 && t.counts) {
+    t.counts[slot] = (t.counts[slot] as number) + 1;
+    (t.values as Float64Array)[slot] = v;
+  } else t.rest.push(v);
+}
+
+/** `distribution` of the tallied values (the same figures to the bit: the sum is taken over them in sorted order). */
+function tallyDistribution(t: Tally): Distribution {
+  const counts = t.counts;
+  const values = t.values as Float64Array;
+  if (!counts || t.rest.length > 0) {
+    const all = t.rest.slice();
+    if (counts) for (let s = 0; s < SLOTS; s++) for (let c = counts[s] as number; c > 0; c--) all.push(values[s] as number);
+    return distribution(all);
+  }
+  const histogram = new Array<number>(COUPLING_BINS).fill(0);
+  if (t.count === 0) return { count: 0, histogram };
+  // The distinct values ascending (two slots may hold the same number, 1/2 and 2/4: they are neighbours then).
+  const used: number[] = [];
+  for (let s = 0; s < SLOTS; s++) if ((counts[s] as number) > 0) used.push(s);
+  used.sort((a, b) => (values[a] as number) - (values[b] as number));
+  let sum = 0;
+  for (const s of used) {
+    const v = values[s] as number;
+    const c = counts[s] as number;
+    for (let k = 0; k < c; k++) sum += v;
+    const bin = Math.min(COUPLING_BINS - 1, Math.max(0, Math.floor(v * COUPLING_BINS + 1e-9)));
+    histogram[bin] = (histogram[bin] as number) + c;
+  }
+  /** The value of rank r (0-based) in sorted order. */
+  const at = (r: number): number => {
+    for (const s of used) {
+      r -= counts[s] as number;
+      if (r < 0) return values[s] as number;
+    }
+    return values[used[used.length - 1] as number] as number;
+  };
+  const n = t.count;
+  const q = (p: number): number => {
+    const h = (n - 1) * p;
+    const lo = Math.floor(h);
+    const a = at(lo);
+    const b = at(Math.min(n - 1, lo + 1));
+    return a + (h - lo) * (b - a);
+  };
+  return {
+    count: n,
+    min: values[used[0] as number] as number,
+    q1: q(0.25),
+    median: q(0.5),
+    q3: q(0.75),
+    max: values[used[used.length - 1] as number] as number,
+    mean: sum / n,
+    histogram,
+  };
+}
+
+/**
+ * What the statistics took from each task of the last computation, and what it was computed from (kept while the
+ * task, its review state and verifier results stay the same): one column per figure, by the task's position in the
+ * input, so 15,000 tasks are a few arrays for the collector, not 15,000 objects.
+ */
+interface FigureColumns {
+  length: number;
   policy: ConsensusPolicy;
   minAttempts: number;
   coFlipPhi: number;
-  source: string;
+  task: CandidateTask[];
+  revision: number[];
+  specs: Array<CandidateTask['specs']>;
+  tests: Array<CandidateTask['tests']>;
+  attempts: Array<CandidateTask['attempts']>;
+  state: Array<TaskReviewState | undefined>;
+  verifier: Array<TaskVerifierResults | undefined>;
+  source: string[];
   /** Distinct categories of its specs. */
-  categories: number;
-  /** False with fewer than two specs: the rest is then unused. */
-  coupled: boolean;
-  coupling: number;
-  pairs: number;
-  coupledPairs: number;
-  sharedTests: number;
-  declared: number;
-  coFlip: number;
-  measuredPairs: number;
-  /** Per distinct spec id: the index of its first spec, and its share (CouplingFigures). */
-  first: number[];
-  share: number[];
+  categories: Int32Array;
+  /** 0 with fewer than two specs: the columns below are then 0 and its shares none. */
+  coupled: Uint8Array;
+  coupling: Float64Array;
+  /** Its tally slot (`slotOf`), -1 for none. */
+  couplingSlot: Int32Array;
+  /** `COUNTS` per task: pairs, coupled pairs, by shared tests, declared, co-flip, measured pairs. */
+  counts: Float64Array;
+  /** Task i's shares are `[shareAt[i], shareAt[i + 1])` of `first` (the index of the first spec of each distinct id) and `share`. */
+  shareAt: Int32Array;
+  first: Int32Array;
+  share: Float64Array;
+  shareSlot: Int32Array;
+  /** Task id to its position (the last one), built when a position holds another task id than before. */
+  byId?: Map<string, number>;
 }
+const COUNTS = 6;
 
-/**
- * The last computation's figures by task id. The statistics panel recomputes on every change of the review log or
- * the dataset, and a change touches one task: a label makes a new review state of its task (the reducer folds each
- * change into a new object), a run new verifier results of its task (the store caches them per task until then), a
- * spec edit a new task object at a new revision. Every other task's entry is still valid, so a change recomputes one
- * task. The inputs are compared by identity (and the task's revision and its spec, test and attempt lists), which is
- * why they are values nobody mutates: a changed task is a new object. Each computation keeps only the entries of the
- * tasks it was given, so the cache holds one dataset and nothing of a task that is gone.
- */
-let figuresCache = new Map<string, CachedFigures>();
-
-function taskFigures(
-  cache: Map<string, CachedFigures>,
-  next: Map<string, CachedFigures>,
-  task: CandidateTask,
-  state: TaskReviewState | undefined,
-  verifier: TaskVerifierResults | undefined,
-  policy: ConsensusPolicy,
-  minAttempts: number,
-  coFlipPhi: number,
-): CachedFigures {
-  const hit = cache.get(task.id);
-  if (
-    hit &&
-    hit.task === task &&
-    hit.revision === task.revision &&
-    hit.specs === task.specs &&
-    hit.tests === task.tests &&
-    hit.attempts === task.attempts &&
-    hit.state === state &&
-    hit.verifier === verifier &&
-    hit.policy === policy &&
-    hit.minAttempts === minAttempts &&
-    hit.coFlipPhi === coFlipPhi
-  ) {
-    next.set(task.id, hit);
-    return hit;
-  }
-  const c = task.specs.length >= 2 ? measuredCoupling(task, state, verifier, policy, couplingOptions(minAttempts, coFlipPhi)) : undefined;
-  const entry: CachedFigures = {
-    task,
-    revision: task.revision,
-    specs: task.specs,
-    tests: task.tests,
-    attempts: task.attempts,
-    state,
-    verifier,
+function emptyColumns(length: number, policy: ConsensusPolicy, minAttempts: number, coFlipPhi: number, pool: number): FigureColumns {
+  return {
+    length,
     policy,
     minAttempts,
     coFlipPhi,
-    source: sourceOf(task),
-    categories: distinctCategories(task.specs),
-    coupled: c !== undefined,
-    coupling: c ? c.coupling : 0,
-    pairs: c ? c.pairs : 0,
-    coupledPairs: c ? c.coupledPairs : 0,
-    sharedTests: c ? c.byEvidence.sharedTests : 0,
-    declared: c ? c.byEvidence.declared : 0,
-    coFlip: c ? c.byEvidence.coFlip : 0,
-    measuredPairs: c ? c.measuredPairs : 0,
-    first: c ? c.first : [],
-    share: c ? c.share : [],
+    task: new Array<CandidateTask>(length),
+    revision: new Array<number>(length),
+    specs: new Array<CandidateTask['specs']>(length),
+    tests: new Array<CandidateTask['tests']>(length),
+    attempts: new Array<CandidateTask['attempts']>(length),
+    state: new Array<TaskReviewState | undefined>(length),
+    verifier: new Array<TaskVerifierResults | undefined>(length),
+    source: new Array<string>(length),
+    categories: new Int32Array(length),
+    coupled: new Uint8Array(length),
+    coupling: new Float64Array(length),
+    couplingSlot: new Int32Array(length),
+    counts: new Float64Array(length * COUNTS),
+    shareAt: new Int32Array(length + 1),
+    first: new Int32Array(pool),
+    share: new Float64Array(pool),
+    shareSlot: new Int32Array(pool),
   };
-  next.set(task.id, entry);
-  return entry;
 }
 
-/** The options measuredCoupling gets, one object while they stay the same (not one a task). */
-let lastOptions: { minAttempts: number; coFlipPhi: number } = { ...COUPLING_DEFAULTS };
-function couplingOptions(minAttempts: number, coFlipPhi: number): { minAttempts: number; coFlipPhi: number } {
-  if (lastOptions.minAttempts !== minAttempts || lastOptions.coFlipPhi !== coFlipPhi) lastOptions = { minAttempts, coFlipPhi };
-  return lastOptions;
+/**
+ * The last computation's figures. The statistics panel recomputes on every change of the review log or the dataset,
+ * and a change touches one task: a label makes a new review state of its task (the reducer folds each change into a
+ * new object), a run new verifier results of its task (the store caches them per task until then), a spec edit a new
+ * task object at a new revision. Every other task's figures are still valid, so a change recomputes one task. The
+ * inputs are compared by identity (and the task's revision and its spec, test and attempt lists), which is why they
+ * are values nobody mutates: a changed task is a new object. Each computation keeps only the figures of the tasks it
+ * was given, so the cache holds one dataset and nothing of a task that is gone.
+ */
+let figuresCache: FigureColumns | undefined;
+
+/** The position in `prev` of figures still valid for `task` (given at position `i`), or -1. */
+function cachedAt(prev: FigureColumns, i: number, task: CandidateTask, state: TaskReviewState | undefined, verifier: TaskVerifierResults | undefined): number {
+  let j = -1;
+  if (i < prev.length && prev.task[i] === task) j = i;
+  else if (i >= prev.length || (prev.task[i] as CandidateTask).id !== task.id) {
+    // Tasks added, removed or moved: find it by id.
+    if (!prev.byId) {
+      prev.byId = new Map();
+      for (let k = 0; k < prev.length; k++) prev.byId.set((prev.task[k] as CandidateTask).id, k);
+    }
+    const k = prev.byId.get(task.id);
+    if (k !== undefined && prev.task[k] === task) j = k;
+  }
+  if (j < 0) return -1;
+  return prev.revision[j] === task.revision &&
+    prev.specs[j] === task.specs &&
+    prev.tests[j] === task.tests &&
+    prev.attempts[j] === task.attempts &&
+    prev.state[j] === state &&
+    prev.verifier[j] === verifier
+    ? j
+    : -1;
+}
+
+/** Room for `more` shares after `at` in the pools of `c`. */
+function reserve(c: FigureColumns, at: number, more: number): void {
+  if (at + more <= c.first.length) return;
+  const size = Math.max(at + more, 2 * c.first.length);
+  const first = new Int32Array(size);
+  first.set(c.first.subarray(0, at));
+  const share = new Float64Array(size);
+  share.set(c.share.subarray(0, at));
+  const shareSlot = new Int32Array(size);
+  shareSlot.set(c.shareSlot.subarray(0, at));
+  c.first = first;
+  c.share = share;
+  c.shareSlot = shareSlot;
+}
+
+/** Task `i`'s figures into `next`: copied from `prev` at `j`, or computed. */
+function taskFigures(next: FigureColumns, i: number, task: CandidateTask, state: TaskReviewState | undefined, verifier: TaskVerifierResults | undefined, prev: FigureColumns | undefined, j: number): void {
+  next.task[i] = task;
+  next.revision[i] = task.revision;
+  next.specs[i] = task.specs;
+  next.tests[i] = task.tests;
+  next.attempts[i] = task.attempts;
+  next.state[i] = state;
+  next.verifier[i] = verifier;
+  const at = next.shareAt[i] as number;
+  if (prev && j >= 0) {
+    next.source[i] = prev.source[j] as string;
+    next.categories[i] = prev.categories[j] as number;
+    next.coupled[i] = prev.coupled[j] as number;
+    next.coupling[i] = prev.coupling[j] as number;
+    next.couplingSlot[i] = prev.couplingSlot[j] as number;
+    next.counts.set(prev.counts.subarray(j * COUNTS, (j + 1) * COUNTS), i * COUNTS);
+    const from = prev.shareAt[j] as number;
+    const to = prev.shareAt[j + 1] as number;
+    reserve(next, at, to - from);
+    next.first.set(prev.first.subarray(from, to), at);
+    next.share.set(prev.share.subarray(from, to), at);
+    next.shareSlot.set(prev.shareSlot.subarray(from, to), at);
+    next.shareAt[i + 1] = at + to - from;
+    return;
+  }
+  next.source[i] = sourceOf(task);
+  next.categories[i] = distinctCategories(task.specs);
+  if (task.specs.length < 2) {
+    next.shareAt[i + 1] = at;
+    return;
+  }
+  const c = measureCoupling(task, state, verifier, next.policy, next.minAttempts, next.coFlipPhi);
+  next.coupled[i] = 1;
+  next.coupling[i] = c.coupling;
+  // Fewer than two distinct ids (repeated ones): 0, the number 1 - 1 / 1 is.
+  next.couplingSlot[i] = c.specs < 2 ? slotOf(1, 1) : slotOf(c.specs - 1, c.groups - 1);
+  const o = i * COUNTS;
+  next.counts[o] = c.pairs;
+  next.counts[o + 1] = c.coupledPairs;
+  next.counts[o + 2] = c.sharedTests;
+  next.counts[o + 3] = c.declared;
+  next.counts[o + 4] = c.coFlip;
+  next.counts[o + 5] = c.measuredPairs;
+  const k = c.specs;
+  reserve(next, at, k);
+  for (let d = 0; d < k; d++) {
+    next.first[at + d] = c.first[d] as number;
+    next.share[at + d] = k > 1 ? (c.degree[d] as number) / (k - 1) : 0;
+    // A share of a task with one distinct id is 0, the number 0 / 1 is.
+    next.shareSlot[at + d] = k > 1 ? slotOf(k - 1, c.degree[d] as number) : slotOf(1, 0);
+  }
+  next.shareAt[i + 1] = at + k;
 }
 
 /**
@@ -236,39 +386,51 @@ export function specStats(input: SpecStatsInput): SpecStats {
   const seed = (input.seed ?? BOOTSTRAP_SEED) >>> 0;
   const policy = input.policy ?? 'adjudicate';
   const groups = new Map<string, Group>();
-  const all: Group = { source: 'all', specs: [], categories: [], coupling: [] };
-  const byCategory = new Map<string, number[]>();
+  tallies = 0;
+  const all: Group = { source: 'all', specs: [], categories: [], coupling: newTally() };
+  const byCategory = new Map<string, Tally>();
   const evidence = { pairs: 0, coupledPairs: 0, sharedTests: 0, declared: 0, coFlip: 0, measuredPairs: 0 };
 
   const options = input.coupling ?? {};
   const minAttempts = options.minAttempts ?? COUPLING_DEFAULTS.minAttempts;
   const coFlipPhi = options.coFlipPhi ?? COUPLING_DEFAULTS.coFlipPhi;
-  const cache = figuresCache;
-  const next = new Map<string, CachedFigures>();
-  for (const task of input.tasks) {
-    const f = taskFigures(cache, next, task, input.state?.tasks.get(task.id), input.verdicts?.[task.id], policy, minAttempts, coFlipPhi);
-    let g = groups.get(f.source);
-    if (!g) groups.set(f.source, (g = { source: f.source, specs: [], categories: [], coupling: [] }));
+  const prev = figuresCache !== undefined && figuresCache.policy === policy && figuresCache.minAttempts === minAttempts && figuresCache.coFlipPhi === coFlipPhi ? figuresCache : undefined;
+  const tasks = input.tasks;
+  const next = emptyColumns(tasks.length, policy, minAttempts, coFlipPhi, prev ? prev.first.length : 8 * tasks.length);
+  for (let i = 0; i < tasks.length; i++) {
+    const task = tasks[i] as CandidateTask;
+    const state = input.state?.tasks.get(task.id);
+    const verifier = input.verdicts?.[task.id];
+    taskFigures(next, i, task, state, verifier, prev, prev ? cachedAt(prev, i, task, state, verifier) : -1);
+    const source = next.source[i] as string;
+    let g = groups.get(source);
+    if (!g) groups.set(source, (g = { source, specs: [], categories: [], coupling: newTally() }));
+    const categories = next.categories[i] as number;
     g.specs.push(task.specs.length);
-    g.categories.push(f.categories);
+    g.categories.push(categories);
     all.specs.push(task.specs.length);
-    all.categories.push(f.categories);
-    const c = f;
-    if (!c.coupled) continue;
-    g.coupling.push(c.coupling);
-    all.coupling.push(c.coupling);
-    evidence.pairs += c.pairs;
-    evidence.coupledPairs += c.coupledPairs;
-    evidence.sharedTests += c.sharedTests;
-    evidence.declared += c.declared;
-    evidence.coFlip += c.coFlip;
-    evidence.measuredPairs += c.measuredPairs;
+    all.categories.push(categories);
+    if (next.coupled[i] === 0) continue;
+    const coupling = next.coupling[i] as number;
+    const slot = next.couplingSlot[i] as number;
+    tallyAdd(g.coupling, slot, coupling);
+    tallyAdd(all.coupling, slot, coupling);
+    const o = i * COUNTS;
+    evidence.pairs += next.counts[o] as number;
+    evidence.coupledPairs += next.counts[o + 1] as number;
+    evidence.sharedTests += next.counts[o + 2] as number;
+    evidence.declared += next.counts[o + 3] as number;
+    evidence.coFlip += next.counts[o + 4] as number;
+    evidence.measuredPairs += next.counts[o + 5] as number;
     // specShare is per distinct id in task order: the first spec of each id gives the category.
-    for (let i = 0; i < c.first.length; i++) {
-      const cat = (task.specs[c.first[i] as number] as CandidateTask['specs'][number]).category;
-      let list = byCategory.get(cat);
-      if (!list) byCategory.set(cat, (list = []));
-      list.push(c.share[i] as number);
+    const first = next.first;
+    const share = next.share;
+    const shareSlot = next.shareSlot;
+    for (let d = next.shareAt[i] as number, to = next.shareAt[i + 1] as number; d < to; d++) {
+      const cat = (task.specs[first[d] as number] as CandidateTask['specs'][number]).category;
+      let t = byCategory.get(cat);
+      if (!t) byCategory.set(cat, (t = newTally()));
+      tallyAdd(t, shareSlot[d] as number, share[d] as number);
     }
   }
   figuresCache = next;
@@ -291,7 +453,7 @@ export function specStats(input: SpecStatsInput): SpecStats {
       ...(specsPerTask ? { specsPerTask } : {}),
       ...(categoriesPerTask ? { categoriesPerTask } : {}),
       histogram: [...counts].sort((a, b) => a[0] - b[0]).map(([n, tasks]) => ({ specs: n, tasks })),
-      coupling: distribution(g.coupling),
+      coupling: tallyDistribution(g.coupling),
     };
   };
 
@@ -303,7 +465,7 @@ export function specStats(input: SpecStatsInput): SpecStats {
     bySource: [...groups.values()].sort((a, b) => b.specs.length - a.specs.length || (a.source < b.source ? -1 : a.source > b.source ? 1 : 0)).map(summarize),
     couplingByCategory: [...byCategory]
       .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-      .map(([category, shares]) => ({ category, specs: shares.length, share: distribution(shares) })),
+      .map(([category, shares]) => ({ category, specs: shares.count, share: tallyDistribution(shares) })),
     evidence,
   };
 }
@@ -495,7 +657,31 @@ function resampleCounts(values: Float64Array[], counts: readonly number[], n: nu
     logQ[d] = Math.log(1 - p);
     odds[d] = p / (1 - p);
   }
+  // The probability of the mode of member d's binomial given the trials left (`left`), at d * (n + 1) + left: the
+  // trials left repeat from resample to resample (each (member, trials left) comes back about 14 times over 2,000
+  // resamples of 15,000 tasks), so each exp is taken once. 0 is "not yet" (a mode whose probability is 0 is then
+  // worked out each time, the same number). Kept only while it stays small.
+  const modeAt = kinds * (n + 1) <= MODE_TABLE ? new Float64Array(kinds * (n + 1)) : undefined;
+  const va = values[0] as Float64Array;
+  const vb = (values[1] ?? values[0]) as Float64Array;
+  const oa = out[0] as Float64Array;
+  const ob = (out[1] ?? out[0]) as Float64Array;
   for (let r = 0; r < resamples; r++) {
+    if (k <= 2) {
+      // The common case (specs and categories per task), without the loop over samples: the same sums.
+      let sa = 0;
+      let sb = 0;
+      let left = n;
+      for (let d = 0; d < kinds && left > 0; d++) {
+        const drawn = d === kinds - 1 ? left : modeAt ? binomialTabled(left, prob[d] as number, logP[d] as number, logQ[d] as number, odds[d] as number, rand(), logFact, modeAt, d * (n + 1) + left) : binomialLogs(left, prob[d] as number, logP[d] as number, logQ[d] as number, odds[d] as number, rand(), logFact);
+        sa += drawn * (va[d] as number);
+        sb += drawn * (vb[d] as number);
+        left -= drawn;
+      }
+      oa[r] = sa / n;
+      ob[r] = sb / n;
+      continue;
+    }
     sums.fill(0);
     let left = n;
     for (let d = 0; d < kinds && left > 0; d++) {
@@ -523,12 +709,33 @@ export function binomial(trials: number, p: number, u: number, logFact: Float64A
   return binomialLogs(trials, p, Math.log(p), Math.log(q), p / q, u, logFact);
 }
 
+/** Entries of `resampleCounts`' table of mode probabilities (8 MB). */
+const MODE_TABLE = 1 << 20;
+
 /** `binomial` with log p, log(1 - p) and p / (1 - p) given (the same arithmetic, so the same variate). */
 function binomialLogs(trials: number, p: number, logP: number, logQ: number, up: number, u: number, logFact: Float64Array): number {
   if (trials <= 0 || p <= 0) return 0;
   if (p >= 1) return trials;
   const mode = Math.min(trials, Math.floor((trials + 1) * p));
   const at = Math.exp((logFact[trials] as number) - (logFact[mode] as number) - (logFact[trials - mode] as number) + mode * logP + (trials - mode) * logQ);
+  return walk(trials, up, u, mode, at);
+}
+
+/** `binomialLogs` with the mode's probability kept in `table[slot]` (one slot per trials and p): the same variate. */
+function binomialTabled(trials: number, p: number, logP: number, logQ: number, up: number, u: number, logFact: Float64Array, table: Float64Array, slot: number): number {
+  if (trials <= 0 || p <= 0) return 0;
+  if (p >= 1) return trials;
+  const mode = Math.min(trials, Math.floor((trials + 1) * p));
+  let at = table[slot] as number;
+  if (at === 0) {
+    at = Math.exp((logFact[trials] as number) - (logFact[mode] as number) - (logFact[trials - mode] as number) + mode * logP + (trials - mode) * logQ);
+    table[slot] = at;
+  }
+  return walk(trials, up, u, mode, at);
+}
+
+/** The inversion walk outward from `mode`, whose probability is `at`. */
+function walk(trials: number, up: number, u: number, mode: number, at: number): number {
   u -= at;
   if (u < 0) return mode;
   let hi = mode;
