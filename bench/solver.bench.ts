@@ -289,7 +289,7 @@ async function main(): Promise<void> {
     '',
     `### ${CONCURRENCY} trials at once (${COMMANDS} cheap commands each) beside one alone`,
     '',
-    '| trials | steps/s (loops) | steps/s (whole trials) | overhead/step | command/step | event-loop delay p50 / p99 / max (beyond the ${DELAY_RESOLUTION_MS} ms timer) |',
+    `| trials | steps/s (loops) | steps/s (whole trials) | overhead/step | command/step | event-loop delay p50 / p99 / max (beyond the ${DELAY_RESOLUTION_MS} ms timer) |`,
     '| --- | --- | --- | --- | --- | --- |',
     ...conc.map((c) => `| ${c.k} | ${f(c.stepsPerSec)} | ${f(c.stepsPerSecWall)} | ${f(c.overhead, 2)} ms | ${f(c.exec, 1)} ms | ${f(c.p50)} / ${f(c.p99)} / ${f(c.max)} ms |`),
   ];

@@ -284,17 +284,39 @@ export interface TrajectoryInfo {
 
 /** The trajectory document, mini-swe-agent-1.1's `.traj.json` shape: the importer reads it unchanged. */
 export function trajectoryDocument(run: SolverRun, info: TrajectoryInfo): Record<string, unknown> {
+  return { info: trajectoryInfo(run, info), messages: run.messages, trajectory_format: TRAJECTORY_FORMAT };
+}
+
+const TRAJECTORY_FORMAT = 'mini-swe-agent-1.1';
+
+function trajectoryInfo(run: SolverRun, info: TrajectoryInfo): Record<string, unknown> {
   return {
-    info: {
-      model_stats: { instance_cost: run.stats.costUsd, api_calls: run.stats.steps },
-      config: { agent: { step_limit: run.limits.stepLimit, cost_limit: run.limits.costLimitUsd }, model: { model_name: info.model }, agent_type: SOLVER_VERSION },
-      mini_version: SOLVER_VERSION,
-      exit_status: run.exit?.exitStatus ?? null,
-      submission: info.submission,
-      ...(run.exit ? { exit_message: run.exit.message } : {}),
-      tokens: { prompt: run.stats.promptTokens, completion: run.stats.completionTokens },
-    },
-    messages: run.messages,
-    trajectory_format: 'mini-swe-agent-1.1',
+    model_stats: { instance_cost: run.stats.costUsd, api_calls: run.stats.steps },
+    config: { agent: { step_limit: run.limits.stepLimit, cost_limit: run.limits.costLimitUsd }, model: { model_name: info.model }, agent_type: SOLVER_VERSION },
+    mini_version: SOLVER_VERSION,
+    exit_status: run.exit?.exitStatus ?? null,
+    submission: info.submission,
+    ...(run.exit ? { exit_message: run.exit.message } : {}),
+    tokens: { prompt: run.stats.promptTokens, completion: run.stats.completionTokens },
   };
+}
+
+/**
+ * The trajectory's text after every step, `JSON.stringify(trajectoryDocument(run, info))` to the byte, without
+ * serialising the whole history again each time: the history only grows (a message is never changed once pushed),
+ * so the text of the messages so far is kept and each new message is serialised once. Rewriting a 250-step, 2.6 MB
+ * trajectory from scratch after every step made the host's work per step grow with the trial (issue 14).
+ */
+export class TrajectoryText {
+  private messagesText = '';
+  private count = 0;
+
+  constructor(private readonly run: SolverRun) {}
+
+  text(info: TrajectoryInfo): string {
+    const messages = this.run.messages;
+    if (messages.length < this.count) throw new Error('the history shrank');
+    for (; this.count < messages.length; this.count++) this.messagesText += `${this.count > 0 ? ',' : ''}${JSON.stringify(messages[this.count])}`;
+    return `{"info":${JSON.stringify(trajectoryInfo(this.run, info))},"messages":[${this.messagesText}],"trajectory_format":${JSON.stringify(TRAJECTORY_FORMAT)}}`;
+  }
 }
