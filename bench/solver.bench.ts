@@ -24,9 +24,11 @@ import { RepoArchiveCache } from '../src/adapters/docker/repoArchive';
 import { runUser } from '../src/adapters/docker/runSpec';
 import { loadDataset, repoPath } from '../src/adapters/fs/datasetLoader';
 import type { TrialModel } from '../src/app/solverTrial';
-import { BASH_TOOL, chatMessages, runTrial } from '../src/app/solverTrial';
+import { BASH_TOOL, chatMessages, runTrial, TrajectoryFile } from '../src/app/solverTrial';
 import type { CandidateTask } from '../src/core/model';
-import { SUBMIT_SENTINEL } from '../src/core/solver/agent';
+import type { ModelReply } from '../src/core/solver/agent';
+import { DEFAULT_LIMITS, SolverRun, SUBMIT_SENTINEL, TrajectoryText, trajectoryDocument } from '../src/core/solver/agent';
+import { writeFileAtomicIn } from '../src/adapters/fs/datasetPaths';
 import { buildExampleRepo } from '../test/unit/helpers/exampleRuns';
 
 function arg(name: string, dflt: number): number {
@@ -66,6 +68,8 @@ interface StepTimes {
   end: number;
   modelMs: number;
   execMs: number;
+  /** Of the overhead: building the request the LLM client would send (chatMessages + JSON.stringify). */
+  requestMs: number;
 }
 
 interface TrialRecord {
@@ -99,6 +103,7 @@ function scriptedModel(rec: TrialRecord, commands: string[]): TrialModel {
     // The LLM client's own work before it sends: the history in its shape, serialised. Host overhead, not model time.
     JSON.stringify({ model: 'scripted', messages: chatMessages(messages), tools: [{ type: 'function', function: BASH_TOOL }] });
     const m0 = performance.now();
+    rec.cur.requestMs = m0 - start;
     const command = i < commands.length ? (commands[i] as string) : `echo ${SUBMIT_SENTINEL}`;
     i++;
     const reply = { text: `THOUGHT: step ${i}.`, toolCalls: [{ id: `call_${i}`, name: 'bash', arguments: JSON.stringify({ command }) }], costUsd: 0, promptTokens: 50, completionTokens: 10 };
@@ -131,7 +136,7 @@ async function timedTrial(root: string, task: CandidateTask, engine: Engine, com
       onStep: () => {
         const c = rec.cur;
         if (c?.afterExec && c.start !== undefined) {
-          rec.steps.push({ start: c.start, end: performance.now(), modelMs: c.modelMs ?? 0, execMs: c.execMs ?? 0 });
+          rec.steps.push({ start: c.start, end: performance.now(), modelMs: c.modelMs ?? 0, execMs: c.execMs ?? 0, requestMs: c.requestMs ?? 0 });
           rec.cur = undefined;
         }
       },
@@ -175,6 +180,37 @@ async function floorRun(engine: Engine, task: CandidateTask, user: string, repoB
   } finally {
     await sc.remove();
   }
+}
+
+/**
+ * The trajectory's writes alone, host only, for `steps` steps of 10,000-character outputs: `whole` as runTrial wrote
+ * before (the document serialised whole, written atomically and flushed, twice a step), `kept` as it writes now
+ * (TrajectoryFile: only what changed, in place, unflushed, asynchronous). Per step: the two writes' time.
+ */
+async function writesOnly(root: string, mode: 'whole' | 'kept', steps: number, rel: string): Promise<number[]> {
+  const run = new SolverRun({ request: 'r', workdir: '/repo' }, { ...DEFAULT_LIMITS, stepLimit: 0, wallLimitSec: 0, costLimitUsd: 0 }, Date.now);
+  const file = new TrajectoryFile(root, rel, new TrajectoryText(run), 'scripted/bench');
+  file.writeWhole('');
+  const write = async () => {
+    if (mode === 'whole') writeFileAtomicIn(root, rel, `${JSON.stringify(trajectoryDocument(run, { model: 'scripted/bench', submission: '' }))}\n`);
+    else await file.appendStep();
+  };
+  const out: number[] = [];
+  const output = 'x'.repeat(10_000);
+  for (let i = 0; i < steps; i++) {
+    run.next();
+    const reply: ModelReply = { text: `THOUGHT: step ${i}.`, toolCalls: [{ id: `call_${i}`, name: 'bash', arguments: JSON.stringify({ command: TEN_KB }) }] };
+    run.onReply(reply);
+    const t0 = performance.now();
+    await write();
+    const t1 = performance.now();
+    run.next();
+    run.onOutput(0, output);
+    const t2 = performance.now();
+    await write();
+    out.push(t1 - t0 + (performance.now() - t2));
+  }
+  return out;
 }
 
 const median = (xs: number[]) => {
@@ -236,7 +272,16 @@ async function main(): Promise<void> {
     [0, 50],
     [Math.max(0, Math.floor(LONG / 2) - 25), Math.floor(LONG / 2) + 25],
     [Math.max(0, LONG - 50), LONG + 1],
-  ].map(([a, b]) => `| ${a as number + 1}-${Math.min(b as number, long.steps.length)} | ${f(median(bucket(a as number, b as number)), 2)} ms | ${f(Math.max(...bucket(a as number, b as number)), 1)} ms |`);
+  ].map(([a, b]) => `| ${a as number + 1}-${Math.min(b as number, long.steps.length)} | ${f(median(bucket(a as number, b as number)), 2)} ms | ${f(median(long.steps.slice(a, b).map((s) => s.requestMs)), 2)} ms | ${f(Math.max(...bucket(a as number, b as number)), 1)} ms |`);
+
+  // 2b. The trajectory's writes alone, before and after, alternating (ABBA).
+  const writes: Record<'whole' | 'kept', number[][]> = { whole: [], kept: [] };
+  for (const mode of ['whole', 'kept', 'kept', 'whole'] as const) writes[mode].push(await writesOnly(root, mode, LONG, `tasks/format-precision/attempts/bench-writes-${mode}-${n++}/trajectory.traj.json`));
+  loads.push(load());
+  const writeRow = (a: number, b: number) => {
+    const m = (mode: 'whole' | 'kept') => median(writes[mode].flatMap((w) => w.slice(a, b)));
+    return `| ${a + 1}-${Math.min(b, LONG)} | ${f(m('whole'), 2)} ms | ${f(m('kept'), 2)} ms | ${f(m('kept') / m('whole'), 2)} |`;
+  };
 
   // 3. One trial alone, then CONCURRENCY at once, each with the event-loop delay.
   const delayed = async (k: number) => {
@@ -283,9 +328,17 @@ async function main(): Promise<void> {
     '',
     `### Long history: ${LONG} steps of 10,000-character outputs (final trajectory ${f(trajBytes / 1e6, 2)} MB)`,
     '',
-    '| steps | host overhead per step (median) | max |',
-    '| --- | --- | --- |',
+    '| steps | host overhead per step (median) | of which the request (median) | max |',
+    '| --- | --- | --- | --- |',
     ...longRows,
+    '',
+    `The trajectory's two writes a step alone (host only, the same ${LONG} steps, ABBA rounds): before (serialised whole, written atomically and flushed, synchronous) and after (only what changed, in place, unflushed, asynchronous).`,
+    '',
+    '| steps | before | after | ratio |',
+    '| --- | --- | --- | --- |',
+    writeRow(0, 50),
+    writeRow(Math.max(0, Math.floor(LONG / 2) - 25), Math.floor(LONG / 2) + 25),
+    writeRow(Math.max(0, LONG - 50), LONG),
     '',
     `### ${CONCURRENCY} trials at once (${COMMANDS} cheap commands each) beside one alone`,
     '',

@@ -282,9 +282,12 @@ export interface TrajectoryInfo {
   submission: string;
 }
 
-/** The trajectory document, mini-swe-agent-1.1's `.traj.json` shape: the importer reads it unchanged. */
+/**
+ * The trajectory document, mini-swe-agent-1.1's `.traj.json` shape: the importer reads it unchanged. The messages
+ * come before `info`, so the text can grow by appending (TrajectoryText): only the `info` after them changes.
+ */
 export function trajectoryDocument(run: SolverRun, info: TrajectoryInfo): Record<string, unknown> {
-  return { info: trajectoryInfo(run, info), messages: run.messages, trajectory_format: TRAJECTORY_FORMAT };
+  return { trajectory_format: TRAJECTORY_FORMAT, messages: run.messages, info: trajectoryInfo(run, info) };
 }
 
 const TRAJECTORY_FORMAT = 'mini-swe-agent-1.1';
@@ -302,21 +305,37 @@ function trajectoryInfo(run: SolverRun, info: TrajectoryInfo): Record<string, un
 }
 
 /**
- * The trajectory's text after every step, `JSON.stringify(trajectoryDocument(run, info))` to the byte, without
- * serialising the whole history again each time: the history only grows (a message is never changed once pushed),
- * so the text of the messages so far is kept and each new message is serialised once. Rewriting a 250-step, 2.6 MB
- * trajectory from scratch after every step made the host's work per step grow with the trial (issue 14).
+ * The trajectory's text as it grows, `JSON.stringify(trajectoryDocument(run, info))` to the byte: `HEAD`, the
+ * messages, then `tail(info)`. The history only grows (a message is never changed once pushed), so each message is
+ * serialised once: `appendNew()` gives the text of the messages added since its last call, which goes where the
+ * old tail began. Serialising and rewriting a 250-step, 2.6 MB trajectory whole twice a step made the host's work
+ * per step grow with the trial (issue 14, docs/benchmarks.md).
  */
 export class TrajectoryText {
+  static readonly HEAD = `{"trajectory_format":${JSON.stringify(TRAJECTORY_FORMAT)},"messages":[`;
   private messagesText = '';
   private count = 0;
 
   constructor(private readonly run: SolverRun) {}
 
-  text(info: TrajectoryInfo): string {
+  /** The text of the messages added since the last call (after the first, each led by its comma). */
+  appendNew(): string {
     const messages = this.run.messages;
     if (messages.length < this.count) throw new Error('the history shrank');
-    for (; this.count < messages.length; this.count++) this.messagesText += `${this.count > 0 ? ',' : ''}${JSON.stringify(messages[this.count])}`;
-    return `{"info":${JSON.stringify(trajectoryInfo(this.run, info))},"messages":[${this.messagesText}],"trajectory_format":${JSON.stringify(TRAJECTORY_FORMAT)}}`;
+    let fresh = '';
+    for (; this.count < messages.length; this.count++) fresh += `${this.count > 0 ? ',' : ''}${JSON.stringify(messages[this.count])}`;
+    this.messagesText += fresh;
+    return fresh;
+  }
+
+  /** What follows the messages: the array's end and `info`, which changes every step. */
+  tail(info: TrajectoryInfo): string {
+    return `],"info":${JSON.stringify(trajectoryInfo(this.run, info))}}`;
+  }
+
+  /** The whole text. */
+  text(info: TrajectoryInfo): string {
+    this.appendNew();
+    return `${TrajectoryText.HEAD}${this.messagesText}${this.tail(info)}`;
   }
 }
