@@ -58,6 +58,9 @@ describe('the trajectory file', () => {
     const r = normalizeTrajectoryText(onDisk(), 'trajectory.traj.json');
     assert.ok(r.ok, JSON.stringify(r));
     assert.equal(r.trajectory.summary.format, 'mini-swe-agent');
+    assert.equal(r.trajectory.summary.exitStatus, 'Submitted', 'info, after the messages, is read');
+    assert.equal(r.trajectory.summary.submission, patch);
+    assert.equal(r.trajectory.summary.model, 'scripted/m');
   });
 
   it('a tail that comes out shorter leaves no bytes of the old one', async () => {
