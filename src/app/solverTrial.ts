@@ -4,6 +4,7 @@
 // stopped at any moment (cancel, a crash, kill -9) leaves an attempt whose partial trajectory opens in the viewer;
 // at the end the patch taken with git diff against the base commit and the final attempt.json (exit status, tokens,
 // cost). The container is always removed. See docs/solver.md.
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Engine } from '../adapters/docker/engine';
@@ -12,10 +13,10 @@ import { RepoArchiveCache } from '../adapters/docker/repoArchive';
 import { runUser } from '../adapters/docker/runSpec';
 import { SolverContainer } from '../adapters/docker/solverContainer';
 import { readDatasetText, repoPath, resolveDatasetPath } from '../adapters/fs/datasetLoader';
-import { writeFileAtomicIn } from '../adapters/fs/datasetPaths';
+import { resolveForWrite, writeFileAtomicIn } from '../adapters/fs/datasetPaths';
 import type { CandidateTask } from '../core/model';
 import type { ExitStatus, HistoryMessage, ModelReply, SolverLimits } from '../core/solver/agent';
-import { DEFAULT_LIMITS, SOLVER_VERSION, SolverRun, trajectoryDocument } from '../core/solver/agent';
+import { DEFAULT_LIMITS, SOLVER_VERSION, SolverRun, TrajectoryText } from '../core/solver/agent';
 import { errorText } from '../core/errorText';
 import type { ChatMessage, LlmClient } from '../adapters/llm/client';
 import { costOf } from '../adapters/llm/pricing';
@@ -86,6 +87,53 @@ export interface TrialOutcome {
 
 export class TrialError extends Error {}
 
+/**
+ * The trial's trajectory file. Written whole and atomically (a temporary file flushed and renamed over it) before
+ * the trial and at its end; after each step only what changed is written, in place: the new messages where the old
+ * tail (`info`) began, then the new tail, padded with spaces where it came out shorter, so the file is the whole
+ * document again (JSON allows the trailing spaces). That write is one positional write of a few KB, not flushed,
+ * asynchronous: the page cache outlives a killed process, so a trial stopped between steps keeps its last step.
+ * What it gives up against a rename: a reader, or a kill -9, that lands inside that one write sees a torn tail.
+ * Rewriting the whole, growing trajectory twice a step made the host's work per step grow with the trial (a
+ * 250-step trial of 10 KB outputs: 2.6 MB rewritten, and flushed, twice a step; docs/benchmarks.md, issue 14).
+ */
+export class TrajectoryFile {
+  /** Bytes of the file as we last wrote it, and where its tail begins. */
+  private fileBytes = 0;
+  private tailAt = 0;
+
+  constructor(
+    private readonly root: string,
+    private readonly rel: string,
+    private readonly text: TrajectoryText,
+    private readonly model: string,
+  ) {}
+
+  writeWhole(submission: string): void {
+    const info = { model: this.model, submission };
+    const body = `${this.text.text(info)}\n`;
+    writeFileAtomicIn(this.root, this.rel, body);
+    this.fileBytes = Buffer.byteLength(body);
+    this.tailAt = this.fileBytes - Buffer.byteLength(this.text.tail(info)) - 1;
+  }
+
+  async appendStep(): Promise<void> {
+    const fresh = Buffer.from(this.text.appendNew());
+    const tail = Buffer.from(this.text.tail({ model: this.model, submission: '' }));
+    const end = this.tailAt + fresh.length + tail.length + 1;
+    const pad = Math.max(0, this.fileBytes - end);
+    const data = Buffer.concat([fresh, tail, Buffer.alloc(pad, ' '), Buffer.from('\n')]);
+    const h = await fs.promises.open(resolveForWrite(this.root, this.rel), fs.constants.O_WRONLY | fs.constants.O_NOFOLLOW);
+    try {
+      await h.write(data, 0, data.length, this.tailAt);
+    } finally {
+      await h.close();
+    }
+    this.tailAt += fresh.length;
+    this.fileBytes = Math.max(this.fileBytes, end + pad);
+  }
+}
+
 const ATTEMPT_ID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
 
 export function trialAttemptId(modelName: string, at: Date): string {
@@ -120,10 +168,10 @@ export async function runTrial(o: TrialOptions): Promise<TrialOutcome> {
       null,
       2,
     )}\n`;
-  const writeTrajectory = (submission: string) => writeFileAtomicIn(o.root, `${dir}/trajectory.traj.json`, `${JSON.stringify(trajectoryDocument(run, { model: o.modelName, submission }))}\n`);
+  const trajectory = new TrajectoryFile(o.root, `${dir}/trajectory.traj.json`, new TrajectoryText(run), o.modelName);
   // The attempt exists before anything runs: a trial stopped at any point leaves a readable one.
   writeFileAtomicIn(o.root, `${dir}/patch.diff`, '');
-  writeTrajectory('');
+  trajectory.writeWhole('');
   writeFileAtomicIn(o.root, `${dir}/attempt.json`, attemptJson('started', 'a fresh trial that has not finished (or was stopped before it could say so)'));
 
   let container: SolverContainer | undefined;
@@ -176,7 +224,7 @@ export async function runTrial(o: TrialOptions): Promise<TrialOutcome> {
             else run.onContainerError(`the container did not run the command: ${errorText(e)}`);
           }
         }
-        writeTrajectory('');
+        await trajectory.appendStep();
         o.onStep?.(run);
       }
     } finally {
@@ -190,7 +238,7 @@ export async function runTrial(o: TrialOptions): Promise<TrialOutcome> {
   }
   const exit = run.exit ?? { exitStatus: 'ContainerError' as const, message: 'the trial ended without a status' };
   writeFileAtomicIn(o.root, `${dir}/patch.diff`, patch);
-  writeTrajectory(patch);
+  trajectory.writeWhole(patch);
   writeFileAtomicIn(o.root, `${dir}/attempt.json`, attemptJson(exit.exitStatus, exit.message));
   o.onStep?.(run);
   return {

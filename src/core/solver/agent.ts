@@ -282,19 +282,60 @@ export interface TrajectoryInfo {
   submission: string;
 }
 
-/** The trajectory document, mini-swe-agent-1.1's `.traj.json` shape: the importer reads it unchanged. */
+/**
+ * The trajectory document, mini-swe-agent-1.1's `.traj.json` shape: the importer reads it unchanged. The messages
+ * come before `info`, so the text can grow by appending (TrajectoryText): only the `info` after them changes.
+ */
 export function trajectoryDocument(run: SolverRun, info: TrajectoryInfo): Record<string, unknown> {
+  return { trajectory_format: TRAJECTORY_FORMAT, messages: run.messages, info: trajectoryInfo(run, info) };
+}
+
+const TRAJECTORY_FORMAT = 'mini-swe-agent-1.1';
+
+function trajectoryInfo(run: SolverRun, info: TrajectoryInfo): Record<string, unknown> {
   return {
-    info: {
-      model_stats: { instance_cost: run.stats.costUsd, api_calls: run.stats.steps },
-      config: { agent: { step_limit: run.limits.stepLimit, cost_limit: run.limits.costLimitUsd }, model: { model_name: info.model }, agent_type: SOLVER_VERSION },
-      mini_version: SOLVER_VERSION,
-      exit_status: run.exit?.exitStatus ?? null,
-      submission: info.submission,
-      ...(run.exit ? { exit_message: run.exit.message } : {}),
-      tokens: { prompt: run.stats.promptTokens, completion: run.stats.completionTokens },
-    },
-    messages: run.messages,
-    trajectory_format: 'mini-swe-agent-1.1',
+    model_stats: { instance_cost: run.stats.costUsd, api_calls: run.stats.steps },
+    config: { agent: { step_limit: run.limits.stepLimit, cost_limit: run.limits.costLimitUsd }, model: { model_name: info.model }, agent_type: SOLVER_VERSION },
+    mini_version: SOLVER_VERSION,
+    exit_status: run.exit?.exitStatus ?? null,
+    submission: info.submission,
+    ...(run.exit ? { exit_message: run.exit.message } : {}),
+    tokens: { prompt: run.stats.promptTokens, completion: run.stats.completionTokens },
   };
+}
+
+/**
+ * The trajectory's text as it grows, `JSON.stringify(trajectoryDocument(run, info))` to the byte: `HEAD`, the
+ * messages, then `tail(info)`. The history only grows (a message is never changed once pushed), so each message is
+ * serialised once: `appendNew()` gives the text of the messages added since its last call, which goes where the
+ * old tail began. Serialising and rewriting a 250-step, 2.6 MB trajectory whole twice a step made the host's work
+ * per step grow with the trial (issue 14, docs/benchmarks.md).
+ */
+export class TrajectoryText {
+  static readonly HEAD = `{"trajectory_format":${JSON.stringify(TRAJECTORY_FORMAT)},"messages":[`;
+  private messagesText = '';
+  private count = 0;
+
+  constructor(private readonly run: SolverRun) {}
+
+  /** The text of the messages added since the last call (after the first, each led by its comma). */
+  appendNew(): string {
+    const messages = this.run.messages;
+    if (messages.length < this.count) throw new Error('the history shrank');
+    let fresh = '';
+    for (; this.count < messages.length; this.count++) fresh += `${this.count > 0 ? ',' : ''}${JSON.stringify(messages[this.count])}`;
+    this.messagesText += fresh;
+    return fresh;
+  }
+
+  /** What follows the messages: the array's end and `info`, which changes every step. */
+  tail(info: TrajectoryInfo): string {
+    return `],"info":${JSON.stringify(trajectoryInfo(this.run, info))}}`;
+  }
+
+  /** The whole text. */
+  text(info: TrajectoryInfo): string {
+    this.appendNew();
+    return `${TrajectoryText.HEAD}${this.messagesText}${this.tail(info)}`;
+  }
 }

@@ -14,7 +14,7 @@ import type { TrialModel } from '../../../src/app/solverTrial';
 import { runTrial } from '../../../src/app/solverTrial';
 import type { CandidateTask } from '../../../src/core/model';
 import type { ModelReply } from '../../../src/core/solver/agent';
-import { SUBMIT_SENTINEL } from '../../../src/core/solver/agent';
+import { SUBMIT_SENTINEL, trajectoryDocument } from '../../../src/core/solver/agent';
 import { normalizeTrajectoryText } from '../../../src/core/trajectory/normalize';
 import type { BuiltDataset } from '../../fixtures/verify/dataset';
 import { buildDataset } from '../../fixtures/verify/dataset';
@@ -101,4 +101,29 @@ test('a cancelled trial ends Cancelled, keeps its partial trajectory readable, a
   const traj = normalizeTrajectoryText(readDatasetText(ds.root, `${task.dir}/attempts/trial-cancel/trajectory.traj.json`), 't.traj.json');
   assert.ok(traj.ok);
   assert.ok(traj.trajectory.steps.some((s) => s.text.includes('working')), 'the first step is there');
+});
+
+test('after every step the trajectory file is the whole document of the history so far', async () => {
+  const { model } = scripted(['ls', 'cat calc.py', "printf '%9000s' '' | tr ' ' x", `echo ${SUBMIT_SENTINEL}`]);
+  const file = () => path.join(ds.root, calcTask().dir, 'attempts', 'trial-steps', 'trajectory.traj.json');
+  const seen: string[] = [];
+  const out = await runTrial({
+    root: ds.root,
+    task: calcTask(),
+    engine,
+    model,
+    modelName: 'scripted/steps',
+    attemptId: 'trial-steps',
+    onStep: (run) => {
+      const text = fs.readFileSync(file(), 'utf8');
+      // The last call follows the final write, whose submission is the patch (empty: nothing changed).
+      const doc = JSON.stringify(trajectoryDocument(run, { model: 'scripted/steps', submission: '' }));
+      // Between steps only what changed is written: a tail that came out shorter leaves trailing spaces.
+      assert.ok(text.startsWith(doc) && /^ *\n$/.test(text.slice(doc.length)), `after ${run.messages.length} messages:\n${text.slice(-300)}`);
+      seen.push(text);
+    },
+  });
+  assert.equal(out.exitStatus, 'Submitted', out.message);
+  assert.equal(seen.length, 9, 'four replies, four commands, the end');
+  assert.ok(normalizeTrajectoryText(seen[seen.length - 1] as string, 't.traj.json').ok);
 });
