@@ -4,7 +4,6 @@
 // stopped at any moment (cancel, a crash, kill -9) leaves an attempt whose partial trajectory opens in the viewer;
 // at the end the patch taken with git diff against the base commit and the final attempt.json (exit status, tokens,
 // cost). The container is always removed. See docs/solver.md.
-import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Engine } from '../adapters/docker/engine';
@@ -13,7 +12,7 @@ import { RepoArchiveCache } from '../adapters/docker/repoArchive';
 import { runUser } from '../adapters/docker/runSpec';
 import { SolverContainer } from '../adapters/docker/solverContainer';
 import { readDatasetText, repoPath, resolveDatasetPath } from '../adapters/fs/datasetLoader';
-import { resolveForWrite, writeFileAtomicIn } from '../adapters/fs/datasetPaths';
+import { writeAtIn, writeFileAtomicIn } from '../adapters/fs/datasetPaths';
 import type { CandidateTask } from '../core/model';
 import type { ExitStatus, HistoryMessage, ModelReply, SolverLimits } from '../core/solver/agent';
 import { DEFAULT_LIMITS, SOLVER_VERSION, SolverRun, TrajectoryText } from '../core/solver/agent';
@@ -123,12 +122,7 @@ export class TrajectoryFile {
     const end = this.tailAt + fresh.length + tail.length + 1;
     const pad = Math.max(0, this.fileBytes - end);
     const data = Buffer.concat([fresh, tail, Buffer.alloc(pad, ' '), Buffer.from('\n')]);
-    const h = await fs.promises.open(resolveForWrite(this.root, this.rel), fs.constants.O_WRONLY | fs.constants.O_NOFOLLOW);
-    try {
-      await h.write(data, 0, data.length, this.tailAt);
-    } finally {
-      await h.close();
-    }
+    await writeAtIn(this.root, this.rel, data, this.tailAt);
     this.tailAt += fresh.length;
     this.fileBytes = Math.max(this.fileBytes, end + pad);
   }

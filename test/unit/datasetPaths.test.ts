@@ -1,6 +1,7 @@
 // The one path helper, with real symlinks: reads follow links only inside the dataset, writes follow none.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
@@ -11,6 +12,7 @@ import {
   resolveForRead,
   resolveForWrite,
   symlinksOut,
+  writeAtIn,
   writeFileAtomicIn,
 } from '../../src/adapters/fs/datasetPaths';
 import { writeTask } from '../../src/adapters/fs/datasetWriter';
@@ -73,6 +75,20 @@ test('writes refuse every symlink on the way, even one that stays inside, and ne
   writeFileAtomicIn(ds, 'c/d/e.json', '{}\n');
   assert.equal(fs.readFileSync(path.join(ds, 'c/d/e.json'), 'utf8'), '{}\n');
   assert.deepEqual(fs.readdirSync(path.join(ds, 'c/d')), ['e.json']);
+});
+
+test('a write in place (the growing trajectory) lands at its position and refuses a symlink at the name or on the way, and a FIFO', async () => {
+  const { ds, out } = setup();
+  fs.writeFileSync(path.join(ds, 'a/b/t.json'), '{"messages":[]}   \n');
+  await writeAtIn(ds, 'a/b/t.json', Buffer.from('1]}'), 13);
+  assert.equal(fs.readFileSync(path.join(ds, 'a/b/t.json'), 'utf8'), '{"messages":[1]}  \n');
+  fs.symlinkSync(path.join(out, 'secret.txt'), path.join(ds, 'a/b/link.json'));
+  await assert.rejects(writeAtIn(ds, 'a/b/link.json', Buffer.from('x'), 0));
+  fs.symlinkSync(path.join(ds, 'a/b'), path.join(ds, 'a/c'));
+  await assert.rejects(writeAtIn(ds, 'a/c/t.json', Buffer.from('x'), 0));
+  assert.equal(fs.readFileSync(path.join(out, 'secret.txt'), 'utf8'), 'outside', 'nothing outside changed');
+  execFileSync('mkfifo', [path.join(ds, 'a/b/fifo.json')]);
+  await assert.rejects(writeAtIn(ds, 'a/b/fifo.json', Buffer.from('x'), 0), /ENXIO|not a regular file/, 'refused at once, not a write that waits for a reader');
 });
 
 test('symlinksOut lists every symlink that leads out of the dataset, dangling ones included, and skips .git', () => {

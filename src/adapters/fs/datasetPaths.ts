@@ -343,6 +343,20 @@ export function createNewFile(root: string | DatasetRoot, rel: string, data: str
   return abs;
 }
 
+/**
+ * Writes `data` at byte `position` of the existing regular file `rel` (no symlink at its name, none on the way, no
+ * FIFO), in one write: a file rewritten in place at its end (a growing trajectory) instead of whole.
+ */
+export async function writeAtIn(root: string | DatasetRoot, rel: string, data: Uint8Array, position: number): Promise<void> {
+  const h = await fs.promises.open(resolveForWrite(root, rel), fs.constants.O_WRONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+  try {
+    if (!(await h.stat()).isFile()) throw new Error(`${rel} is not a regular file: not written`);
+    await h.write(data, 0, data.length, position);
+  } finally {
+    await h.close();
+  }
+}
+
 /** Flags that open `rel` for appending without following a symlink at its name, and without waiting on a FIFO. */
 export const APPEND_FLAGS = fs.constants.O_RDWR | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
 
