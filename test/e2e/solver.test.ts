@@ -12,7 +12,7 @@ import { SUBMIT_SENTINEL } from '../../src/core/solver/agent';
 import { FakeOpenAI } from '../integration/repair/fakeOpenAI';
 import { exampleDataset } from '../integration/repair/prepare';
 import { projectRoot } from '../vscode/harness/codeServer';
-import { openActivity, openWorkbench, quickInput, runCommand, treeRows, waitForNotification, webviewFrame } from './harness';
+import { openActivity, openWorkbench, runCommand, setApiKey, treeRows, waitForNotification, webviewFrame, writeEndpointSettings } from './harness';
 import type { Workbench } from './harness';
 
 const KEY = 'sk-test-SPECWEAVE-FAKE-KEY-e2e-solver-5d20c4';
@@ -46,9 +46,7 @@ describe('fresh trials in the workbench', { timeout: 600_000 }, () => {
       // The last reply waits for the test: the steps so far must be on screen while the trial is still under way.
       tool(3, `echo ${SUBMIT_SENTINEL}`, held),
     );
-    // Workspace settings: the endpoint settings are machine-overridable (see repair.test.ts).
-    fs.mkdirSync(path.join(path.dirname(root), '.vscode'), { recursive: true });
-    fs.writeFileSync(path.join(path.dirname(root), '.vscode', 'settings.json'), JSON.stringify({ 'specweave.repair.baseUrl': base, 'specweave.repair.model': 'gpt-4o-mini' }, null, 2));
+    writeEndpointSettings(path.dirname(root), base);
     wb = await openWorkbench({ testName: 'solver', workspace: path.dirname(root), inPlace: true, settings: { 'specweave.curator.name': 'alice' } });
   });
 
@@ -64,12 +62,7 @@ describe('fresh trials in the workbench', { timeout: 600_000 }, () => {
     const { page } = wb;
     await openActivity(page, 'SpecWeave');
     await treeRows(page, TASK).first().waitFor({ timeout: 60_000 });
-    await runCommand(page, 'SpecWeave: Set API Key');
-    const input = quickInput(page);
-    await input.waitFor();
-    await input.fill(KEY);
-    await input.press('Enter');
-    await waitForNotification(page, /API key is stored/);
+    await setApiKey(page, KEY);
 
     await treeRows(page, TASK).first().click();
     const view = webviewFrame(page, 'panel');
@@ -82,9 +75,16 @@ describe('fresh trials in the workbench', { timeout: 600_000 }, () => {
     const column = view.locator('[data-testid^="column-trial-gpt-4o-mini-"]').first();
     await column.waitFor({ timeout: 120_000 });
     await column.locator('.column-head').click();
+    await view.locator('[data-testid^="column-trial-gpt-4o-mini-"].active').waitFor({ timeout: 30_000 });
     const steps = view.locator('[data-testid="trajectory-list"] [data-testid="step-row"]');
-    await steps.filter({ hasText: 'live-step-marker-one' }).first().waitFor({ timeout: 120_000 });
-    await steps.filter({ hasText: 'live-step-marker-applied' }).first().waitFor({ timeout: 120_000 });
+    try {
+      await steps.filter({ hasText: 'live-step-marker-one' }).first().waitFor({ timeout: 120_000 });
+      await steps.filter({ hasText: 'live-step-marker-applied' }).first().waitFor({ timeout: 120_000 });
+    } catch (e) {
+      await wb.screenshot('steps-missing');
+      const list = await view.locator('[data-testid="trajectory-list"]').innerText().catch((x: unknown) => String(x));
+      throw new Error(`${String(e)}\nmodel requests: ${fake.requests.length}; the step list: ${list.slice(0, 2000)}`);
+    }
     assert.equal(fake.requests.length, 3, 'the model is asked for its last reply, which is held: the trial is still running');
     assert.equal(await column.locator('[data-testid="column-verdict"]').count(), 0, 'no verdict while it runs');
     await wb.screenshot('live-steps');
