@@ -72,13 +72,19 @@ export const SPECS_CMD = {
   draft: 'specweave.specs.draft',
 } as const;
 
-export type CommandFeature = 'core' | 'curation' | 'repair' | 'verifier' | 'specs';
+/** The solver feature's commands (solver/solverController.ts). */
+export const SOLVER_CMD = {
+  runTrials: 'specweave.solver.runTrials',
+} as const;
+
+export type CommandFeature = 'core' | 'curation' | 'repair' | 'verifier' | 'specs' | 'solver';
 export type CommandId =
   | (typeof CMD)[keyof typeof CMD]
   | (typeof CURATION_CMD)[keyof typeof CURATION_CMD]
   | (typeof REPAIR_CMD)[keyof typeof REPAIR_CMD]
   | (typeof VERIFIER_CMD)[keyof typeof VERIFIER_CMD]
-  | (typeof SPECS_CMD)[keyof typeof SPECS_CMD];
+  | (typeof SPECS_CMD)[keyof typeof SPECS_CMD]
+  | (typeof SOLVER_CMD)[keyof typeof SOLVER_CMD];
 
 const rows = (feature: CommandFeature, ids: Record<string, CommandId>) => Object.values(ids).map((id) => ({ id, feature }));
 /** Every command, once: its id and the feature that registers its handler (title: package.json). */
@@ -88,6 +94,7 @@ export const COMMAND_TABLE: ReadonlyArray<{ id: CommandId; feature: CommandFeatu
   ...rows('repair', REPAIR_CMD),
   ...rows('verifier', VERIFIER_CMD),
   ...rows('specs', SPECS_CMD),
+  ...rows('solver', SOLVER_CMD),
 ];
 const COMMAND_IDS: ReadonlySet<string> = new Set(COMMAND_TABLE.map((c) => c.id));
 

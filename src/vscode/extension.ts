@@ -23,6 +23,7 @@ import { OpenDataset } from './openDataset';
 import { registerDraftSpecs } from './specs/draftCommand';
 import { SpecAuthoring } from './specs/authoring';
 import { errorText } from '../core/errorText';
+import { SolverController } from './solver/solverController';
 
 /** What activation returns: the services, for the in-host tests and for later features to build on. */
 export interface SpecWeaveApi {
@@ -43,6 +44,8 @@ export interface SpecWeaveApi {
   curation: CurationController;
   /** The Probes section of the task view and the probe diffs. */
   probes: ProbesController;
+  /** Run Fresh Trials: solver trials on the repair endpoint, verified through the verifier's one queue. */
+  solver: SolverController;
 }
 
 export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
@@ -79,6 +82,8 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
   // Revalidation runs go through the verifier's one queue (its concurrency limit, status bar item and log).
   const repair = store.add(new RepairController({ secrets: context.secrets, owner, activeTask, log, logUri: context.logUri, verifier }));
   const probes = store.add(new ProbesController({ dataset, log }));
+  // Fresh trials verify through the verifier's one queue too.
+  const solver = store.add(new SolverController({ secrets: context.secrets, owner, activeTask, log, verifier }));
   store.add(vscode.workspace.registerTextDocumentContentProvider(PROBE_SCHEME, probes));
   const authoring = new SpecAuthoring({ owner, trusted: () => vscode.workspace.isTrusted, log: (line) => log.warn(line) });
   const panels = store.add(
@@ -110,6 +115,7 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
   repair.register(store);
   verifier.register(store);
   curation.register(store);
+  solver.register(store);
   registerDraftSpecs({ secrets: context.secrets, owner, activeTask, log }, store);
   // Every command of the one table has a handler now; one that does not is a wiring bug, said once in the log.
   void vscode.commands.getCommands(true).then(
@@ -142,7 +148,7 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
     })().catch((e: unknown) => log.error(`opening the dataset failed: ${errorText(e)}`));
   });
   log.info(`SpecWeave activated (workspace ${vscode.workspace.isTrusted ? 'trusted' : 'in Restricted Mode'}); commands: ${COMMAND_TABLE.length}`);
-  return { dataset, owner, activeTask, tree, panels, diffs, requireTrust, repair, verifier, curation, probes };
+  return { dataset, owner, activeTask, tree, panels, diffs, requireTrust, repair, verifier, curation, probes, solver };
 }
 
 export function deactivate(): void {}

@@ -213,3 +213,22 @@ function escapeRegExp(s: string): string {
 function cssString(s: string): string {
   return s.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
 }
+
+/**
+ * Points the workbench at an OpenAI-protocol endpoint through the workspace's settings (the endpoint settings are
+ * machine-overridable, which a remote window takes from the machine or the workspace, not from user settings).
+ */
+export function writeEndpointSettings(workspace: string, baseUrl: string, model = 'gpt-4o-mini'): void {
+  mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
+  writeFileSync(path.join(workspace, '.vscode', 'settings.json'), JSON.stringify({ 'specweave.repair.baseUrl': baseUrl, 'specweave.repair.model': model }, null, 2));
+}
+
+/** Stores the API key through "SpecWeave: Set API Key" in the command palette and waits for its confirmation. */
+export async function setApiKey(page: Page, key: string): Promise<void> {
+  await runCommand(page, 'SpecWeave: Set API Key');
+  const input = quickInput(page);
+  await input.waitFor();
+  await input.fill(key);
+  await input.press('Enter');
+  await waitForNotification(page, /API key is stored/);
+}

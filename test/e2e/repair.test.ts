@@ -13,7 +13,7 @@ import { testFilesAfterPatch } from '../../src/core/repair/revision';
 import { FakeOpenAI } from '../integration/repair/fakeOpenAI';
 import { FN_TASK, TEST_FILE, exampleDataset, goodReply, verifyAndLabel } from '../integration/repair/prepare';
 import { projectRoot } from '../vscode/harness/codeServer';
-import { openActivity, openWorkbench, quickInput, runCommand, treeRows, waitForNotification, webviewFrame } from './harness';
+import { openActivity, openWorkbench, quickInput, runCommand, setApiKey, treeRows, waitForNotification, webviewFrame, writeEndpointSettings } from './harness';
 import type { Workbench } from './harness';
 import type { Page } from 'playwright-core';
 
@@ -57,8 +57,7 @@ describe('repair in the workbench', { timeout: 600_000 }, () => {
     fake.push({ kind: 'answer', content: goodReply(root, (patch, b) => testFilesAfterPatch(patch, new Map([[TEST_FILE, b]])).files.get(TEST_FILE) ?? ''), chunkChars: 48, delayMs: 5 });
     // Workspace settings: the endpoint settings are machine-overridable, which a remote window (code-server) takes
     // from the machine or the workspace, not from user settings.
-    fs.mkdirSync(path.join(path.dirname(root), '.vscode'), { recursive: true });
-    fs.writeFileSync(path.join(path.dirname(root), '.vscode', 'settings.json'), JSON.stringify({ 'specweave.repair.baseUrl': base, 'specweave.repair.model': 'gpt-4o-mini' }, null, 2));
+    writeEndpointSettings(path.dirname(root), base);
     wb = await openWorkbench({ testName: 'repair', workspace: path.dirname(root), inPlace: true, settings: { 'specweave.curator.name': 'alice' } });
   });
 
@@ -73,12 +72,7 @@ describe('repair in the workbench', { timeout: 600_000 }, () => {
     const { page } = wb;
     await openActivity(page, 'SpecWeave');
     await treeRows(page, FN_TASK).first().waitFor({ timeout: 60_000 });
-    await runCommand(page, 'SpecWeave: Set API Key');
-    const input = quickInput(page);
-    await input.waitFor();
-    await input.fill(KEY);
-    await input.press('Enter');
-    await waitForNotification(page, /API key is stored/);
+    await setApiKey(page, KEY);
     await wb.screenshot('key-set');
   });
 

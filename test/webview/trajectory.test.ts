@@ -87,6 +87,17 @@ test('scrolling a 10,000-step trajectory keeps the DOM under 2,000 elements and 
   await stepRow(page, 0).waitFor();
 });
 
+test('a trajectory whose step count has not arrived yet still lists its steps (the first page tells the count)', async () => {
+  // A task view that starts over while a trial writes its trajectory gets the model before the step counts.
+  const fresh = await h.open({ height: 1100, query: 'summaries=0' });
+  try {
+    await stepRow(fresh, 0).waitFor({ timeout: 15_000 });
+    assert.equal(await fresh.evaluate(`document.querySelector('[data-testid="trajectory-list"]').scrollHeight`), 10_000 * 22, 'the list is as tall as the count the page gave');
+  } finally {
+    await fresh.close();
+  }
+});
+
 test('rows show step number, kind, preview, tool calls and cost', async () => {
   const row = stepRow(page, 3);
   assert.equal(await row.locator('.step-num').textContent(), '3');

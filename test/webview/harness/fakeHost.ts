@@ -53,6 +53,8 @@ function withTask(model: TaskViewModel, task: Pick<TaskViewModel, 'revision' | '
 // hostile).
 const repair = repairFixture(params.get('repair') ?? '', fixture.model);
 if (repair) fixture.model = { ...fixture.model, repair };
+// `summaries=0`: no column's trajectory summary (step count) yet, as a host's new session sends before it has read them.
+if (params.get('summaries') === '0') fixture.model = { ...fixture.model, columns: fixture.model.columns.map(({ trajectory: _t, ...c }) => c) };
 const STATE_KEY = 'harness.webviewState';
 const HOST_STATE_KEY = 'harness.hostState';
 

@@ -215,7 +215,9 @@ export class StepList {
     // Rows beyond what a tall viewport needs are dropped, so the pool never grows past one screen.
     while (this.rows.length > need + OVERSCAN * 2) this.rows.pop()!.root.remove();
     if (source && cache) {
-      const pages = pagesFor(this.range, PAGE_SIZE);
+      // A total not known yet with nothing to show (the column's step count had not reached the page: estimate 0,
+      // e.g. a trajectory that is still being written) is learnt from the first page; else no page was ever asked for.
+      const pages = cache.total === undefined && this.range.end <= this.range.start ? [0] : pagesFor(this.range, PAGE_SIZE);
       cache.touch(pages);
       this.fetch(source, cache, pages);
     }
