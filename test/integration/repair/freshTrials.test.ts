@@ -46,6 +46,15 @@ function cli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | n
   });
 }
 
+/** Asks for a suggestion on a fresh copy of the example; the copy's root and the suggestion's id. */
+async function suggested(env: NodeJS.ProcessEnv): Promise<{ root: string; sid: string }> {
+  const root = copyExample();
+  fake.push({ kind: 'answer', content: goodReplyWhole(root), usage: { prompt_tokens: 7000, completion_tokens: 1200 } });
+  const asked = await cli(['repair', root, FN_TASK, '--target', 'tests', '--json', '--curator', 'alice'], env);
+  assert.equal(asked.code, 0, asked.stderr);
+  return { root, sid: (JSON.parse(asked.stdout) as { suggestion: { id: string } }).suggestion.id };
+}
+
 const tool = (n: number, command: string) => ({ kind: 'answer' as const, content: `THOUGHT: step ${n}`, toolCalls: [{ id: `call_${n}`, name: 'bash', arguments: JSON.stringify({ command }) }], usage: { prompt_tokens: 300, completion_tokens: 30 } });
 
 test('accept --revalidate --fresh-trials 1: a fresh trial lands on the new revision, is verified, and shows in the matrix as fresh', async () => {
@@ -99,4 +108,45 @@ test('accept --revalidate --fresh-trials 1: a fresh trial lands on the new revis
   assert.ok(shown.stdout.includes(`fresh ${trial.attempt}`), shown.stdout);
   assert.match(shown.stdout, /—>pass\/TP|—>pass\/·/);
   for (const o of [asked, acc, shown]) assert.ok(!o.stdout.includes(KEY) && !o.stderr.includes(KEY), 'the key is never printed');
+});
+
+test('a fresh trial that fails to solve is information: the task is revalidated; one the endpoint refused is not', async () => {
+  const env = { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: base, SPECWEAVE_MODEL: 'gpt-4o-mini' };
+  type Reval = { revalidation: { fresh: FreshTrialEntry[]; revalidated: boolean; matrix: RepairMatrix } };
+
+  // Three replies without a command: FormatError, no patch. The old attempts all ran: revalidated.
+  let s = await suggested(env);
+  fake.requests.length = 0;
+  for (let i = 0; i < 3; i++) fake.push({ kind: 'answer', content: 'I would rather talk about it.' });
+  let acc = await cli(['repair', 'accept', s.root, FN_TASK, s.sid, '--revalidate', '--fresh-trials', '1', '--json', '--curator', 'alice', '--concurrency', '2'], env);
+  assert.equal(acc.code, 0, `${acc.stdout}\n${acc.stderr}`);
+  const rv = (JSON.parse(acc.stdout) as Reval).revalidation;
+  assert.deepEqual(rv.fresh.map((f) => [f.model, f.exitStatus, f.verdict]), [['gpt-4o-mini', 'FormatError', 'no patch']]);
+  assert.equal(rv.revalidated, true);
+  assert.equal(taskState(CurationStore.open(s.root).state, FN_TASK).status, 'revalidated');
+  assert.deepEqual(rv.matrix.fresh?.attemptStatus, { [rv.fresh[0]?.attempt ?? '']: {} }, 'landed, never verified: no run after');
+
+  // The endpoint refuses the key: ModelError, the trial did not get to try. Not revalidated; the task stays repaired.
+  s = await suggested(env);
+  fake.push({ kind: 'error', status: 401, message: 'invalid api key' });
+  acc = await cli(['repair', 'accept', s.root, FN_TASK, s.sid, '--revalidate', '--fresh-trials', '1', '--curator', 'alice', '--concurrency', '2'], env);
+  assert.equal(acc.code, 0, `${acc.stdout}\n${acc.stderr}`);
+  assert.match(acc.stdout, /fresh trial of gpt-4o-mini: attempt trial-gpt-4o-mini-\S+ ModelError after 0 step\(s\); verifier: no patch/);
+  assert.doesNotMatch(acc.stdout, /is revalidated/);
+  assert.equal(taskState(CurationStore.open(s.root).state, FN_TASK).status, 'repaired');
+  const stored = loadRevalidation(s.root, FN_TASK, s.sid);
+  assert.equal(stored?.fresh?.[0]?.exitStatus, 'ModelError');
+  for (const o of [acc]) assert.ok(!o.stdout.includes(KEY) && !o.stderr.includes(KEY));
+});
+
+test('--fresh-trials without --revalidate, or --model without --fresh-trials, is a usage error', async () => {
+  const env = { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: base };
+  const s = await suggested(env);
+  let r = await cli(['repair', 'accept', s.root, FN_TASK, s.sid, '--fresh-trials', '1', '--curator', 'alice'], env);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /--fresh-trials needs --revalidate/);
+  r = await cli(['repair', 'accept', s.root, FN_TASK, s.sid, '--revalidate', '--model', 'x', '--curator', 'alice'], env);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /--model is for the fresh trials/);
+  assert.equal(taskState(CurationStore.open(s.root).state, FN_TASK).status !== 'repaired', true, 'nothing was accepted');
 });
