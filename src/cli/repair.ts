@@ -322,7 +322,7 @@ function cliTrials(root: string, service: VerifierService, models: string[], tri
     trials,
     engine: service.engine,
     modelFor: (m) => llmTrialModel(clients.get(m) as LlmClient),
-    concurrency: Math.min(concurrency, 2),
+    concurrency,
     verify: queueVerifier(service),
     reloadTask: (tid) => loadDataset(root).tasks.find((t) => t.id === tid),
     onEvent: (e) => {

@@ -4,7 +4,6 @@
 // new attempt on revision 2, is verified, and shows in the before/after matrix apart from the re-run attempts, with
 // nothing before it. The task is revalidated; the key is printed nowhere; no container is left behind.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -18,9 +17,9 @@ import { SUBMIT_SENTINEL } from '../../../src/core/solver/agent';
 import { assertNoOwnedContainers, requireEngine } from '../verify/engineGuard';
 import { FN_ATTEMPT, FN_TASK, copyExample, goodReplyWhole } from './exampleCopy';
 import { FakeOpenAI } from './fakeOpenAI';
+import { runCli as cli } from './runCli';
 
 const KEY = 'sk-test-REPAIR-FRESH-3d9a0c';
-const PROJECT = path.resolve(__dirname, '../../..');
 let fake: FakeOpenAI;
 let base = '';
 let engine: Engine;
@@ -35,16 +34,6 @@ after(async () => {
   await assertNoOwnedContainers(engine);
 });
 
-function cli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT, 'src/cli/main.ts'), ...args], { cwd: PROJECT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    p.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    p.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 /** Asks for a suggestion on a fresh copy of the example; the copy's root and the suggestion's id. */
 async function suggested(env: NodeJS.ProcessEnv): Promise<{ root: string; sid: string }> {
