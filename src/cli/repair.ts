@@ -247,6 +247,8 @@ const acceptCmd = defineCommand({
     if (freshN > 0 && models.length === 0) throw new UsageError('--model names no model');
     const apiKey = process.env.OPENAI_API_KEY?.trim() || undefined;
     redactor.add(apiKey);
+    // The trials would all end ModelError: say so before the revision is written.
+    if (freshN > 0 && !apiKey && base.baseUrl === DEFAULT_BASE_URL) throw new UsageError(`--fresh-trials calls the model at ${DEFAULT_BASE_URL}: ${CLI_KEY_HINT.where}; nothing was accepted`);
     const curator = curatorOf(a, root);
     const store = openStore(a, { quiet: json });
     let accepted: AcceptResult;

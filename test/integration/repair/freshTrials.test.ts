@@ -137,5 +137,8 @@ test('--fresh-trials without --revalidate, or --model without --fresh-trials, is
   r = await cli(['repair', 'accept', s.root, FN_TASK, s.sid, '--revalidate', '--model', 'x', '--curator', 'alice'], env);
   assert.equal(r.code, 2, r.stderr);
   assert.match(r.stderr, /--model is for the fresh trials/);
+  r = await cli(['repair', 'accept', s.root, FN_TASK, s.sid, '--revalidate', '--fresh-trials', '1', '--base-url', 'https://api.openai.com/v1', '--curator', 'alice'], { OPENAI_API_KEY: '' });
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /--fresh-trials calls the model at https:\/\/api\.openai\.com\/v1: .*OPENAI_API_KEY.*nothing was accepted/);
   assert.equal(taskState(CurationStore.open(s.root).state, FN_TASK).status !== 'repaired', true, 'nothing was accepted');
 });
