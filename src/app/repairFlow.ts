@@ -2,7 +2,8 @@
 // write it all or nothing, and record it in the review log (`revision`, `repair.accept` and the life-cycle moves to
 // needs_repair and repaired); if the log does not take it, the files go back. Reject: one `repair.reject` event.
 // Revalidate: run the gold patch, the empty patch and every attempt on the new revision through the verifier's
-// queue and compute the before/after matrix, stored beside the suggestion.
+// queue and compute the before/after matrix, stored beside the suggestion; optionally then N fresh solver trials per
+// model on the new revision (freshTrials.ts's one batch loop), each a new attempt, verified, kept apart in the matrix.
 import { buildTask, REQUEST_FILE, TASK_FILE, TEST_PATCH_FILE } from '../core/dataset';
 import type { CandidateTask } from '../core/model';
 import type { RepairMatrix } from '../core/repair/matrix';
@@ -23,6 +24,10 @@ import { listTaskRuns } from '../adapters/fs/runStore';
 import type { RevisionFs } from '../adapters/fs/taskRevision';
 import { readRevision, recoverRevision, revisionFolder, rollbackRevision, writeRevision } from '../adapters/fs/taskRevision';
 import { errorText } from '../core/errorText';
+import type { FreshTrialEntry } from '../core/repair/fresh';
+import { freshTrialIncomplete } from '../core/repair/fresh';
+import type { FreshTrialsOptions, TrialResult } from './freshTrials';
+import { runFreshTrials, trialJobs } from './freshTrials';
 
 export type RepairRefusalCode = 'unknown_task' | 'unknown_suggestion' | 'not_ready' | 'decided' | 'task_changed' | 'task_decided' | 'invalid_revision' | 'write_failed' | 'log_failed';
 
@@ -222,8 +227,8 @@ function runsOfRevision(runs: Map<string, VerifierRunRecord[]>, revision: number
   return out;
 }
 
-/** The before/after matrix of a task between two revisions, from the runs stored for each. */
-export function matrixBetween(store: CurationStore, taskId: string, from: number, to: number): RepairMatrix | undefined {
+/** The before/after matrix of a task between two revisions, from the runs stored for each (`fresh`: the trials run on the new one). */
+export function matrixBetween(store: CurationStore, taskId: string, from: number, to: number, fresh?: readonly FreshTrialEntry[]): RepairMatrix | undefined {
   store.refresh();
   const after = store.task(taskId);
   if (!after) return undefined;
@@ -239,7 +244,32 @@ export function matrixBetween(store: CurationStore, taskId: string, from: number
     state: st,
     ...(rev ? { revisionEvent: rev.id } : {}),
     policy: store.policy,
+    ...(fresh ? { fresh } : {}),
   });
+}
+
+/**
+ * Fresh solver trials after the re-runs: `trials` per model on the new revision, through runFreshTrials with the
+ * caller's engine, one trial model per model name, limits, concurrency and verifier. `reloadTask` reads the task
+ * again once a trial has landed (the caller's owner of tasks); the store takes the new attempts from it too.
+ */
+export type RevalidationTrials = Omit<FreshTrialsOptions, 'root' | 'jobs' | 'signal'> & {
+  models: readonly string[];
+  trials: number;
+};
+
+/** A trial's result as the revalidation record keeps it. */
+export function freshEntry(r: TrialResult): FreshTrialEntry {
+  return {
+    ...(r.attemptId !== undefined ? { attempt: r.attemptId } : {}),
+    model: r.model,
+    ...(r.exitStatus !== undefined ? { exitStatus: r.exitStatus } : {}),
+    ...(r.verdict !== undefined ? { verdict: r.verdict } : {}),
+    ...(r.runId !== undefined ? { runId: r.runId } : {}),
+    ...(r.steps !== undefined ? { steps: r.steps } : {}),
+    ...(r.costUsd !== undefined ? { costUsd: Number(r.costUsd.toFixed(6)) } : {}),
+    ...(r.error !== undefined ? { error: r.error } : {}),
+  };
 }
 
 export interface RevalidateOptions {
@@ -251,12 +281,14 @@ export interface RevalidateOptions {
   suggestionId?: string;
   signal?: AbortSignal;
   store?: CurationStore;
+  /** Fresh solver trials on the new revision after the re-runs (none when absent or `trials` is 0). */
+  freshTrials?: RevalidationTrials;
 }
 
 export interface RevalidateResult {
   record: RevalidationRecord;
   file: string;
-  /** Whether the task moved to `revalidated` (every run reached a result). */
+  /** Whether the task moved to `revalidated` (every run reached a result, every fresh trial ran: solved or not). */
   revalidated: boolean;
 }
 
@@ -270,8 +302,20 @@ export async function revalidate(o: RevalidateOptions): Promise<RevalidateResult
   const from = task.revision - 1;
   const ids = [...(task.files.goldPatch ? [GOLD_PROBE] : []), EMPTY_PROBE, ...task.attempts.map((a) => a.id)];
   const outcomes = await o.runner.run(task, ids, o.signal);
+  let fresh: FreshTrialEntry[] | undefined;
+  const ft = o.freshTrials;
+  if (ft && ft.trials > 0 && ft.models.length > 0) {
+    const { models, trials, ...loop } = ft;
+    const results = o.signal?.aborted ? [] : await runFreshTrials({ ...loop, root: store.root, jobs: trialJobs([task], models, trials), ...(o.signal ? { signal: o.signal } : {}) });
+    fresh = results.map(freshEntry);
+    // A job the cancel kept from starting is a trial that did not run.
+    for (const m of new Set(models)) {
+      for (let i = results.filter((r) => r.model === m).length; i < trials * models.filter((x) => x === m).length; i++) fresh.push({ model: m, error: 'cancelled before it started' });
+    }
+    store.updateTasks([o.taskId], (id) => ft.reloadTask(id));
+  }
   store.invalidateRuns(o.taskId);
-  const matrix = matrixBetween(store, o.taskId, from, task.revision);
+  const matrix = matrixBetween(store, o.taskId, from, task.revision, fresh);
   if (!matrix) throw new RepairFlowError('not_ready', `revision ${from} of task ${o.taskId} is not readable under ${revisionFolder(o.root, o.taskId, from)}`);
   const runs = outcomes.map((x) => ({ attempt: x.attempt, ...(x.record ? { runId: x.record.runId, status: x.record.status } : { status: 'not_run' }), ...(x.error ? { error: x.error } : {}) }));
   const record: RevalidationRecord = {
@@ -283,15 +327,17 @@ export async function revalidate(o: RevalidateOptions): Promise<RevalidateResult
     finishedAt: new Date().toISOString(),
     runs,
     matrix,
+    ...(fresh ? { fresh } : {}),
   };
   const file = saveRevalidation(o.root, record);
-  const complete = outcomes.every((x) => x.record && x.record.status !== 'infra_error');
+  // A trial that fails the verifier (or gives up) is information; one that could not run leaves it incomplete.
+  const complete = outcomes.every((x) => x.record && x.record.status !== 'infra_error') && !(fresh ?? []).some(freshTrialIncomplete);
   let revalidated = false;
   if (complete) {
     const r = await store.record<string>((state) => {
       const st = taskState(state, o.taskId);
       if (!checkTransition(st.status, 'revalidated').ok) return { abort: `task is ${st.status}` };
-      return [{ kind: 'status', task: o.taskId, revision: task.revision, curator: o.curator, payload: { from: st.status, to: 'revalidated', note: `gold, empty and ${task.attempts.length} attempt(s) run on revision ${task.revision}` } }];
+      return [{ kind: 'status', task: o.taskId, revision: task.revision, curator: o.curator, payload: { from: st.status, to: 'revalidated', note: `gold, empty and ${task.attempts.length} attempt(s) run on revision ${task.revision}${fresh ? `, ${fresh.length} fresh trial(s)` : ''}` } }];
     });
     revalidated = r.ok;
     store.refresh();

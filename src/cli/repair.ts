@@ -1,16 +1,23 @@
 // `specweave repair`: ask the repair agent for a suggestion on a task and print it (rationale, evidence, diffs);
 // `repair accept|reject` decides on a stored suggestion (accept writes a new task revision and, with --revalidate,
 // runs gold, empty and every attempt on it in containers and prints the before/after matrix); `repair show` prints
-// a stored suggestion or the prompt that was sent. See docs/repair.md.
+// a stored suggestion or the prompt that was sent. With --fresh-trials N, the revalidation also runs N fresh solver
+// trials per model on the new revision (each a new attempt, verified). See docs/repair.md.
 import * as path from 'node:path';
 import { EngineUnavailableError } from '../adapters/docker/engine';
 import { VerifierService, machineConcurrency } from '../adapters/docker/verifyService';
 import { ReviewLogError } from '../adapters/fs/reviewLog';
 import type { AcceptResult, RevalidateResult } from '../app/repairFlow';
-import { RepairFlowError, acceptSuggestion, rejectSuggestion, revalidate, serviceRunner } from '../app/repairFlow';
+import type { RevalidationTrials } from '../app/repairFlow';
+import { RepairFlowError, acceptSuggestion, freshEntry, rejectSuggestion, revalidate, serviceRunner } from '../app/repairFlow';
+import { queueVerifier } from '../app/freshTrials';
+import { llmTrialModel } from '../app/solverTrial';
+import { LlmClient } from '../adapters/llm/client';
+import { loadDataset } from '../adapters/fs/datasetLoader';
 import { RepairContextError } from '../app/repairContext';
 import type { SuggestionRecord } from '../adapters/fs/repairStore';
 import { NotADatasetError } from '../adapters/fs/datasetLoader';
+import type { FreshTrialEntry } from '../core/repair/fresh';
 import { RepairStoreError, listSuggestions, loadRevalidation, loadSuggestion, readSuggestionFile, suggestionFolder } from '../adapters/fs/repairStore';
 import type { LlmSettings } from '../adapters/llm/client';
 import { DEFAULT_BASE_URL, DEFAULT_MAX_REPLY_BYTES, DEFAULT_SETTINGS } from '../adapters/llm/client';
@@ -142,7 +149,7 @@ const requestCmd = defineCommand({
   summary: 'ask the repair agent for a suggestion on a task; store and print it',
   usage:
     'specweave repair DATASET TASK [--target auto|request|specs|tests|spec_test_map] [--note T] [--model M] [--json]\n' +
-    '       specweave repair accept DATASET TASK SUGGESTION [--reason T] [--revalidate] [--json]\n' +
+    '       specweave repair accept DATASET TASK SUGGESTION [--reason T] [--revalidate [--fresh-trials N]] [--json]\n' +
     '       specweave repair reject DATASET TASK SUGGESTION --reason T [--json]\n' +
     '       specweave repair show DATASET TASK [SUGGESTION] [--prompt] [--json]\n' +
     'The API key comes from OPENAI_API_KEY; it is never printed or stored',
@@ -213,10 +220,14 @@ function printAccept(r: AcceptResult, taskId: string): void {
 const acceptCmd = defineCommand({
   name: 'repair accept',
   summary: 'accept a stored suggestion: write a new revision of the task (and revalidate it)',
-  usage: 'specweave repair accept DATASET TASK SUGGESTION [--reason T] [--revalidate] [--concurrency N] [--host ADDRESS] [--json]',
+  usage:
+    'specweave repair accept DATASET TASK SUGGESTION [--reason T] [--revalidate [--fresh-trials N [--model M[,M...]]]] [--concurrency N] [--host ADDRESS] [--json]\n' +
+    'Fresh trials call the model: the API key comes from OPENAI_API_KEY; it is never printed or stored',
   flags: {
     reason: { type: 'string', help: 'a note recorded with the acceptance' },
     revalidate: { type: 'boolean', help: 'run gold, empty and every attempt on the new revision in containers and print the before/after matrix' },
+    'fresh-trials': { type: 'string', help: 'with --revalidate: also run N fresh solver trials per model on the new revision (default 0)' },
+    ...endpointFlags,
     concurrency: { type: 'string', help: 'runs at a time for --revalidate' },
     host: { type: 'string', help: 'container engine address for --revalidate' },
     json: { type: 'boolean', help: 'print the result as JSON' },
@@ -226,6 +237,18 @@ const acceptCmd = defineCommand({
   async run(a) {
     const [root, taskId, id] = a.positional as [string, string, string];
     const json = a.booleans.json === true;
+    const freshN = number('fresh-trials', a.strings['fresh-trials'], 0, 100) ?? 0;
+    if (!Number.isInteger(freshN)) throw new UsageError(`--fresh-trials must be a whole number, got "${one(a.strings['fresh-trials'])}"`);
+    if (freshN > 0 && !a.booleans.revalidate) throw new UsageError('--fresh-trials needs --revalidate (the trials are part of the revalidation)');
+    const endpointGiven = Object.keys(endpointFlags).filter((k) => a.strings[k] !== undefined);
+    if (freshN === 0 && endpointGiven.length > 0) throw new UsageError(`--${endpointGiven[0] ?? 'model'} is for the fresh trials: give --fresh-trials N too`);
+    const base = settingsFrom(a);
+    const models = [...new Set(base.model.split(',').map((m) => m.trim()).filter((m) => m.length > 0))];
+    if (freshN > 0 && models.length === 0) throw new UsageError('--model names no model');
+    const apiKey = process.env.OPENAI_API_KEY?.trim() || undefined;
+    redactor.add(apiKey);
+    // The trials would all end ModelError: say so before the revision is written.
+    if (freshN > 0 && !apiKey && base.baseUrl === DEFAULT_BASE_URL) throw new UsageError(`--fresh-trials calls the model at ${DEFAULT_BASE_URL}: ${CLI_KEY_HINT.where}; nothing was accepted`);
     const curator = curatorOf(a, root);
     const store = openStore(a, { quiet: json });
     let accepted: AcceptResult;
@@ -247,19 +270,69 @@ const acceptCmd = defineCommand({
         if (e instanceof EngineUnavailableError) return fail(json, 'engine', `revision ${accepted.to} is written, but it cannot be revalidated: ${e.message}`);
         throw e;
       }
-      if (!json) say(`revalidating ${taskId} revision ${accepted.to}: gold, empty and every attempt...`);
+      if (!json) say(`revalidating ${taskId} revision ${accepted.to}: gold, empty and every attempt${freshN > 0 ? `, then ${freshN} fresh trial(s) of ${models.join(', ')}` : ''}...`);
       const reopened = openStore(a, { quiet: true });
-      reval = await revalidate({ root: store.root, taskId, runner: serviceRunner(service), curator, suggestionId: id, store: reopened });
+      const ac = new AbortController();
+      const onSigint = () => {
+        err('\n');
+        say('cancelling: the runs still queued are dropped, the trials under way end at their next step');
+        ac.abort();
+        service.queue.cancelAll();
+      };
+      process.once('SIGINT', onSigint);
+      try {
+        reval = await revalidate({
+          root: store.root,
+          taskId,
+          runner: serviceRunner(service),
+          curator,
+          suggestionId: id,
+          store: reopened,
+          signal: ac.signal,
+          ...(freshN > 0 ? { freshTrials: cliTrials(store.root, service, models, freshN, base, apiKey, concurrency) } : {}),
+        });
+      } finally {
+        process.removeListener('SIGINT', onSigint);
+      }
+      for (const f of reval.record.fresh ?? []) if (f.error) f.error = redactor.redact(f.error);
       if (!json) {
         for (const r of reval.record.runs) out(`  ${one(r.attempt)}: ${one(r.status)}${r.error ? ` (${one(r.error)})` : ''}\n`);
+        for (const f of reval.record.fresh ?? []) out(`  ${freshLine(f)}\n`);
         out(formatMatrix(reval.record.matrix));
         if (reval.revalidated) out(`${one(taskId)} is revalidated\n`);
       }
     }
-    if (json) printJson({ ok: true, accepted: { from: accepted.from, to: accepted.to, changedSpecs: accepted.changedSpecs, edited: accepted.edited, changed: accepted.changed }, ...(reval ? { revalidation: { runs: reval.record.runs, matrix: reval.record.matrix, revalidated: reval.revalidated } } : {}) });
+    if (json) {
+      const revalidation = reval ? { runs: reval.record.runs, ...(reval.record.fresh ? { fresh: reval.record.fresh } : {}), matrix: reval.record.matrix, revalidated: reval.revalidated } : undefined;
+      printJson({ ok: true, accepted: { from: accepted.from, to: accepted.to, changedSpecs: accepted.changedSpecs, edited: accepted.edited, changed: accepted.changed }, ...(revalidation ? { revalidation } : {}) });
+    }
     return 0;
   },
 });
+
+/** One fresh trial, as `solve` prints it. */
+function freshLine(f: FreshTrialEntry): string {
+  const what = f.attempt ? `attempt ${one(f.attempt)} ${one(f.exitStatus ?? '')}${f.steps !== undefined ? ` after ${f.steps} step(s)` : ''}` : 'no attempt';
+  return `fresh trial of ${one(f.model)}: ${what}${f.verdict ? `; verifier: ${one(f.verdict)}` : ''}${f.error ? `; error: ${one(f.error)}` : ''}`;
+}
+
+/** The fresh trials of `accept --revalidate --fresh-trials N`: one LLM client per model, as `solve` makes them. */
+function cliTrials(root: string, service: VerifierService, models: string[], trials: number, base: LlmSettings, apiKey: string | undefined, concurrency: number): RevalidationTrials {
+  const clients = new Map(models.map((m) => [m, new LlmClient({ settings: { ...base, model: m }, ...(apiKey ? { apiKey } : {}), redactor, keyHint: CLI_KEY_HINT })]));
+  return {
+    models,
+    trials,
+    engine: service.engine,
+    modelFor: (m) => llmTrialModel(clients.get(m) as LlmClient),
+    concurrency,
+    verify: queueVerifier(service),
+    reloadTask: (tid) => loadDataset(root).tasks.find((t) => t.id === tid),
+    onEvent: (e) => {
+      if (e.kind === 'start') say(`[${e.index + 1}/${e.total}] a fresh trial of ${e.job.model} on ${e.job.task.id} starts`);
+      else if (e.kind === 'done') say(`[${e.finished}/${e.total}] ${freshLine(freshEntry(e.result))}`);
+    },
+  };
+}
 
 const rejectCmd = defineCommand({
   name: 'repair reject',
@@ -313,7 +386,13 @@ const showCmd = defineCommand({
       out(readSuggestionFile(root, taskId, id, r.prompt.file));
       return 0;
     }
-    const reval = loadRevalidation(root, taskId, id);
+    let reval;
+    try {
+      reval = loadRevalidation(root, taskId, id);
+    } catch (e) {
+      if (e instanceof RepairStoreError) return fail(json, 'io', e.message);
+      throw e;
+    }
     if (json) printJson({ ok: true, suggestion: suggestionJson(root, r), ...(reval ? { revalidation: reval } : {}) });
     else {
       printSuggestion(root, r);

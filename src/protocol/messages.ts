@@ -361,6 +361,17 @@ export interface RepairMatrixView {
   counts: { before: { falsePositives: number; falseNegatives: number }; after: { falsePositives: number; falseNegatives: number } };
   /** (additive) Run status of each attempt on the old and the new revision (passed, failed, recorded:…; missing when not run). */
   attemptStatus?: Record<string, { before?: string; after?: string }>;
+  /** (additive) Fresh solver trials of the revalidation, on the new revision only: cells' `before` is absent; not in `counts`. */
+  fresh?: RepairFreshView;
+}
+
+/** Fresh trials: every trial run (`attempt` missing when it did not land), the attempts' cells and run status after. */
+export interface RepairFreshView {
+  attempts: string[];
+  cells: RepairMatrixView['cells'];
+  attemptStatus?: Record<string, { after?: string }>;
+  /** Model names, exit statuses, verdicts and errors are hostile text. */
+  trials?: Array<{ attempt?: string; model: string; exitStatus?: string; verdict?: string; error?: string }>;
 }
 
 // ---- curation (the review part of the task view) ---------------------------------------------------------------

@@ -249,3 +249,44 @@ test('a big matrix (10 attempts x 40 specs) stays within the DOM budget until "s
   await page.close();
   assert.deepEqual(h.errors, []);
 });
+
+test('fresh trials: rows of their own marked "fresh", nothing before them, counted apart, their text inert', async () => {
+  const PWN = 'window.__pwned=1';
+  const page = await openRepair('repair=fresh');
+  const fresh = page.locator('[data-testid="repair-row"][data-fresh="true"]');
+  await fresh.first().waitFor();
+  const evil = `trial-"><img src=x onerror=${PWN}>`;
+  const first = 'trial-gpt-4o-mini-20261202T061500-ab12cd';
+  // The re-run attempts first, then the fresh trials, each with its badge.
+  assert.deepEqual(await dataOf(page.locator('[data-testid="repair-row"]'), 'attempt'), ['a1', 'a2', 'a3', first, evil]);
+  assert.deepEqual(await dataOf(fresh, 'attempt'), [first, evil]);
+  assert.deepEqual(await fresh.locator('[data-testid="repair-fresh-badge"]').allTextContents(), ['fresh', 'fresh']);
+  assert.equal(await page.locator('[data-testid="repair-row"]:not([data-fresh]) [data-testid="repair-fresh-badge"]').count(), 0);
+  // Verdict after, "—" before; no gone/appeared marks in a fresh row.
+  const fp = cellAt(page, first, 'S4');
+  assert.equal(await fp.locator('[data-testid="repair-outcomes"]').textContent(), '— → FP');
+  assert.equal(await fp.locator('.repair-verdicts').textContent(), '— → pass');
+  assert.equal(await fresh.locator('[data-testid="repair-mark"]').count(), 0);
+  assert.equal(await cellAt(page, first, 'S1').locator('[data-testid="repair-outcomes"]').textContent(), '— → TP');
+  assert.deepEqual(await fresh.locator('[data-testid="repair-attempt-status"]').allTextContents(), ['— → passed', '— → <script>window.__pwned=1</scr…']);
+  // The comparison is of the re-run attempts only: the fresh false positive is not "appeared".
+  assert.equal(await tid(page, 'repair-count-fp').textContent(), 'false positives 1 → 1');
+  assert.deepEqual(await dataOf(page.locator('[data-testid="repair-appeared"] [data-testid="repair-ref"]'), 'attempt'), ['a2']);
+  const summary = tid(page, 'repair-fresh');
+  assert.match((await summary.textContent()) ?? '', /^\s*Fresh trials: 3 on the new revision \(not run before, not counted above\): 1 passed the verifier; false positives 1, false negatives 0/);
+  assert.deepEqual(await page.locator('[data-testid="repair-fresh-trial"]').allTextContents(), [
+    `${first} · gpt-4o-mini · Submitted · verifier passed`,
+    `${evil} · <svg onload=${PWN}> · LimitsExceeded · verifier failed`,
+    `(no attempt) · gpt-4o-mini · the endpoint said <img src=x onerror=${PWN}>`,
+  ]);
+  assert.match((await tid(page, 'repair-fresh-missing').textContent()) ?? '', /^1 trial\(s\) did not land as an attempt$/);
+  await h.shot(page, 'fresh');
+  await page.locator('[data-testid="repair-row"][data-fresh="true"] th').last().hover();
+  const r = await probe(page, (g) => ({ pwned: g.__pwned, dangerous: g.__fakeHost.dangerous(), violations: g.__fakeHost.violations }));
+  assert.equal(r.pwned, undefined, 'injected script ran');
+  assert.deepEqual(r.dangerous, [], 'elements or handlers created from data');
+  assert.deepEqual(r.violations, [], 'CSP violations');
+  assert.equal(await page.evaluate(`document.querySelectorAll('#app svg, #app img, #app script').length`), 0);
+  await page.close();
+  assert.deepEqual(h.errors, []);
+});

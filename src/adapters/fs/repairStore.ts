@@ -11,6 +11,8 @@ import { parseRecordJson } from '../../core/json';
 import type { ChatMessage, ResponseFormatMode, TryRecord, Usage } from '../llm/client';
 import type { LlmErrorCode } from '../llm/errors';
 import type { RepairMatrix } from '../../core/repair/matrix';
+import type { FreshTrialEntry } from '../../core/repair/fresh';
+import { parseFreshTrials } from '../../core/repair/fresh';
 import type { SectionReport } from '../../core/repair/prompt';
 import type { ProposedFile, ProposedRole } from '../../core/repair/revision';
 import type { RepairTarget, RequestedTarget, SuggestionEvidence } from '../../core/repair/suggestion';
@@ -246,6 +248,8 @@ export interface RevalidationRecord {
   finishedAt: string;
   runs: Array<{ attempt: string; runId?: string; status: string; error?: string }>;
   matrix: RepairMatrix;
+  /** The fresh solver trials run on the new revision (absent in a record of a revalidation without them). */
+  fresh?: FreshTrialEntry[];
 }
 
 export function saveRevalidation(root: string, rec: RevalidationRecord): string {
@@ -254,11 +258,33 @@ export function saveRevalidation(root: string, rec: RevalidationRecord): string 
   return path.join(root, rel);
 }
 
+/**
+ * The stored revalidation of a suggestion; undefined when there is none (or it is not JSON). Its fresh trials are
+ * checked: a malformed `fresh` (the record's or the matrix's) throws a RepairStoreError naming the file and field.
+ */
 export function loadRevalidation(root: string, taskId: string, suggestionId: string): RevalidationRecord | undefined {
+  const rel = `${suggestionRel(taskId, suggestionId)}/revalidation.json`;
+  let rec: RevalidationRecord;
   try {
-    const v = parseRecordJson(readText(root, `${suggestionRel(taskId, suggestionId)}/revalidation.json`));
-    return v.ok ? (v.value as RevalidationRecord) : undefined;
+    const v = parseRecordJson(readText(root, rel));
+    if (!v.ok) return undefined;
+    rec = v.value as RevalidationRecord;
   } catch {
     return undefined;
   }
+  const file = path.join(root, rel);
+  const fresh = parseFreshTrials((rec as { fresh?: unknown }).fresh, file);
+  if (!fresh.ok) throw new RepairStoreError(fresh.message);
+  const m = (rec as { matrix?: { fresh?: unknown } }).matrix;
+  if (m?.fresh !== undefined) {
+    const f = m.fresh as Record<string, unknown> | null;
+    if (typeof f !== 'object' || f === null || Array.isArray(f)) throw new RepairStoreError(`${file}: field "matrix.fresh" must be an object`);
+    const trials = parseFreshTrials(f.trials, file);
+    if (!trials.ok) throw new RepairStoreError(trials.message.replace('"fresh', '"matrix.fresh.trials'));
+    for (const k of ['trials', 'attempts', 'cells'] as const) {
+      if (!Array.isArray(f[k])) throw new RepairStoreError(`${file}: field "matrix.fresh.${k}" must be a list`);
+    }
+    if (!(f.attempts as unknown[]).every((x) => typeof x === 'string')) throw new RepairStoreError(`${file}: field "matrix.fresh.attempts" must be a list of attempt ids`);
+  }
+  return rec;
 }

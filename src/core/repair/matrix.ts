@@ -1,7 +1,10 @@
 // The before/after matrix of a repair: per attempt and spec, the verifier's verdict and the curation outcome on the
 // old revision and on the new one, and which false positives and false negatives disappeared or appeared. Outcomes
 // come from the curation core (assessTask), so curator labels carry over to specs the revision did not change and go
-// stale on the ones it did.
+// stale on the ones it did. Fresh solver trials of the revalidation (attempts that exist only on the new revision)
+// are kept apart, in `fresh`: the comparison (cells, counts, what disappeared or appeared) is of the attempts run on
+// both revisions, and a fresh trial's cells have nothing before them.
+import type { FreshTrialEntry } from './fresh';
 import type { CandidateTask, LabelOutcome, SpecVerdict } from '../model';
 import type { ConsensusPolicy } from '../review/consensus';
 import type { ReviewEvent } from '../review/events';
@@ -48,6 +51,19 @@ export interface RepairMatrix {
   fixed: { falsePositives: CellRef[]; falseNegatives: CellRef[] };
   introduced: { falsePositives: CellRef[]; falseNegatives: CellRef[] };
   counts: { before: { falsePositives: number; falseNegatives: number }; after: { falsePositives: number; falseNegatives: number } };
+  /** The fresh trials of the revalidation, when it ran some (a matrix without them has no `fresh`). */
+  fresh?: FreshMatrix;
+}
+
+/** Fresh trials on the new revision: their cells' `before` is always absent; their counts are of the new side only. */
+export interface FreshMatrix {
+  /** Every trial run, also those that did not land as an attempt (no `attempt`). */
+  trials: FreshTrialEntry[];
+  /** The attempts of the trials that landed, in the order run. */
+  attempts: string[];
+  cells: MatrixCell[];
+  attemptStatus: Record<string, { after?: string }>;
+  counts: { falsePositives: number; falseNegatives: number };
 }
 
 export interface CellRef {
@@ -63,6 +79,8 @@ export interface MatrixInput {
   /** Id of the `revision` event that made the new revision; the "before" side is the log up to it. */
   revisionEvent?: string;
   policy?: ConsensusPolicy;
+  /** The fresh trials of the revalidation: their attempts leave the comparison and go to `fresh`. */
+  fresh?: readonly FreshTrialEntry[];
 }
 
 function classify(before: MatrixSide, after: MatrixSide): CellChange {
@@ -90,7 +108,8 @@ export function repairMatrix(inp: MatrixInput): RepairMatrix {
   const key = (x: CellRef) => `${x.attempt}\u0000${x.spec}`;
   const bCells = new Map(b.cells.map((c) => [key(c), c]));
   const aCells = new Map(a.cells.map((c) => [key(c), c]));
-  const attempts = [...new Set([...inp.before.task.attempts.map((x) => x.id), ...inp.after.task.attempts.map((x) => x.id)])];
+  const freshIds = new Set((inp.fresh ?? []).map((t) => t.attempt).filter((x): x is string => x !== undefined));
+  const attempts = [...new Set([...inp.before.task.attempts.map((x) => x.id), ...inp.after.task.attempts.map((x) => x.id)])].filter((x) => !freshIds.has(x));
   const specs = [...new Set([...inp.before.task.specs.map((s) => s.id), ...inp.after.task.specs.map((s) => s.id)])];
   const side = (c: (typeof b.cells)[number] | undefined): MatrixSide =>
     c ? { verifier: c.verifier, outcome: c.outcome, ...(c.verifierRun ? { run: c.verifierRun } : {}) } : { verifier: 'absent', outcome: 'absent' };
@@ -125,6 +144,28 @@ export function repairMatrix(inp: MatrixInput): RepairMatrix {
     const va = a.verifier.attempts[at];
     attemptStatus[at] = { ...(vb ? { before: vb.status } : {}), ...(va ? { after: va.status } : {}) };
   }
+  let fresh: FreshMatrix | undefined;
+  if (inp.fresh) {
+    const landed = [...freshIds].filter((x) => inp.after.task.attempts.some((t) => t.id === x));
+    const absent: MatrixSide = { verifier: 'absent', outcome: 'absent' };
+    const fcells: MatrixCell[] = [];
+    const fstatus: FreshMatrix['attemptStatus'] = {};
+    for (const at of landed) {
+      for (const sp of specs) {
+        const after = side(aCells.get(key({ attempt: at, spec: sp })));
+        fcells.push({ attempt: at, spec: sp, before: absent, after, change: classify(absent, after) });
+      }
+      const va = a.verifier.attempts[at];
+      fstatus[at] = va ? { after: va.status } : {};
+    }
+    fresh = {
+      trials: inp.fresh.map((t) => ({ ...t })),
+      attempts: landed,
+      cells: fcells,
+      attemptStatus: fstatus,
+      counts: { falsePositives: fcells.filter((c) => c.after.outcome === 'false_positive').length, falseNegatives: fcells.filter((c) => c.after.outcome === 'false_negative').length },
+    };
+  }
   return {
     fromRevision: inp.before.task.revision,
     toRevision: inp.after.task.revision,
@@ -139,6 +180,7 @@ export function repairMatrix(inp: MatrixInput): RepairMatrix {
       before: { falsePositives: count('before', 'false_positive'), falseNegatives: count('before', 'false_negative') },
       after: { falsePositives: count('after', 'false_positive'), falseNegatives: count('after', 'false_negative') },
     },
+    ...(fresh ? { fresh } : {}),
   };
 }
 
@@ -151,7 +193,7 @@ export function formatMatrix(m: RepairMatrix): string {
   lines.push(`  appeared: false positives: ${list(m.introduced.falsePositives)}; false negatives: ${list(m.introduced.falseNegatives)}`);
   const short: Record<string, string> = { true_pass: 'TP', true_fail: 'TF', false_positive: 'FP', false_negative: 'FN', undecided: '·', absent: '-' };
   const v = (s: string) => (s === 'pass' ? 'pass' : s === 'fail' ? 'FAIL' : s === 'unknown' ? '?' : '-');
-  const w = Math.max(8, ...m.attempts.map((a) => a.length), 5);
+  const w = Math.max(8, ...m.attempts.map((a) => a.length), ...(m.fresh?.attempts ?? []).map((a) => a.length + 6), 5);
   lines.push(`  ${'attempt'.padEnd(w)}  ${m.specs.map((s) => s.padEnd(13)).join(' ')}`);
   const row = (label: string, cellsOf: (spec: string) => string) => lines.push(`  ${label.padEnd(w)}  ${m.specs.map((s) => cellsOf(s).padEnd(13)).join(' ')}`);
   for (const at of m.attempts) {
@@ -164,5 +206,20 @@ export function formatMatrix(m: RepairMatrix): string {
     if (st) lines.push(`  ${''.padEnd(w)}  status ${st.before ?? 'not run'} -> ${st.after ?? 'not run'}`);
   }
   for (const p of m.probes) row(p.attempt, (sp) => `${v(p.before.specs[sp] ?? 'absent')}>${v(p.after.specs[sp] ?? 'absent')}`);
+  if (m.fresh) {
+    const f = m.fresh;
+    lines.push(`  fresh trials on revision ${m.toRevision} (not run before): ${f.trials.length}, false positives ${f.counts.falsePositives}, false negatives ${f.counts.falseNegatives}`);
+    for (const t of f.trials) {
+      const at = t.attempt;
+      if (at !== undefined && f.attempts.includes(at)) {
+        row(`fresh ${at}`, (sp) => {
+          const c = f.cells.find((x) => x.attempt === at && x.spec === sp);
+          return c ? `—>${v(c.after.verifier)}/${short[c.after.outcome]}` : '';
+        });
+      }
+      const end = [t.exitStatus, t.verdict ? `verifier ${t.verdict}` : '', t.error ? `error: ${t.error}` : ''].filter((x) => x).join(', ');
+      lines.push(`  ${''.padEnd(w)}  ${at ?? '(no attempt)'} · ${t.model}: ${end || 'no result'}`);
+    }
+  }
   return `${lines.join('\n')}\n`;
 }

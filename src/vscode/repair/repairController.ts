@@ -2,7 +2,8 @@
 // progress notification (tokens so far, cancel), the review of a suggestion in native diff editors (current side
 // read-only, suggested side a real file the curator may edit), "Show What Was Sent", Accept / Reject with a reason,
 // then revalidation through the window's one verifier queue (the verifier feature's: its concurrency limit, status
-// bar item and output channel) and the before/after matrix in the task view's Repair tab and as a document. Every
+// bar item and output channel), with `specweave.repair.freshTrials` fresh solver trials per model of
+// `specweave.solver.*` on the new revision, and the before/after matrix in the task view's Repair tab and as a document. Every
 // command that calls the model or runs code checks workspace trust first. The work is in the adapters and core.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -10,7 +11,10 @@ import * as vscode from 'vscode';
 import { EngineUnavailableError } from '../../adapters/docker/engine';
 import type { VerifierService, VerifyRequest } from '../../adapters/docker/verifyService';
 import { writeFileAtomicIn } from '../../adapters/fs/datasetPaths';
+import type { RevalidationTrials } from '../../app/repairFlow';
 import { RepairFlowError, serviceRunner } from '../../app/repairFlow';
+import { queueVerifier } from '../../app/freshTrials';
+import { llmTrialModel } from '../../app/solverTrial';
 import type { SuggestionRecord } from '../../adapters/fs/repairStore';
 import { listSuggestions, loadRevalidation, loadSuggestion, suggestionFolder } from '../../adapters/fs/repairStore';
 import { DEFAULT_SETTINGS, EndpointMemory, LlmClient } from '../../adapters/llm/client';
@@ -34,7 +38,7 @@ import { RepairDecisions, StoreNotOpenError } from './repairDecisions';
 import { REPAIR_SCHEME, RepairDocuments, repairUri } from './repairDocuments';
 import { errorText } from '../../core/errorText';
 import { REPAIR_CMD } from '../commandIds';
-import { readRepairSettings } from '../settings';
+import { readRepairSettings, readSolverSettings } from '../settings';
 
 export { REPAIR_CMD };
 
@@ -88,6 +92,12 @@ function taskIdOf(arg: unknown): string | undefined {
 }
 
 const hhmmss = (): string => new Date().toTimeString().slice(0, 8);
+
+/** `specweave.repair.freshTrials`: fresh solver trials per model added to a revalidation (0: none). */
+export function readFreshTrialsSetting(): number {
+  const v = vscode.workspace.getConfiguration('specweave.repair').get<number>('freshTrials', 0);
+  return typeof v === 'number' && Number.isFinite(v) ? Math.min(20, Math.max(0, Math.round(v))) : 0;
+}
 const probeLabel = (id: string): string => (id === 'gold' ? 'gold patch' : id === 'empty' ? 'empty patch' : id);
 
 export class RepairController implements vscode.Disposable {
@@ -207,6 +217,16 @@ export class RepairController implements vscode.Disposable {
     return listSuggestions(root, taskId).find((s) => s.status === 'ready');
   }
 
+  /** A suggestion's stored revalidation; a record that does not load is said in the log (naming its file and field) and left out. */
+  private revalidationOf(root: string, taskId: string, id: string): ReturnType<typeof loadRevalidation> {
+    try {
+      return loadRevalidation(root, taskId, id);
+    } catch (e) {
+      this.d.log.warn(`repair ${taskId}: the revalidation of suggestion ${id} is not shown: ${errorText(e)}`);
+      return undefined;
+    }
+  }
+
   private refreshView(taskId: string): void {
     this.stored.delete(taskId);
     this.sectionChanges.fire([taskId]);
@@ -221,7 +241,7 @@ export class RepairController implements vscode.Disposable {
     let s = this.stored.get(taskId);
     if (s === undefined) {
       const latest = listSuggestions(root, taskId)[0];
-      s = latest ? { latest, reval: loadRevalidation(root, taskId, latest.id) } : null;
+      s = latest ? { latest, reval: this.revalidationOf(root, taskId, latest.id) } : null;
       this.stored.set(taskId, s);
     }
     if (!s) return undefined;
@@ -380,7 +400,7 @@ export class RepairController implements vscode.Disposable {
   private async showDoc(kind: 'prompt' | 'matrix', taskArg: string | undefined, id: string | undefined): Promise<boolean> {
     const taskId = taskArg ?? this.d.activeTask.taskId;
     if (!taskId) return false;
-    const sid = id ?? (kind === 'matrix' ? listSuggestions(this.dataset.root ?? '', taskId).find((s) => loadRevalidation(this.dataset.root ?? '', taskId, s.id))?.id : listSuggestions(this.dataset.root ?? '', taskId)[0]?.id);
+    const sid = id ?? (kind === 'matrix' ? listSuggestions(this.dataset.root ?? '', taskId).find((s) => this.revalidationOf(this.dataset.root ?? '', taskId, s.id))?.id : listSuggestions(this.dataset.root ?? '', taskId)[0]?.id);
     if (!sid) {
       void vscode.window.showInformationMessage(`SpecWeave: task ${taskId} has no ${kind === 'matrix' ? 'revalidated repair' : 'repair suggestion'} yet.`);
       return false;
@@ -434,6 +454,16 @@ export class RepairController implements vscode.Disposable {
       return { accepted: false, message: 'no suggestion' };
     }
     if (this.curatorOrRefuse('Accepting a repair suggestion') === undefined) return { accepted: false, message: 'the curator name is refused' };
+    // Fresh trials call the model: without a key for the default endpoint, say so before anything is written.
+    const freshN = readFreshTrialsSetting();
+    const apiKey = freshN > 0 ? await this.apiKey() : undefined;
+    if (freshN > 0 && !apiKey && readRepairSettings().baseUrl === DEFAULT_SETTINGS.baseUrl) {
+      const set = 'Set API Key';
+      void vscode.window.showErrorMessage(`SpecWeave: specweave.repair.freshTrials is ${freshN}, but there is no API key for ${DEFAULT_SETTINGS.baseUrl}. Run "SpecWeave: Set API Key" first (or set it to 0); nothing was accepted.`, set).then((p) => {
+        if (p === set) void vscode.commands.executeCommand(REPAIR_CMD.setApiKey);
+      });
+      return { accepted: false, message: 'no API key for the fresh trials' };
+    }
     await this.saveEdits(taskId, rec.id);
     let acc;
     let curator: string;
@@ -474,8 +504,10 @@ export class RepairController implements vscode.Disposable {
     };
     // As the verifier's own batches do: the status bar counts this batch, not every run of the window.
     if (idle()) service.queue.clearSettled();
+    const solver = freshN > 0 ? readSolverSettings() : undefined;
+    const trialsTitle = solver ? `, then ${freshN} fresh trial(s) of ${solver.models.join(', ')}` : '';
     const revalidation = vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Revalidating ${taskId} revision ${acc.to}: gold, empty and every attempt`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: `Revalidating ${taskId} revision ${acc.to}: gold, empty and every attempt${trialsTitle}`, cancellable: true },
       async (progress, token) => {
         const ac = new AbortController();
         const sub = token.onCancellationRequested(() => {
@@ -503,7 +535,8 @@ export class RepairController implements vscode.Disposable {
           },
         };
         try {
-          const runs = this.decisions.revalidate({ taskId, runner: serviceRunner(counted), curator, suggestionId: rec.id, signal: ac.signal });
+          const freshTrials = solver ? this.trials(taskId, service, solver, freshN, apiKey, (message) => progress.report({ message })) : undefined;
+          const runs = this.decisions.revalidate({ taskId, runner: serviceRunner(counted), curator, suggestionId: rec.id, signal: ac.signal, ...(freshTrials ? { freshTrials } : {}) });
           // revalidate() queues its runs before its first await.
           if (attempts.size > 0) {
             out.appendLine(`[${hhmmss()}] repair of ${taskId}: revalidating revision ${acc.to}: ${attempts.size} run(s) queued (gold, empty and every attempt)`);
@@ -527,7 +560,9 @@ export class RepairController implements vscode.Disposable {
     const m = result.record.matrix;
     this.live.set(taskId, { ...this.baseView(rec, 'revalidated'), ...decided, matrix: m });
     this.refreshView(taskId);
-    const line = `false positives ${m.counts.before.falsePositives} -> ${m.counts.after.falsePositives}, false negatives ${m.counts.before.falseNegatives} -> ${m.counts.after.falseNegatives}`;
+    const f = m.fresh;
+    const freshLine = f ? `; ${f.trials.length} fresh trial(s), ${f.attempts.filter((a) => f.attemptStatus[a]?.after === 'passed').length} passed the verifier` : '';
+    const line = `false positives ${m.counts.before.falsePositives} -> ${m.counts.after.falsePositives}, false negatives ${m.counts.before.falseNegatives} -> ${m.counts.after.falseNegatives}${freshLine}`;
     this.d.log.info(`repair ${taskId}: revalidated revision ${acc.to}: ${line}`);
     const how = result.revalidated ? 'revalidated' : 'partly revalidated (some runs did not finish)';
     out.appendLine(`[${hhmmss()}] repair of ${taskId}: revision ${acc.to} ${how}: ${line}`);
@@ -539,6 +574,43 @@ export class RepairController implements vscode.Disposable {
       if (p === asDoc) void this.showDoc('matrix', taskId, rec.id);
     });
     return { accepted: true, to: acc.to, matrix: m, revalidated: result.revalidated };
+  }
+
+  /**
+   * The fresh trials of a revalidation: one LLM client per model of `specweave.solver.models` on the repair endpoint
+   * (its settings, key and learnt fallbacks), the solver's limits and concurrency, verified through the window's
+   * queue; each trial's start, steps and verdict go to the notification and the verifier's output channel.
+   */
+  private trials(taskId: string, service: VerifierService, solver: ReturnType<typeof readSolverSettings>, trials: number, apiKey: string | undefined, report: (message: string) => void): RevalidationTrials {
+    const settings = readRepairSettings();
+    const clients = new Map(solver.models.map((m) => [m, new LlmClient({ settings: { ...settings, model: m }, ...(apiKey ? { apiKey } : {}), redactor: this.redactor, keyHint: VSCODE_KEY_HINT, memory: this.memory })]));
+    const out = this.d.verifier.output;
+    const say = (line: string) => {
+      const text = this.redactor.redact(line);
+      out.appendLine(`[${hhmmss()}] repair of ${taskId}: ${text}`);
+      report(text);
+    };
+    return {
+      models: solver.models,
+      trials,
+      engine: service.engine,
+      modelFor: (m) => llmTrialModel(clients.get(m) as LlmClient),
+      limits: solver.limits,
+      concurrency: solver.concurrency,
+      verify: queueVerifier(service),
+      reloadTask: (id) => {
+        this.d.owner.refreshTasks([id]);
+        return this.dataset.task(id);
+      },
+      onEvent: (e) => {
+        if (e.kind === 'start') say(`fresh trial ${e.index + 1}/${e.total} of ${e.job.model} starts`);
+        else if (e.kind === 'step') report(this.redactor.redact(`fresh trial of ${e.job.model}: step ${e.run.stats.steps}, $${e.run.stats.costUsd.toFixed(4)}`));
+        else if (e.kind === 'done') {
+          const r = e.result;
+          say(`fresh trial ${e.finished}/${e.total} of ${e.job.model}: ${r.attemptId ?? 'no attempt'}${r.exitStatus ? ` ${r.exitStatus}` : ''}${r.verdict ? `, verifier ${r.verdict}` : ''}${r.error ? `, error: ${r.error}` : ''}`);
+        }
+      },
+    };
   }
 
   async reject(taskArg: string | undefined, idArg: string | undefined, reasonArg?: string): Promise<boolean> {

@@ -4,7 +4,7 @@
 // naming the setting, before anything is written. The VS Code parts (notifications, progress, the queue) are in
 // repairController.ts. No `vscode` here.
 import type { CurationStore } from '../../app/curationStore';
-import type { AcceptResult, RevalidateResult, RevalidationRunner } from '../../app/repairFlow';
+import type { AcceptResult, RevalidateResult, RevalidationRunner, RevalidationTrials } from '../../app/repairFlow';
 import { acceptSuggestion, rejectSuggestion, revalidate } from '../../app/repairFlow';
 import type { ReviewEvent } from '../../core/review/events';
 
@@ -52,10 +52,19 @@ export class RepairDecisions {
     return { event, curator };
   }
 
-  /** Runs gold, empty and every attempt on the task's current revision through `runner`, on the same store. */
-  async revalidate(o: { taskId: string; runner: RevalidationRunner; curator: string; suggestionId?: string; signal?: AbortSignal }): Promise<RevalidateResult> {
+  /** Runs gold, empty and every attempt on the task's current revision through `runner` (then any fresh trials), on the same store. */
+  async revalidate(o: { taskId: string; runner: RevalidationRunner; curator: string; suggestionId?: string; signal?: AbortSignal; freshTrials?: RevalidationTrials }): Promise<RevalidateResult> {
     const store = this.store();
-    const r = await revalidate({ root: store.root, taskId: o.taskId, runner: o.runner, curator: o.curator, store, ...(o.suggestionId ? { suggestionId: o.suggestionId } : {}), ...(o.signal ? { signal: o.signal } : {}) });
+    const r = await revalidate({
+      root: store.root,
+      taskId: o.taskId,
+      runner: o.runner,
+      curator: o.curator,
+      store,
+      ...(o.suggestionId ? { suggestionId: o.suggestionId } : {}),
+      ...(o.signal ? { signal: o.signal } : {}),
+      ...(o.freshTrials ? { freshTrials: o.freshTrials } : {}),
+    });
     this.owner.refreshLog();
     return r;
   }

@@ -31,6 +31,19 @@ export function matrixMarkdown(taskId: string, m: RepairMatrix): string {
     '| attempt | spec | verifier before | outcome before | verifier after | outcome after | change |',
     '| --- | --- | --- | --- | --- | --- | --- |',
     ...m.cells.map((c) => `| ${c.attempt} | ${c.spec} | ${c.before.verifier} | ${short[c.before.outcome] ?? c.before.outcome} | ${c.after.verifier} | ${short[c.after.outcome] ?? c.after.outcome} | ${c.change.replace('_', ' ')} |`),
+    // Fresh trials exist on the new revision only: rows marked fresh, nothing before, not in the counts above.
+    ...(m.fresh
+      ? [
+          '',
+          `## Fresh trials on revision ${m.toRevision} (not run before, not counted above)`,
+          '',
+          ...m.fresh.trials.map((t) => `- ${t.attempt ?? '(no attempt)'} · ${t.model}${t.exitStatus ? ` · ${t.exitStatus}` : ''}${t.verdict ? ` · verifier ${t.verdict}` : ''}${t.error ? ` · ${t.error}` : ''}`.replace(/\s+/g, ' ')),
+          '',
+          '| attempt | spec | verifier before | outcome before | verifier after | outcome after | change |',
+          '| --- | --- | --- | --- | --- | --- | --- |',
+          ...m.fresh.cells.map((c) => `| fresh ${c.attempt} | ${c.spec} | — | — | ${c.after.verifier} | ${short[c.after.outcome] ?? c.after.outcome} | fresh |`),
+        ]
+      : []),
     '',
     '```',
     formatMatrix(m).trimEnd(),

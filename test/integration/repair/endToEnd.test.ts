@@ -5,7 +5,6 @@
 // the before/after matrix shows the false negative gone and nothing new. Then the key search: the distinctive fake
 // key appears in no file of the dataset, in no CLI output, and in no container the verifier created.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type Docker from 'dockerode';
@@ -17,9 +16,9 @@ import { taskState } from '../../../src/core/review/reducer';
 import { assertNoOwnedContainers, requireEngine } from '../verify/engineGuard';
 import { FN_ATTEMPT, FN_TASK, copyExample, filesContaining, goodReplyWhole } from './exampleCopy';
 import { FakeOpenAI } from './fakeOpenAI';
+import { runCli as cli } from './runCli';
 
 const KEY = 'sk-test-SPECWEAVE-FAKE-KEY-e2e-5be1f07c93d4';
-const PROJECT = path.resolve(__dirname, '../../..');
 let fake: FakeOpenAI;
 let base = '';
 let engine: Engine;
@@ -34,16 +33,6 @@ after(async () => {
   await assertNoOwnedContainers(engine);
 });
 
-function cli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT, 'src/cli/main.ts'), ...args], { cwd: PROJECT, env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    p.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    p.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 test("the example's false negative, repaired from the CLI and revalidated in containers, is gone; the key is nowhere", async () => {
   const root = copyExample();

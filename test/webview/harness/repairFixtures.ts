@@ -1,6 +1,6 @@
 // Repair views for the webview harness (`?repair=<kind>` on the page): a revalidated repair of the standard task with
-// false positives and negatives gone and appeared, the states before it (ready, revalidating, rejected, failed), a
-// hostile one, and one sized to the model for the DOM budget. Pure data, bundled with fakeHost.ts.
+// false positives and negatives gone and appeared, the states before it (ready, revalidating, rejected, failed), the
+// same with fresh solver trials (one of them hostile text), a hostile one, and one sized to the model for the DOM budget. Pure data, bundled with fakeHost.ts.
 import type { CellChangeView, RepairMatrixSideView, RepairMatrixView, RepairView, TaskViewModel } from '../../../src/protocol/messages';
 import { HOSTILE_HTML, PWN } from './fixtures';
 
@@ -61,6 +61,27 @@ function sizedMatrix(model: TaskViewModel): RepairMatrixView {
   return { attempts, specs, cells, fixed: { falsePositives: [], falseNegatives: fn }, introduced: { falsePositives: [], falseNegatives: [] }, counts: { before: { falsePositives: 0, falseNegatives: fn.length }, after: { falsePositives: 0, falseNegatives: 0 } } };
 }
 
+/** The standard matrix with two fresh trials on the new revision (one a false positive on S4, one hostile) and one that did not run. */
+export function freshMatrix(): RepairMatrixView {
+  const m = standardMatrix();
+  const evil = `trial-"><img src=x onerror=${PWN}>`;
+  const attempts = ['trial-gpt-4o-mini-20261202T061500-ab12cd', evil];
+  const cells = attempts.flatMap((a) => m.specs.map((s) => (a === attempts[0] && s === 'S4' ? cell(a, s, ['absent', 'absent'], ['pass', 'false_positive'], 'fp_new') : cell(a, s, ['absent', 'absent'], a === evil ? ['fail', 'true_fail'] : ['pass', 'true_pass'], 'verdict_changed'))));
+  return {
+    ...m,
+    fresh: {
+      attempts,
+      cells,
+      attemptStatus: { [attempts[0] as string]: { after: 'passed' }, [evil]: { after: `<script>${PWN}</script>` } },
+      trials: [
+        { attempt: attempts[0], model: 'gpt-4o-mini', exitStatus: 'Submitted', verdict: 'passed' },
+        { attempt: evil, model: `<svg onload=${PWN}>`, exitStatus: 'LimitsExceeded', verdict: 'failed' },
+        { model: 'gpt-4o-mini', error: `the endpoint said <img src=x onerror=${PWN}>` },
+      ],
+    },
+  };
+}
+
 const RATIONALE = 'TB3 pins the exact wording of the error message, which the request never states.\nThe attempts print the right line and file.\n\nLoosen the assertion to a regular expression.';
 
 export function repairFixture(kind: string, model: TaskViewModel): RepairView | undefined {
@@ -77,6 +98,8 @@ export function repairFixture(kind: string, model: TaskViewModel): RepairView | 
       return { ...base, status: 'revalidating', fromRevision: rev - 1, toRevision: rev, decidedBy: 'alice' };
     case 'revalidated':
       return { ...base, status: 'revalidated', fromRevision: rev - 1, toRevision: rev, matrix: standardMatrix(), note: 'Accepted with a comment line added.', decidedBy: 'alice', decidedAt: '2026-11-29T13:45:00.000Z' };
+    case 'fresh':
+      return { ...base, status: 'revalidated', fromRevision: rev - 1, toRevision: rev, matrix: freshMatrix(), decidedBy: 'alice', decidedAt: '2026-11-29T13:45:00.000Z' };
     case 'sized':
       return { ...base, status: 'revalidated', fromRevision: rev - 1, toRevision: rev, matrix: sizedMatrix(model) };
     case 'hostile': {

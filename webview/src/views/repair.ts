@@ -1,8 +1,9 @@
 // The repair tab of the task view: the latest repair suggestion's state (requested, accepted, rejected; revision
 // n -> n+1), its summary and rationale, and once revalidated the before/after matrix of outcomes per attempt and
 // spec, with the false positives and negatives that disappeared or appeared marked in their cells and counted
-// above. The buttons ask the host for its repair actions; the host checks trust and asks for what it needs (a reason).
-import type { ActionResult, RepairAction, RepairMatrixSideView, RepairMatrixView, RepairView } from '../../../src/protocol/messages';
+// above. Fresh solver trials of the revalidation are rows of their own, marked "fresh": they exist only on the new
+// revision ("—" before), and are counted apart, not as appeared. The buttons ask the host for its repair actions; the host checks trust and asks for what it needs (a reason).
+import type { ActionResult, RepairAction, RepairFreshView, RepairMatrixSideView, RepairMatrixView, RepairView } from '../../../src/protocol/messages';
 import type { Ctx } from '../context';
 import { html, nothing, type TemplateResult } from 'lit-html';
 import { repeat } from 'lit-html/directives/repeat.js';
@@ -198,9 +199,12 @@ export class RepairTab {
         })}
       </div>`;
     };
-    const byKey = new Map(mx.cells.map((c) => [`${c.attempt}\u0000${c.spec}`, c]));
+    const fresh = mx.fresh;
+    const byKey = new Map([...mx.cells, ...(fresh?.cells ?? [])].map((c) => [`${c.attempt}\u0000${c.spec}`, c]));
     const rowsFirst = Math.max(3, Math.floor(FIRST_CELLS / Math.max(1, mx.specs.length)));
     const attempts = this.showAll ? mx.attempts : mx.attempts.slice(0, rowsFirst);
+    const freshIds = fresh ? (this.showAll ? fresh.attempts : fresh.attempts.slice(0, rowsFirst)) : [];
+    const hidden = mx.attempts.length - attempts.length + (fresh ? fresh.attempts.length - freshIds.length : 0);
     return html`<div class="repair-matrix-part">
       <div class="repair-counts" data-testid="repair-counts">
         ${(['fp', 'fn'] as const).map((k) => {
@@ -212,7 +216,7 @@ export class RepairTab {
           >`;
         })}
       </div>
-      ${list('gone')}${list('appeared')}
+      ${list('gone')}${list('appeared')}${fresh ? freshSummary(fresh, label) : nothing}
       <div class="muted small repair-legend" data-testid="repair-legend">${LEGEND}</div>
       <div class="table-scroll">
         <table class="repair-matrix" data-testid="repair-matrix">
@@ -242,9 +246,27 @@ export class RepairTab {
                 </tr>`;
               },
             )}
+            ${repeat(
+              freshIds,
+              uniqueKeys(freshIds, (at) => at),
+              (at) => {
+                const after = fresh?.attemptStatus?.[at]?.after;
+                const statusText = `\u2014 \u2192 ${oneLine(after ?? 'not run', 30)}`;
+                const clickable = m.columns.some((c) => c.id === at);
+                return html`<tr class="repair-row-fresh" data-testid="repair-row" data-attempt=${at} data-fresh="true">
+                  <th class="repair-attempt" title=${oneLine(`${label(at)}: a fresh trial, on the new revision only; run ${statusText}`, 500)} data-attempt=${at} @click=${clickable ? () => ctx.actions.activateColumn(at) : nothing}>
+                    <div><span class="repair-fresh-badge" data-testid="repair-fresh-badge">fresh</span> ${oneLine(label(at), 34)}</div>
+                    <div class="muted small" data-testid="repair-attempt-status">${statusText}</div>
+                  </th>${mx.specs.map((sp) => {
+                    const c = byKey.get(`${at}\u0000${sp}`);
+                    return c ? cell(c, label, true) : html`<td class="repair-cell muted"></td>`;
+                  })}
+                </tr>`;
+              },
+            )}
           </tbody>
         </table>
-        ${attempts.length < mx.attempts.length
+        ${hidden > 0
           ? html`<button
               class="link-button"
               data-testid="repair-show-all"
@@ -252,7 +274,7 @@ export class RepairTab {
                 this.showAll = true;
                 this.repaint();
               }}
-            >${`Show all ${mx.attempts.length} attempts`}</button>`
+            >${`Show all ${mx.attempts.length + (fresh?.attempts.length ?? 0)} attempts`}</button>`
           : nothing}
       </div>
     </div>`;
@@ -298,13 +320,35 @@ function refText(c: Cell, label: (attempt: string) => string): string {
   return `${oneLine(label(c.attempt), 40)} \u00d7 ${oneLine(c.spec, 40)}`;
 }
 
-function cell(c: Cell, label: (attempt: string) => string): TemplateResult {
+/** The fresh trials above the table: how many, what the verifier said, the false positives and negatives among them. */
+function freshSummary(f: RepairFreshView, label: (attempt: string) => string): TemplateResult {
+  const trials: NonNullable<RepairFreshView['trials']> = f.trials ?? f.attempts.map((attempt) => ({ attempt, model: '' }));
+  const passed = f.attempts.filter((a) => f.attemptStatus?.[a]?.after === 'passed').length;
+  const fp = f.cells.filter((c) => outcomeOf(c.after.outcome) === 'false_positive').length;
+  const fn = f.cells.filter((c) => outcomeOf(c.after.outcome) === 'false_negative').length;
+  const notLanded = trials.filter((t) => t.attempt === undefined || !f.attempts.includes(t.attempt));
+  return html`<div class="repair-fresh" data-testid="repair-fresh" data-trials=${String(trials.length)} data-passed=${String(passed)}>
+    <span class="repair-list-title">Fresh trials:</span><span data-testid="repair-fresh-text">${` ${trials.length} on the new revision (not run before, not counted above): ${passed} passed the verifier; false positives ${fp}, false negatives ${fn}`}</span>
+    ${trials.slice(0, 50).map(
+      (t) =>
+        html`<div class="muted small repair-fresh-trial" data-testid="repair-fresh-trial" data-attempt=${t.attempt ?? ''}>${oneLine(
+          `${t.attempt !== undefined ? label(t.attempt) : '(no attempt)'} \u00b7 ${t.model}${t.exitStatus ? ` \u00b7 ${t.exitStatus}` : ''}${t.verdict ? ` \u00b7 verifier ${t.verdict}` : ''}${t.error ? ` \u00b7 ${t.error}` : ''}`,
+          300,
+        )}</div>`,
+    )}${trials.length > 50 ? html`<div class="muted small">${`and ${trials.length - 50} more`}</div>` : nothing}${notLanded.length > 0
+      ? html`<div class="muted small" data-testid="repair-fresh-missing">${`${notLanded.length} trial(s) did not land as an attempt`}</div>`
+      : nothing}
+  </div>`;
+}
+
+function cell(c: Cell, label: (attempt: string) => string, fresh = false): TemplateResult {
   const b = outcomeOf(c.before.outcome);
   const a = outcomeOf(c.after.outcome);
-  const marks = cellMarks(c);
+  // A fresh trial has nothing before it: nothing disappeared or appeared in its cells.
+  const marks = fresh ? { gone: [] as Kind[], appeared: [] as Kind[] } : cellMarks(c);
   const vb = VERDICTS[c.before.verifier] ?? '?';
   const va = VERDICTS[c.after.verifier] ?? '?';
-  const changed = marks.gone.length + marks.appeared.length > 0 ? 'fpfn' : b !== a || vb !== va ? 'changed' : 'same';
+  const changed = fresh ? 'fresh' : marks.gone.length + marks.appeared.length > 0 ? 'fpfn' : b !== a || vb !== va ? 'changed' : 'same';
   const classes = ['repair-cell', `repair-after-${a}`, `repair-cell-${changed}`];
   if (marks.gone.length) classes.push('has-gone');
   if (marks.appeared.length) classes.push('has-appeared');

@@ -20,7 +20,7 @@ describe('repair (restricted workspace)', () => {
       capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } };
       contributes: { commands: Array<{ command: string; enablement?: string }> };
     };
-    for (const k of ['baseUrl', 'model', 'temperature', 'maxTokens', 'timeoutSec', 'maxReplyBytes']) assert.ok(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations.includes(`specweave.repair.${k}`), k);
+    for (const k of ['baseUrl', 'model', 'temperature', 'maxTokens', 'timeoutSec', 'maxReplyBytes', 'freshTrials']) assert.ok(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations.includes(`specweave.repair.${k}`), k);
     for (const c of ['specweave.repair.request', 'specweave.repair.accept']) assert.equal(pkg.contributes.commands.find((x) => x.command === c)?.enablement, 'isWorkspaceTrusted');
   });
 });
