@@ -5,6 +5,7 @@
 // bar item and output channel), with `specweave.repair.freshTrials` fresh solver trials per model of
 // `specweave.solver.*` on the new revision, and the before/after matrix in the task view's Repair tab and as a document. Every
 // command that calls the model or runs code checks workspace trust first. The work is in the adapters and core.
+import { REPAIR_KEY_SECRET } from '../llmClients';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -42,7 +43,6 @@ import { readRepairSettings, readSolverSettings } from '../settings';
 
 export { REPAIR_CMD };
 
-export const API_KEY_SECRET = 'specweave.repair.apiKey';
 
 export { readRepairSettings };
 
@@ -135,7 +135,7 @@ export class RepairController implements vscode.Disposable {
     const reg = commandRegistrar(store, this.d.log, { prefix: 'SpecWeave: ', redact: (t) => this.redactor.redact(t) });
     reg(REPAIR_CMD.setApiKey, (key) => this.setApiKey(typeof key === 'string' ? key : undefined));
     reg(REPAIR_CMD.clearApiKey, async () => {
-      await this.d.secrets.delete(API_KEY_SECRET);
+      await this.d.secrets.delete(REPAIR_KEY_SECRET);
       void vscode.window.showInformationMessage('SpecWeave: the API key is removed.');
       return true;
     });
@@ -171,17 +171,17 @@ export class RepairController implements vscode.Disposable {
       }));
     if (key === undefined) return false;
     if (key.trim() === '') {
-      await this.d.secrets.delete(API_KEY_SECRET);
+      await this.d.secrets.delete(REPAIR_KEY_SECRET);
       return true;
     }
     this.redactor.add(key.trim());
-    await this.d.secrets.store(API_KEY_SECRET, key.trim());
+    await this.d.secrets.store(REPAIR_KEY_SECRET, key.trim());
     void vscode.window.showInformationMessage('SpecWeave: the API key is stored in the secret storage.');
     return true;
   }
 
   private async apiKey(): Promise<string | undefined> {
-    const k = (await this.d.secrets.get(API_KEY_SECRET))?.trim() || undefined;
+    const k = (await this.d.secrets.get(REPAIR_KEY_SECRET))?.trim() || undefined;
     this.redactor.add(k);
     return k;
   }

@@ -14,7 +14,8 @@ import type { OpenDataset } from '../openDataset';
 import { commandRegistrar } from '../reportingCommand';
 import { SPECS_CMD } from '../commandIds';
 import { requireTrust } from '../trust';
-import { API_KEY_SECRET, REPAIR_CMD, readRepairSettings } from '../repair/repairController';
+import { REPAIR_CMD, readRepairSettings } from '../repair/repairController';
+import { REPAIR_KEY_SECRET } from '../llmClients';
 
 export const DRAFT_SPECS_CMD = SPECS_CMD.draft;
 
@@ -50,7 +51,7 @@ export function registerDraftSpecs(d: DraftCommandDeps, store: DisposableStore):
       force = true;
     }
     const settings = readRepairSettings();
-    const apiKey = (await d.secrets.get(API_KEY_SECRET))?.trim() || undefined;
+    const apiKey = (await d.secrets.get(REPAIR_KEY_SECRET))?.trim() || undefined;
     redactor.add(apiKey);
     if (!apiKey && settings.baseUrl === DEFAULT_SETTINGS.baseUrl) {
       void vscode.window.showErrorMessage(`SpecWeave: no API key for ${settings.baseUrl}. Run "SpecWeave: Set API Key" first.`);
