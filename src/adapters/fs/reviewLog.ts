@@ -188,12 +188,12 @@ export class ReviewLog {
 
   /** Reads what other writers appended since the last read; the whole log again if the file was replaced. */
   refresh(): LogRead {
+    // What comes next is our own unacknowledged write: it (and what follows) is read once its fsync has settled.
+    if (this.syncing) return { events: [], rejected: [], problems: [], reset: false };
     return this.readNew(false);
   }
 
   private readNew(underLock: boolean): LogRead {
-    // What comes after is our own unacknowledged write: read it (and what follows) once its fsync has settled.
-    if (this.syncing && !underLock) return { events: [], rejected: [], problems: [], reset: false };
     let fd: number;
     let real: string | undefined;
     try {
