@@ -299,6 +299,23 @@ describe('ReviewLog', () => {
       assert.deepEqual(log.refresh().events, [], 'its own events are not read back as new');
     });
 
+    it('reads the whole log on load() while its own fsync is under way', async () => {
+      const { log: first, file } = freshLog();
+      const [s0] = await first.append([draft('S0')]);
+      const g = gated();
+      const log = new ReviewLog(file, { fs: g.gfs, fsync: 'async' });
+      log.load();
+      const a = log.append([draft('S1')]);
+      await g.nextFsync();
+      assert.ok(log.load().events.some((e) => e.id === s0?.id), 'the acknowledged event is read');
+      g.release();
+      const [s1] = await a;
+      assert.deepEqual(log.refresh().events, []);
+      await first.append([draft('S2')]);
+      assert.deepEqual(log.refresh().events.map((e) => (e.payload as { spec: string }).spec), ['S2']);
+      assert.deepEqual(new ReviewLog(file).load().events.map((e) => e.id).slice(0, 2), [s0?.id, s1?.id]);
+    });
+
     it('does not acknowledge an append whose fsync fails, takes its bytes back and releases the lock', async () => {
       const { log: first, file } = freshLog();
       const [ok] = await first.append([draft('S0')]);
