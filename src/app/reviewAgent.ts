@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import type { CurationStore } from './curationStore';
 import { replyTokens } from './repairAgent';
 import { readDatasetText, resolveDatasetPath } from '../adapters/fs/datasetLoader';
-import { readBytesIfExists, readTextIfExists, writeFileAtomicInAsync } from '../adapters/fs/datasetPaths';
+import { DatasetFolderWriter, readBytesIfExists, readTextIfExists, writeFileAtomicInAsync } from '../adapters/fs/datasetPaths';
 import { listRuns, readRunLog } from '../adapters/fs/runStore';
 import type { ReadTrajectoryOptions, TrajectoryResult } from '../adapters/fs/trajectoryReader';
 import { readTrajectory } from '../adapters/fs/trajectoryReader';
@@ -64,7 +64,9 @@ export interface ReviewJournalEntry {
   message?: string;
 }
 
-const journalRel = (p: ReviewPair) => `${REVIEWER_JOURNAL_DIR}/${p.task}/${p.attempt}/${pairKey(p)}.json`;
+/** A pair's journal entry, relative to REVIEWER_JOURNAL_DIR. */
+const journalBelow = (p: ReviewPair) => `${p.task}/${p.attempt}/${pairKey(p)}.json`;
+const journalRel = (p: ReviewPair) => `${REVIEWER_JOURNAL_DIR}/${journalBelow(p)}`;
 
 export function readReviewJournal(root: string, p: ReviewPair): ReviewJournalEntry | undefined {
   let text: string | undefined;
@@ -280,6 +282,8 @@ export interface ReviewAttemptOptions extends ReviewCommon {
   prepared: PreparedReview;
   /** Shared by the pairs of a batch, so their events go to the log together (default: one of its own). */
   recorder?: FindingsRecorder;
+  /** The journal's folder kept open by a batch (default: the journal entry's folders are checked from the root). */
+  journalFolder?: DatasetFolderWriter;
 }
 
 /** Judges one prepared attempt: one call, the checks, the journal, the event. Rejects only when cancelled. */
@@ -308,7 +312,8 @@ export async function reviewAttempt(o: ReviewAttemptOptions): Promise<ReviewOutc
   // calls under way go on meanwhile.
   const journal = async (e: ReviewJournalEntry) => {
     try {
-      await writeFileAtomicInAsync(o.store.root, journalRel(pair), `${JSON.stringify(e, null, 2)}\n`);
+      const text = `${JSON.stringify(e, null, 2)}\n`;
+      await (o.journalFolder ? o.journalFolder.writeAtomic(journalBelow(pair), text) : writeFileAtomicInAsync(o.store.root, journalRel(pair), text));
     } catch (err) {
       log(`${pair.task} ${pair.attempt}: the reviewer journal could not be written (${errorText(err)}); --resume may ask for this pair again`);
     }
@@ -374,6 +379,11 @@ export interface ReviewBatchOptions extends ReviewCommon {
   onProgress?: (e: ReviewBatchProgress) => void;
   /** At most this many pairs' events in one log transaction (default 64; 1: a transaction per pair). */
   maxEventsPerWrite?: number;
+  /**
+   * Keep the journal's folder open for the batch, so a journal write does not check the folders above it again
+   * (default true; false: every write checks its whole path from the dataset root, as before; the bench compares).
+   */
+  keepJournalFolder?: boolean;
 }
 
 export interface ReviewBatchResult {
@@ -420,8 +430,9 @@ export async function reviewAttempts(o: ReviewBatchOptions): Promise<ReviewBatch
     emit({ kind: outcome.status === 'skipped' ? 'skip' : 'done', task: outcome.task, attempt: outcome.attempt, outcome, ...(outcome.status !== 'reviewed' ? { message: outcome.message } : {}) });
   };
   const skip = (i: number, task: string, attempt: string, reason: ReviewSkipReason, message: string) => settle(i, { task, attempt, status: 'skipped', reason, message });
-  const { tasks: _t, attempts: _a, concurrency: _c, budgetUsd: _b, resume: _r, onProgress: _p, maxEventsPerWrite: _m, ...common } = o;
+  const { tasks: _t, attempts: _a, concurrency: _c, budgetUsd: _b, resume: _r, onProgress: _p, maxEventsPerWrite: _m, keepJournalFolder: _k, ...common } = o;
   const recorder = new FindingsRecorder(o.store, o.curator, o.maxEventsPerWrite);
+  const journalFolder = o.keepJournalFolder === false ? undefined : new DatasetFolderWriter(o.store.root, REVIEWER_JOURNAL_DIR);
 
   const worker = async (): Promise<void> => {
     while (next < total) {
@@ -487,7 +498,7 @@ export async function reviewAttempts(o: ReviewBatchOptions): Promise<ReviewBatch
       emit({ kind: 'start', task: task.id, attempt: w.attempt });
       let outcome: ReviewOutcome;
       try {
-        outcome = await reviewAttempt({ ...common, client, redactor, prepared, recorder });
+        outcome = await reviewAttempt({ ...common, client, redactor, prepared, recorder, ...(journalFolder ? { journalFolder } : {}) });
       } finally {
         reserved -= worst;
       }
@@ -496,7 +507,11 @@ export async function reviewAttempts(o: ReviewBatchOptions): Promise<ReviewBatch
       settle(i, outcome);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, total)) }, () => worker()));
+  try {
+    await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, total)) }, () => worker()));
+  } finally {
+    await journalFolder?.close();
+  }
   return { outcomes: outcomes as ReviewOutcome[], spentUsd: round(spent), ...(stopped ? { stopped } : {}), logWrites: recorder.transactions };
 }
 

@@ -1,5 +1,6 @@
 // The review log on disk, `curation/events.jsonl`: appends under a cross-process lock, one write() per batch on an
-// O_APPEND descriptor, acknowledged only after fsync; reads that keep every good line and catch up on what other
+// O_APPEND descriptor, acknowledged only after fsync (by default an asynchronous one, still under the lock, so the
+// process goes on with other work meanwhile and what it queues then goes into the next append); reads that keep every good line and catch up on what other
 // writers appended since. Reads write nothing: bad lines are copied aside into `events.rejected.jsonl` (appended,
 // never rewritten) by the next writer, under the lock. No file of the log is read or written through a symlink that
 // leads out of the dataset, and none is written through any symlink (datasetPaths.ts).
@@ -27,6 +28,7 @@ export type LogFs = Pick<
   | 'closeSync'
   | 'writeSync'
   | 'fsyncSync'
+  | 'fsync'
   | 'fstatSync'
   | 'ftruncateSync'
   | 'readSync'
@@ -83,6 +85,12 @@ export interface ReviewLogOptions {
   random?: (n: number) => Uint8Array;
   /** The dataset the log belongs to (default: the folder above the log's folder): its files stay inside it. */
   root?: string;
+  /**
+   * How an append waits for its fsync, holding the lock either way and acknowledging only after it: `async` (the
+   * default) on libuv's thread pool, so the event loop turns meanwhile; `sync` blocks it. The default with an injected
+   * `fs` is `sync`, so a fake of the synchronous calls alone sees every fsync.
+   */
+  fsync?: 'sync' | 'async';
 }
 
 interface LockInfo {
@@ -124,6 +132,11 @@ export class ReviewLog {
   private readonly root: string;
   /** Bad lines read without the lock, to be copied aside by the next writer. */
   private pendingAside: RejectedLine[] = [];
+  private readonly fsyncMode: 'sync' | 'async';
+  /** This object's transactions, one after the other (the lock file serializes processes; this, our own calls). */
+  private turn: Promise<unknown> = Promise.resolve();
+  /** Our bytes are written and their fsync is under way: not acknowledged, so not read back as events yet. */
+  private syncing = false;
 
   constructor(file: string, opts: ReviewLogOptions = {}) {
     this.file = path.resolve(file);
@@ -137,6 +150,7 @@ export class ReviewLog {
     this.now = opts.now ?? Date.now;
     this.random = opts.random ?? ((n) => randomBytes(n));
     this.root = path.resolve(opts.root ?? path.dirname(dir));
+    this.fsyncMode = opts.fsync ?? (opts.fs ? 'sync' : 'async');
   }
 
   /** Dataset-relative path of one of the log's files. */
@@ -174,6 +188,8 @@ export class ReviewLog {
 
   /** Reads what other writers appended since the last read; the whole log again if the file was replaced. */
   refresh(): LogRead {
+    // What comes next is our own unacknowledged write: it (and what follows) is read once its fsync has settled.
+    if (this.syncing) return { events: [], rejected: [], problems: [], reset: false };
     return this.readNew(false);
   }
 
@@ -403,6 +419,12 @@ export class ReviewLog {
   async transact<A>(prepare: (fresh: LogRead) => EventDraft[] | { abort: A }): Promise<{ ok: true; events: ReviewEvent[]; fresh: LogRead } | { ok: false; abort: A; fresh: LogRead }> {
     // Refuse before anything is written when the log's folder or file is a symlink.
     this.writable(this.file, 'the event was NOT recorded');
+    const run = this.turn.then(() => this.transactLocked(prepare));
+    this.turn = run.catch(() => undefined);
+    return run;
+  }
+
+  private async transactLocked<A>(prepare: (fresh: LogRead) => EventDraft[] | { abort: A }): Promise<{ ok: true; events: ReviewEvent[]; fresh: LogRead } | { ok: false; abort: A; fresh: LogRead }> {
     const token = await this.lock();
     try {
       const fresh = this.readNew(true);
@@ -415,7 +437,7 @@ export class ReviewLog {
       const drafts = prepare(fresh);
       if (!Array.isArray(drafts)) return { ok: false, abort: drafts.abort, fresh };
       const events = this.stamp(drafts);
-      if (events.length > 0) this.write(events);
+      if (events.length > 0) await this.write(events);
       return { ok: true, events, fresh };
     } finally {
       this.release(token);
@@ -455,7 +477,7 @@ export class ReviewLog {
     return encodeEventId(ms, rnd);
   }
 
-  private write(events: ReviewEvent[]): void {
+  private async write(events: ReviewEvent[]): Promise<void> {
     const created = this.ensureDir();
     let fd: number;
     try {
@@ -480,7 +502,7 @@ export class ReviewLog {
         err.code = 'ENOSPC';
         throw err;
       }
-      this.fs.fsyncSync(fd);
+      await this.fsyncData(fd);
       if (created || before === 0) this.syncDir();
       this.identity = { dev: st.dev, ino: st.ino };
       if (this.offset === before) {
@@ -503,6 +525,17 @@ export class ReviewLog {
       throw this.ioError(e, 'the event was NOT recorded');
     } finally {
       this.fs.closeSync(fd);
+    }
+  }
+
+  /** The fsync an acknowledgement waits for; see `ReviewLogOptions.fsync`. */
+  private async fsyncData(fd: number): Promise<void> {
+    if (this.fsyncMode === 'sync') return this.fs.fsyncSync(fd);
+    this.syncing = true;
+    try {
+      await new Promise<void>((resolve, reject) => this.fs.fsync(fd, (e) => (e ? reject(e) : resolve())));
+    } finally {
+      this.syncing = false;
     }
   }
 

@@ -3,6 +3,7 @@
 // pages and a kill can land in the middle of writing it.
 //   node appender.js LOG_FILE COUNT WRITER [START_AT_MS]   (COUNT 0 = until killed; START_AT_MS: wait until then,
 //   so that several writers start appending at the same moment whatever their start-up times)
+// APPENDER_IN_FLIGHT=N: N appends at once through the one log (each waits its turn behind the others' fsyncs).
 import { randomInt } from 'node:crypto';
 import { ReviewLog } from '../../../src/adapters/fs/reviewLog';
 
@@ -12,7 +13,11 @@ async function main(): Promise<void> {
   const log = new ReviewLog(file, { lockTimeoutMs: 30_000 });
   log.load();
   if (startAt !== undefined) await new Promise((r) => setTimeout(r, Math.max(0, Number(startAt) - Date.now())));
-  for (let i = 0; count === 0 || i < count; i++) {
+  let next = 0;
+  const lane = async () => {
+    for (let i = next++; count === 0 || i < count; i = next++) await appendOne(i);
+  };
+  const appendOne = async (i: number) => {
     const big = randomInt(0, 10) === 0;
     const [e] = await log.append([
       {
@@ -24,7 +29,8 @@ async function main(): Promise<void> {
       },
     ]);
     process.stdout.write(`ACK ${e?.id}\n`);
-  }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Number(process.env.APPENDER_IN_FLIGHT ?? 1)) }, lane));
 }
 
 main().then(

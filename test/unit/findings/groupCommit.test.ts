@@ -10,6 +10,7 @@ import { describe, it } from 'node:test';
 import { CurationStore } from '../../../src/app/curationStore';
 import type { ReviewPair } from '../../../src/app/reviewAgent';
 import { FindingsRecorder, pairKey, REVIEWER_JOURNAL_DIR, reviewAttempts } from '../../../src/app/reviewAgent';
+import type { LogFs } from '../../../src/adapters/fs/reviewLog';
 import type { ChatResult, LlmClient } from '../../../src/adapters/llm/client';
 import type { FindingsPayload } from '../../../src/core/findings/model';
 import { PROMPT_VERSION } from '../../../src/core/findings/prompt';
@@ -83,6 +84,44 @@ describe('FindingsRecorder', () => {
     const ok = await rec.record(p3, payloadOf(p3));
     assert.ok(ok.eventId);
     assert.deepEqual(eventsOf(root).map((e) => e.task), [p3.task]);
+  });
+
+  it('pairs that finish while a transaction waits for its fsync go in the next one; none is acknowledged before its own fsync', async () => {
+    const root = copyFixture('review/ds');
+    const held: Array<() => void> = [];
+    let fsyncAsked: () => void = () => undefined;
+    const gfs = {
+      ...fs,
+      fsync: ((fd: number, cb: (e: NodeJS.ErrnoException | null) => void) => {
+        held.push(() => fs.fsync(fd, cb));
+        fsyncAsked();
+      }) as LogFs['fsync'],
+    } as LogFs;
+    const asked = () => new Promise<void>((r) => (fsyncAsked = r));
+    const store = CurationStore.open(root, { log: { fs: gfs, fsync: 'async' } });
+    const rec = new FindingsRecorder(store, 'alice');
+    const pairs = [...PAIRS.map(([t, a]) => pairOf(store, t, a)), { ...pairOf(store, 't1', 'a1'), patchHash: 'ef'.repeat(32) }];
+    const acked: string[] = [];
+    const record = (p: ReviewPair) => rec.record(p, payloadOf(p)).then((r) => (acked.push(`${p.task}/${p.attempt}/${p.patchHash.slice(0, 2)}`), r));
+    let first = asked();
+    const all = [record(pairs[0] as ReviewPair)];
+    await first;
+    // The first pair's transaction waits for its fsync; four more pairs finish meanwhile.
+    all.push(...pairs.slice(1).map(record));
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(acked, []);
+    assert.equal(rec.transactions, 1);
+    first = asked();
+    (held.shift() as () => void)();
+    await first;
+    assert.deepEqual(acked, ['t1/a1/ab']);
+    assert.equal(rec.transactions, 2);
+    (held.shift() as () => void)();
+    const got = await Promise.all(all);
+    assert.equal(acked.length, 5);
+    assert.equal(rec.transactions, 2, 'the four pairs that finished during the first fsync went in one transaction');
+    assert.equal(new Set(got.map((g) => g.eventId)).size, 5);
+    assert.equal(eventsOf(root).length, 5);
   });
 });
 

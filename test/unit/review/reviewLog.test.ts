@@ -243,6 +243,98 @@ describe('ReviewLog', () => {
     }
   });
 
+  describe('the asynchronous fsync', () => {
+    /** The real calls, with every fsync of the log file held until the test lets it go. */
+    function gated(fail?: NodeJS.ErrnoException) {
+      const held: Array<() => void> = [];
+      const waiting: Array<() => void> = [];
+      const fsyncs = () => held.length;
+      const nextFsync = () => new Promise<void>((r) => (held.length > released ? r() : waiting.push(r)));
+      let released = 0;
+      const release = () => {
+        const go = held[released++];
+        assert.ok(go, 'no fsync to release');
+        go();
+      };
+      const gfs = {
+        ...fs,
+        fsync: ((fd: number, cb: (e: NodeJS.ErrnoException | null) => void) => {
+          held.push(() => (fail ? cb(fail) : fs.fsync(fd, cb)));
+          waiting.splice(0).forEach((r) => r());
+        }) as LogFs['fsync'],
+      } as LogFs;
+      return { gfs, fsyncs, nextFsync, release };
+    }
+    const linesIn = (file: string) => fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.length > 0).length;
+
+    it('acknowledges an append only after its fsync returns, holding the lock; appends asked meanwhile wait their turn', async () => {
+      const { log: first, file } = freshLog();
+      await first.append([draft('S0')]);
+      const g = gated();
+      const log = new ReviewLog(file, { fs: g.gfs, fsync: 'async' });
+      log.load();
+      const acked: string[] = [];
+      const a = log.append([draft('S1')]).then((e) => acked.push(`S1 ${e.length}`));
+      await g.nextFsync();
+      // Written, not yet acknowledged: the lock is held and this writer's own reads do not show the line yet.
+      assert.equal(linesIn(file), 2);
+      assert.ok(fs.existsSync(log.lockFile), 'the lock is held during the fsync');
+      assert.deepEqual(log.refresh().events, []);
+      const b = log.append([draft('S2'), draft('S3')]).then((e) => acked.push(`S2+S3 ${e.length}`));
+      await new Promise((r) => setImmediate(r));
+      assert.deepEqual(acked, []);
+      assert.equal(linesIn(file), 2, 'the second append waits for the first');
+      g.release();
+      await a;
+      assert.deepEqual(acked, ['S1 1']);
+      await g.nextFsync();
+      assert.equal(linesIn(file), 4);
+      assert.deepEqual(acked, ['S1 1'], 'not acknowledged before its own fsync');
+      g.release();
+      await b;
+      assert.deepEqual(acked, ['S1 1', 'S2+S3 2']);
+      assert.equal(g.fsyncs(), 2, 'one fsync per append');
+      assert.ok(!fs.existsSync(log.lockFile));
+      assert.deepEqual(new ReviewLog(file).load().events.map((e) => (e.payload as { spec: string }).spec), ['S0', 'S1', 'S2', 'S3']);
+      assert.deepEqual(log.refresh().events, [], 'its own events are not read back as new');
+    });
+
+    it('reads the whole log on load() while its own fsync is under way', async () => {
+      const { log: first, file } = freshLog();
+      const [s0] = await first.append([draft('S0')]);
+      const g = gated();
+      const log = new ReviewLog(file, { fs: g.gfs, fsync: 'async' });
+      log.load();
+      const a = log.append([draft('S1')]);
+      await g.nextFsync();
+      assert.ok(log.load().events.some((e) => e.id === s0?.id), 'the acknowledged event is read');
+      g.release();
+      const [s1] = await a;
+      assert.deepEqual(log.refresh().events, []);
+      await first.append([draft('S2')]);
+      assert.deepEqual(log.refresh().events.map((e) => (e.payload as { spec: string }).spec), ['S2']);
+      assert.deepEqual(new ReviewLog(file).load().events.map((e) => e.id).slice(0, 2), [s0?.id, s1?.id]);
+    });
+
+    it('does not acknowledge an append whose fsync fails, takes its bytes back and releases the lock', async () => {
+      const { log: first, file } = freshLog();
+      const [ok] = await first.append([draft('S0')]);
+      const g = gated(Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' }));
+      const log = new ReviewLog(file, { fs: g.gfs, fsync: 'async' });
+      log.load();
+      const failed = assert.rejects(log.append([draft('S1')]), (e: unknown) => e instanceof ReviewLogError && e.code === 'io' && /NOT recorded/.test(e.message));
+      await g.nextFsync();
+      g.release();
+      await failed;
+      const r = new ReviewLog(file).load();
+      assert.deepEqual(r.events.map((e) => e.id), [ok?.id]);
+      assert.equal(r.rejected.length, 0);
+      assert.ok(!fs.existsSync(log.lockFile));
+      const [next] = await new ReviewLog(file).append([draft('S2')]);
+      assert.deepEqual(new ReviewLog(file).load().events.map((e) => e.id), [ok?.id, next?.id]);
+    });
+  });
+
   describe('the lock', () => {
     it('breaks a lock left by a process that died', async () => {
       const { log } = freshLog();
