@@ -5,7 +5,6 @@
 // bar item and output channel), with `specweave.repair.freshTrials` fresh solver trials per model of
 // `specweave.solver.*` on the new revision, and the before/after matrix in the task view's Repair tab and as a document. Every
 // command that calls the model or runs code checks workspace trust first. The work is in the adapters and core.
-import { REPAIR_KEY_SECRET } from '../llmClients';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -39,6 +38,7 @@ import { RepairDecisions, StoreNotOpenError } from './repairDecisions';
 import { REPAIR_SCHEME, RepairDocuments, repairUri } from './repairDocuments';
 import { errorText } from '../../core/errorText';
 import { REPAIR_CMD } from '../commandIds';
+import { REPAIR_KEY_SECRET } from '../llmClients';
 import { readRepairSettings, readSolverSettings } from '../settings';
 
 export { REPAIR_CMD };
