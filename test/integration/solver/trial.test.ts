@@ -127,3 +127,41 @@ test('after every step the trajectory file is the whole document of the history 
   assert.equal(seen.length, 9, 'four replies, four commands, the end');
   assert.ok(normalizeTrajectoryText(seen[seen.length - 1] as string, 't.traj.json').ok);
 });
+
+test('kill -9 mid-trial: the container stops and is swept, and the partial trajectory opens in the viewer', { timeout: 180_000 }, async () => {
+  const { spawn } = await import('node:child_process');
+  const { sweepOrphans } = await import('../../../src/adapters/docker/sweep');
+  const { listOwned } = await import('../../../src/adapters/docker/sweep');
+  const { LABELS } = await import('../../../src/adapters/docker/runSpec');
+  const attemptId = 'trial-killed';
+  const p = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'trialKilled.ts'), ds.root, attemptId], { cwd: path.resolve(__dirname, '../../..'), stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  p.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  // The second command's step is written (the child says so after the write): then the model hangs, and the kill comes.
+  await new Promise<void>((resolve, reject) => {
+    p.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (/^STEP 2$/m.test(out)) resolve();
+    });
+    p.on('close', (code) => reject(new Error(`the trial's process ended first (${code}): ${err}`)));
+  });
+  const mine = async () => (await listOwned(engine)).filter((c) => c.labels[LABELS.run] === `solve-${attemptId}`);
+  const running = await mine();
+  assert.equal(running.length, 1, `one trial container while it runs: ${JSON.stringify(running.map((c) => c.labels))}`);
+  const closed = new Promise((r) => p.once('close', r));
+  p.kill('SIGKILL');
+  await closed;
+  // The engine's wait answers when the orphan stops by itself (its owner is gone): the event, bounded by the test's timeout.
+  const docker = await engine.docker();
+  await docker.getContainer((running[0] as { id: string }).id).wait();
+  await sweepOrphans(engine);
+  assert.deepEqual(await mine(), [], 'no container is left after the sweep');
+  const task = calcTask();
+  const attempt = task.attempts.find((a) => a.id === attemptId);
+  assert.ok(attempt, 'the killed trial is an attempt of the task');
+  assert.equal(attempt.claimed?.status, 'started');
+  const traj = normalizeTrajectoryText(readDatasetText(ds.root, `${task.dir}/attempts/${attemptId}/trajectory.traj.json`), 'trajectory.traj.json');
+  assert.ok(traj.ok, traj.ok ? '' : JSON.stringify(traj));
+  assert.ok(traj.trajectory.steps.some((s) => s.text.includes('killed-trial-step-2')), 'the last step before the kill is there');
+});
