@@ -1,7 +1,7 @@
 // The planted-defect suite on disk (docs/calibration.md): copy tasks of a dataset into a new dataset, each beside
 // copies whose test patch carries a planted false positive or false negative (core/probes/plant.ts), with the ground
-// truth in DIR/planted.json; then score what the gold mutants (DIR/probes/<task>/mutants.json) and the review
-// agent (`review.findings` in DIR's review log) caught. Shared by the CLI (`specweave plant`) and tests.
+// truth in DIR/planted.json; then score what the gold mutants (DIR/probes/<task>/mutants.json), the alternative
+// solutions (DIR/probes/<task>/alternatives.json) and the review agent (`review.findings` in DIR's review log) caught. Shared by the CLI (`specweave plant`) and tests.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadDataset } from '../adapters/fs/datasetLoader';
@@ -9,11 +9,13 @@ import { kindForRead, listFolder, readBytes, readText, readTextIfExists, writeFi
 import { ReviewLog } from '../adapters/fs/reviewLog';
 import { errorText } from '../core/errorText';
 import type { CandidateTask } from '../core/model';
+import type { AlternativesReport } from '../core/probes/llmPatches';
 import type { MutationReport } from '../core/probes/mutantReport';
 import type { PlantKind, PlantOutcome, PlantedScore, PlantedTruth } from '../core/probes/plant';
 import { PLANT_KINDS, plantFalseNegative, plantFalsePositive, scorePlanted } from '../core/probes/plant';
 import type { FindingsRecord } from '../core/review/reducer';
 import { reduceLog } from '../core/review/reducer';
+import { llmProbeReportPath } from './llmProbes';
 import { mutantsReportPath } from './probes';
 
 export const PLANTED_FILE = 'planted.json';
@@ -152,33 +154,45 @@ export function readPlantedTruth(dir: string): PlantedTruth {
   return t;
 }
 
-/** A task's mutation report under DIR/probes/, if there is one (an unreadable one is an error naming it). */
-function readReport(dir: string, taskId: string): MutationReport | undefined {
+/**
+ * A task's report of `kind` under DIR/probes/, if there is one; one that cannot be read, or is not of the shape the
+ * scoring uses, is an error naming the file.
+ */
+function readReport<T>(dir: string, taskId: string, kind: 'mutants' | 'alternatives', isReport: (r: Record<string, unknown>) => boolean): T | undefined {
   let rel: string;
   try {
-    rel = mutantsReportPath(taskId);
+    rel = kind === 'mutants' ? mutantsReportPath(taskId) : llmProbeReportPath(taskId, kind);
   } catch {
     return undefined;
   }
   const text = readTextIfExists(dir, rel);
   if (text === undefined) return undefined;
   try {
-    const r = JSON.parse(text) as MutationReport;
-    if (r.format !== 1 || !Array.isArray(r.mutants) || !Array.isArray(r.specs)) throw new Error('not a mutation report (format 1)');
-    return r;
+    const r = JSON.parse(text) as Record<string, unknown> | null;
+    if (typeof r !== 'object' || r === null || Array.isArray(r) || !isReport(r)) throw new Error(`not ${kind === 'mutants' ? 'a mutation report (format 1)' : 'an alternatives report (kind alternatives, alternatives: a list with failingTests)'}`);
+    return r as T;
   } catch (e) {
     throw new PlantError(`${path.join(dir, rel)}: ${errorText(e)}`);
   }
 }
+
+const isMutationReport = (r: Record<string, unknown>) => r.format === 1 && Array.isArray(r.mutants) && Array.isArray(r.specs);
+const isAlternativesReport = (r: Record<string, unknown>) =>
+  r.kind === 'alternatives' &&
+  Array.isArray(r.alternatives) &&
+  r.alternatives.every((a: unknown) => typeof a === 'object' && a !== null && typeof (a as { id?: unknown }).id === 'string' && Array.isArray((a as { failingTests?: unknown }).failingTests));
 
 /** The recall of the probes and the agent on a planted dataset (after `specweave probe` and `specweave review` on it). */
 export function scorePlantedDataset(dir: string): { truth: PlantedTruth; score: PlantedScore } {
   const truth = readPlantedTruth(dir);
   const ids = new Set(truth.planted.flatMap((d) => [d.copy, d.baseline]));
   const mutants = new Map<string, MutationReport>();
+  const alternatives = new Map<string, AlternativesReport>();
   for (const id of ids) {
-    const r = readReport(dir, id);
-    if (r) mutants.set(id, r);
+    const m = readReport<MutationReport>(dir, id, 'mutants', isMutationReport);
+    if (m) mutants.set(id, m);
+    const a = readReport<AlternativesReport>(dir, id, 'alternatives', isAlternativesReport);
+    if (a) alternatives.set(id, a);
   }
   const state = reduceLog(ReviewLog.forDataset(dir).load().events);
   const findings = new Map<string, readonly FindingsRecord[]>();
@@ -186,5 +200,5 @@ export function scorePlantedDataset(dir: string): { truth: PlantedTruth; score: 
     const st = state.tasks.get(id);
     if (st) findings.set(id, st.findings);
   }
-  return { truth, score: scorePlanted(truth, { mutants, findings }) };
+  return { truth, score: scorePlanted(truth, { mutants, findings, alternatives }) };
 }

@@ -28,16 +28,23 @@ export function formatPlantedScore(s: PlantedScore): string {
   lines.push(
     table(
       ['DETECTOR', 'KIND', 'CAUGHT', 'MISSED', 'NOT RUN', 'RECALL'],
-      (['probes', 'agent'] as const).flatMap((who) => (['false_positive', 'false_negative'] as const).map((k) => [who === 'probes' ? 'gold mutants' : 'review agent', kindName(k), s[who][k].caught, s[who][k].missed, s[who][k].notRun, recall(s[who][k])])),
+      (['probes', 'agent'] as const).flatMap((who) => (['false_positive', 'false_negative'] as const).map((k) => [who === 'agent' ? 'review agent' : k === 'false_positive' ? 'gold mutants' : 'alternative solutions', kindName(k), s[who][k].caught, s[who][k].missed, s[who][k].notRun, recall(s[who][k])])),
     ),
   );
   lines.push(
     table(
-      ['COPY', 'KIND', 'PROBES', 'AGENT', 'SURVIVORS', 'AGENT FINDINGS (COPY/BASELINE)'],
-      s.detections.map((d) => [d.copy, kindName(d.kind), d.probes.replace('_', ' '), d.agent.replace('_', ' '), d.survivors.join(', ') || '-', `${d.agentFindings.copy}/${d.agentFindings.baseline}`]),
+      ['COPY', 'KIND', 'PROBES', 'AGENT', 'PROBE EVIDENCE', 'AGENT FINDINGS (COPY/BASELINE)'],
+      s.detections.map((d) => [
+        d.copy,
+        kindName(d.kind),
+        d.probes.replace('_', ' '),
+        d.agent.replace('_', ' '),
+        (d.kind === 'false_positive' ? d.survivors : d.rejections).join(', ') || '-',
+        `${d.agentFindings.copy}/${d.agentFindings.baseline}`,
+      ]),
     ),
   );
-  lines.push('Probes on a planted false negative are not measured: the alternative-solutions probe is not built yet.');
+  lines.push('Probe evidence: on a planted false positive, the gold mutants that survive on the copy and the planted test killed on the original (specweave probe DIR --mutants N); on a planted false negative, the alternative solutions the planted test rejects on the copy and not on the original (specweave probe DIR --alternatives N).');
   return lines.join('\n') + '\n';
 }
 

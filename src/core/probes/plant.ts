@@ -10,6 +10,7 @@
 import type { FindingCandidate } from '../findings/model';
 import type { CandidateTask } from '../model';
 import type { MutationReport } from './mutantReport';
+import type { AlternativesReport } from './llmPatches';
 import { maskPythonLine } from './pythonLexer';
 import type { PyLexState } from './pythonLexer';
 import type { FindingsRecord } from '../review/reducer';
@@ -344,7 +345,7 @@ export interface PlantedTruth {
   skipped: Array<{ task: string; kind: PlantKind; reason: string }>;
 }
 
-export type Detection = 'caught' | 'missed' | 'not_run' | 'not_measured';
+export type Detection = 'caught' | 'missed' | 'not_run';
 
 export interface PlantedDetection {
   copy: string;
@@ -355,6 +356,8 @@ export interface PlantedDetection {
   agent: Detection;
   /** Ids of the mutants that survive on the copy and the baseline's planted test killed (FP). */
   survivors: string[];
+  /** Ids of the alternative solutions the planted test rejects on the copy and not on the baseline (FN). */
+  rejections: string[];
   /** Agent findings of the planted kind on the planted specs: on the copy and on the baseline. */
   agentFindings: { copy: number; baseline: number };
 }
@@ -378,6 +381,13 @@ export interface PlantedEvidence {
   mutants: ReadonlyMap<string, MutationReport>;
   /** The review agent's `review.findings` events by task id. */
   findings: ReadonlyMap<string, readonly FindingsRecord[]>;
+  /** Alternative-solution reports by task id (copies and baselines); absent: FN probes are not run. */
+  alternatives?: ReadonlyMap<string, AlternativesReport>;
+}
+
+/** Ids of the alternatives of a report that `test` (a task test name) rejected. */
+function rejectedBy(r: AlternativesReport, test: string): string[] {
+  return r.alternatives.filter((a) => a.outcome === 'rejected' && a.failingTests.some((f) => typeof f === 'object' && f !== null && f.name === test)).map((a) => a.id);
 }
 
 function candidatesOn(records: readonly FindingsRecord[] | undefined, specs: readonly string[], kind: FindingCandidate): number {
@@ -389,8 +399,10 @@ function candidatesOn(records: readonly FindingsRecord[] | undefined, specs: rea
 
 /**
  * What caught each planted defect. Probes, for a planted FP: a gold mutant that survives on the copy and that the
- * planted test killed on the baseline (without a baseline report: any survivor on a planted spec). For a planted FN
- * the probes are not measured (the alternative-solutions probe is not built yet). The agent: more current findings of
+ * planted test killed on the baseline (without a baseline report: any survivor on a planted spec). For a planted FN:
+ * an alternative solution the planted test rejects on the copy, unless the same alternative (same id: the same
+ * normalised patch) was rejected by that test on the baseline too (the strictness was there before the plant);
+ * `not_run` without an alternatives report for the copy. The agent: more current findings of
  * the planted kind (a `false_positive` / `false_negative` candidate) on the planted specs of the copy than of the
  * baseline; `not_run` when the agent has no findings on the copy at all.
  */
@@ -400,8 +412,9 @@ export function scorePlanted(truth: PlantedTruth, ev: PlantedEvidence): PlantedS
   const agent: Record<PlantKind, RecallFigure> = { false_positive: fig(), false_negative: fig() };
   const detections: PlantedDetection[] = [];
   for (const d of truth.planted) {
-    let probe: Detection = 'not_measured';
+    let probe: Detection;
     const survivors: string[] = [];
+    const rejections: string[] = [];
     if (d.kind === 'false_positive') {
       const copy = ev.mutants.get(d.copy);
       const base = ev.mutants.get(d.baseline);
@@ -413,6 +426,15 @@ export function scorePlanted(truth: PlantedTruth, ev: PlantedEvidence): PlantedS
           if (killedByPlanted ? killedByPlanted.has(m.id) : copy.specs.some((s) => d.specs.includes(s.spec) && s.survived > 0)) survivors.push(m.id);
         }
         probe = survivors.length > 0 ? 'caught' : 'missed';
+      }
+    } else {
+      const copy = ev.alternatives?.get(d.copy);
+      const base = ev.alternatives?.get(d.baseline);
+      if (!copy) probe = 'not_run';
+      else {
+        const before = new Set(base ? rejectedBy(base, d.test) : []);
+        for (const id of rejectedBy(copy, d.test)) if (!before.has(id)) rejections.push(id);
+        probe = rejections.length > 0 ? 'caught' : 'missed';
       }
     }
     const copyRecords = ev.findings.get(d.copy);
@@ -427,7 +449,7 @@ export function scorePlanted(truth: PlantedTruth, ev: PlantedEvidence): PlantedS
       else if (det === 'missed') f.missed++;
       else if (det === 'not_run') f.notRun++;
     }
-    detections.push({ copy: d.copy, kind: d.kind, test: d.test, specs: d.specs, probes: probe, agent: a, survivors, agentFindings });
+    detections.push({ copy: d.copy, kind: d.kind, test: d.test, specs: d.specs, probes: probe, agent: a, survivors, rejections, agentFindings });
   }
   const withRecall = (f: RecallFigure): RecallFigure => (f.caught + f.missed > 0 ? { ...f, recall: f.caught / (f.caught + f.missed) } : f);
   for (const k of PLANT_KINDS) {

@@ -28,6 +28,18 @@ export const halfEven = () => swap(taskFile('format-precision', 'gold.patch'), '
 /** format-precision's gold patch with "m" as the default precision: violates A1 (and every existing call). */
 export const minuteDefault = () => swap(taskFile('format-precision', 'gold.patch'), '+def format_duration(seconds, precision="s"):', '+def format_duration(seconds, precision="m"):');
 
+/**
+ * format-precision's gold patch refusing an unknown precision in other words (`unknown precision 'w': use one of d, h,
+ * m, s`): every spec holds and the task's own test (`match="d.*h.*m.*s"`) passes it; a test pinned to the gold's
+ * wording (the planted false negative) rejects it.
+ */
+export const otherPrecisionMessage = () =>
+  swap(
+    taskFile('format-precision', 'gold.patch'),
+    `+        raise ValueError(f"precision must be one of {', '.join(UNITS)}; got {precision!r}")`,
+    `+        raise ValueError(f"unknown precision {precision!r}: use one of {', '.join(UNITS)}")`,
+  );
+
 export interface ReplyPatch {
   spec: string | null;
   summary: string;

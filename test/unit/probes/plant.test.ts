@@ -9,6 +9,7 @@ import { loadDataset } from '../../../src/adapters/fs/datasetLoader';
 import type { FindingsPayload } from '../../../src/core/findings/model';
 import type { CandidateTask } from '../../../src/core/model';
 import { parsePatch } from '../../../src/core/patch';
+import type { AlternativesReport } from '../../../src/core/probes/llmPatches';
 import type { MutationReport } from '../../../src/core/probes/mutantReport';
 import type { PlantedTruth } from '../../../src/core/probes/plant';
 import { addedTests, goldMessagePrefix, plantFalseNegative, plantFalsePositive, scorePlanted } from '../../../src/core/probes/plant';
@@ -174,13 +175,58 @@ describe('recall of probes and agent on planted copies', () => {
       [
         ['p--fp', 'caught', 'caught', ['m1']],
         ['q--fp', 'missed', 'not_run', []],
-        ['p--fn', 'not_measured', 'missed', []],
+        ['p--fn', 'not_run', 'missed', []],
       ],
     );
     assert.deepEqual(s.probes.false_positive, { caught: 1, missed: 1, notRun: 0, recall: 0.5 });
     assert.deepEqual(s.agent.false_positive, { caught: 1, missed: 0, notRun: 1, recall: 1 });
     assert.deepEqual(s.agent.false_negative, { caught: 0, missed: 1, notRun: 0, recall: 0 });
-    assert.deepEqual(s.probes.false_negative, { caught: 0, missed: 0, notRun: 0 });
+    assert.deepEqual(s.probes.false_negative, { caught: 0, missed: 0, notRun: 1 });
+  });
+
+  const alt = (id: string, outcome: 'rejected' | 'accepted', failing: string[] = []) => ({
+    id,
+    summary: '',
+    files: ['f.py'],
+    notes: [],
+    outcome,
+    status: outcome === 'rejected' ? 'failed' : 'passed',
+    reason: '',
+    failingTests: failing.map((name) => ({ test: 'T', name, kind: 'fail_to_pass' as const, status: 'failed', specs: ['A5'], log: [] })),
+    specs: failing.length > 0 ? ['A5'] : [],
+    beyondSpecs: [],
+    patch: '',
+  });
+  const alts = (taskId: string, alternatives: ReturnType<typeof alt>[]) => ({ taskId, alternatives }) as unknown as AlternativesReport;
+  const fnOnly: PlantedTruth = { ...truth, planted: truth.planted.slice(2) };
+
+  it('counts a planted FN caught by probes when the planted test rejects an alternative on the copy', () => {
+    const s = scorePlanted(fnOnly, {
+      mutants: new Map(),
+      findings: new Map(),
+      alternatives: new Map([
+        ['p', alts('p', [alt('alt-1', 'accepted'), alt('alt-2', 'rejected', ['tests/t.py::test_other'])])],
+        ['p--fn', alts('p--fn', [alt('alt-1', 'rejected', ['tests/t.py::test_c']), alt('alt-2', 'rejected', ['tests/t.py::test_other'])])],
+      ]),
+    });
+    assert.deepEqual(s.detections.map((d) => [d.probes, d.rejections]), [['caught', ['alt-1']]]);
+    assert.deepEqual(s.probes.false_negative, { caught: 1, missed: 0, notRun: 0, recall: 1 });
+  });
+
+  it('does not count a rejection the baseline already had, nor one by another test', () => {
+    const s = scorePlanted(fnOnly, {
+      mutants: new Map(),
+      findings: new Map(),
+      alternatives: new Map([
+        ['p', alts('p', [alt('alt-1', 'rejected', ['tests/t.py::test_c'])])],
+        ['p--fn', alts('p--fn', [alt('alt-1', 'rejected', ['tests/t.py::test_c']), alt('alt-3', 'rejected', ['tests/t.py::test_other'])])],
+      ]),
+    });
+    assert.deepEqual(s.detections.map((d) => [d.probes, d.rejections]), [['missed', []]]);
+    assert.deepEqual(s.probes.false_negative, { caught: 0, missed: 1, notRun: 0, recall: 0 });
+    // Without a baseline report, the copy's rejection by the planted test counts.
+    const alone = scorePlanted(fnOnly, { mutants: new Map(), findings: new Map(), alternatives: new Map([['p--fn', alts('p--fn', [alt('alt-1', 'rejected', ['tests/t.py::test_c'])])]]) });
+    assert.deepEqual(alone.detections.map((d) => d.probes), ['caught']);
   });
 
   it('is not run without a mutation report of the copy, and the baseline agent findings raise the bar', () => {

@@ -79,6 +79,6 @@ describe('specweave plant', () => {
     const [, score] = runAll(['plant', EXAMPLE, '--out', out, 'format-precision'], ['plant', '--score', out, '--json']) as Result[];
     const s = JSON.parse(score?.out ?? '') as PlantedScore;
     assert.deepEqual(s.probes.false_positive, { caught: 0, missed: 0, notRun: 1 });
-    assert.deepEqual(s.detections.map((d) => [d.copy, d.probes, d.agent]), [['format-precision--fp', 'not_run', 'not_run'], ['format-precision--fn', 'not_measured', 'not_run']]);
+    assert.deepEqual(s.detections.map((d) => [d.copy, d.probes, d.agent]), [['format-precision--fp', 'not_run', 'not_run'], ['format-precision--fn', 'not_run', 'not_run']]);
   });
 });
