@@ -29,7 +29,7 @@ export function readProbeReport(root: string, taskId: string, name: ProbeReportN
 }
 
 /** The Probes part of a task's view, as its reports are on disk now. */
-export function readProbesView(root: string, task: Pick<CandidateTask, 'id' | 'tests'>): ProbesView {
+export function readProbesView(root: string, task: Pick<CandidateTask, 'id' | 'tests'> & Partial<Pick<CandidateTask, 'specs'>>): ProbesView {
   const names = Object.keys(PROBE_REPORT_FILES) as ProbeReportName[];
   const found = Object.fromEntries(names.map((n) => [n, readProbeReport(root, task.id, n)])) as Record<ProbeReportName, ProbeReportText>;
   return buildProbesView(task, found);

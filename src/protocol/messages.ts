@@ -259,9 +259,35 @@ export interface ProbeVariantView {
   summary: string;
   hasPatch: boolean;
 }
+/**
+ * (additive) One piece of probe evidence behind a review-agent finding: a survivor, passing exploit or rejected
+ * alternative, with the report its diff opens from. `scope` `spec`: the probe names the finding's spec (a variant meant
+ * to violate it survived, an alternative tests mapped to it rejected); `task`: it says something of the task's tests
+ * as a whole (a gold mutant no listed test killed, an exploit the verifier let through, a test beyond the specs).
+ */
+export interface ProbeSupportItemView {
+  report: ProbeDiffReport;
+  id: string;
+  /** One line: what the probe showed (hostile text: a model's summary, a test name). */
+  text: string;
+  /** The listed tests involved: those that rejected an alternative. */
+  tests: string[];
+  scope: 'spec' | 'task';
+  hasPatch: boolean;
+}
+/** (additive) The probe evidence for a false-positive and a false-negative candidate on one spec (spec items first). */
+export interface ProbeSupportView {
+  spec: string;
+  falsePositive: ProbeSupportItemView[];
+  falseNegative: ProbeSupportItemView[];
+}
+/** Most items of one kind in one spec's support (the rest counted in the Probes tab). */
+export const MAX_PROBE_SUPPORT_ITEMS = 8;
 export interface ProbesView {
   /** The task's listed tests (FAIL_TO_PASS and PASS_TO_PASS): what a survivor and a passing exploit got past. */
   listedTests: ProbeTestView[];
+  /** (additive) Per spec of the task, the probe evidence behind a false-positive or false-negative finding on it. */
+  support?: ProbeSupportView[];
   mutants: ProbeReportView<{
     counts: ProbeCountsView;
     score: number | null;

@@ -6,7 +6,10 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { probe, startBrowserHarness, waitForStatus, waitUntil, type Harness } from './harness/page';
+import { buildProbesView } from '../../src/core/view/probesView';
+import { PWN } from './harness/fixtures';
+import { nextRequest, probe, startBrowserHarness, waitForStatus, waitUntil, type Harness } from './harness/page';
+import { PROBE_TASK, TASK_ID, cheatsReport, mutantsReport, variantsReport } from '../unit/probes/probeReportFixtures';
 import type { RealReviewHost } from './harness/realReview';
 import { FINDING_MARKUP } from './harness/realReview';
 
@@ -150,4 +153,47 @@ test('the buttons do what the keys do', async () => {
       ['review.dismiss', 'alice'],
     ],
   );
+});
+
+test("a candidate finding shows the probes behind it, its spec's own first, each opening its diff; none says so", async () => {
+  const { page } = await openStory();
+  await cellOf(page, 'a1', 'S4').click();
+  await tid(page, 'review-finding').waitFor();
+  // No probe report yet: the finding says nothing backs it.
+  assert.equal(await tid(page, 'finding-probes').getAttribute('data-backed'), 'false');
+  assert.match((await tid(page, 'finding-probes').textContent()) ?? '', /No probe backs this candidate yet \(a surviving gold mutant or variant, or a passing exploit would\)/);
+
+  // The probes section sends its reports: a variant meant to violate S4 survived, a gold mutant survived, an exploit passed.
+  const EVIL = `<img src=x onerror="${PWN}">`;
+  const variants = variantsReport(EVIL);
+  variants.variants = variants.variants.map((v) => (v.outcome === 'survived' ? { ...v, spec: 'S4' } : v));
+  const json = (o: object) => JSON.stringify(o);
+  const file = (n: string) => `probes/${TASK_ID}/${n}`;
+  const probes = buildProbesView(
+    { ...PROBE_TASK, specs: [{ id: 'S4' }] as never },
+    {
+      mutants: { file: file('mutants.json'), text: json(mutantsReport(EVIL)) },
+      cheats: { file: file('cheats.json'), text: json(cheatsReport(EVIL)) },
+      alternatives: { file: file('alternatives.json') },
+      variants: { file: file('variants.json'), text: json(variants) },
+      fullSuite: { file: file('full-suite.json') },
+    },
+  );
+  await page.evaluate((p) => (globalThis as unknown as { __fakeHost: { update(p: unknown): void } }).__fakeHost.update({ probes: p }), probes);
+  await page.locator('[data-testid="finding-probes"][data-backed="spec"]').waitFor();
+  const items = page.locator('[data-testid="finding-probe"]');
+  assert.deepEqual(
+    await items.evaluateAll((els) => els.map((e) => [e.getAttribute('data-report'), e.getAttribute('data-scope')])),
+    [
+      ['variants', 'spec'],
+      ['mutants', 'task'],
+      ['cheats', 'task'],
+    ],
+  );
+  assert.match((await items.first().textContent()) ?? '', /variant meant to violate S4 survived: rounds halves to even<img src=x onerror=/);
+  assert.equal(await page.locator('[data-testid="finding-probes"] img').count(), 0, 'a model summary stays text');
+  const params = await nextRequest(page, 'openProbeDiff', () => items.first().locator('[data-testid="probe-open-diff"]').click());
+  assert.deepEqual(params, { report: 'variants', id: 'var-A2-0000000002' });
+  assert.equal(await probe(page, (g) => g.__pwned), undefined);
+  await h.shot(page, 'finding-probes');
 });

@@ -12,9 +12,12 @@ import type {
   ProbeMutantView,
   ProbeReportView,
   ProbesView,
+  ProbeSupportItemView,
+  ProbeSupportView,
   ProbeTestView,
   ProbeVariantView,
 } from '../../protocol/messages';
+import { MAX_PROBE_SUPPORT_ITEMS } from '../../protocol/messages';
 
 export const PROBE_REPORT_FILES = {
   mutants: 'mutants.json',
@@ -115,10 +118,63 @@ class Fields {
   }
 }
 
-type Task = Pick<CandidateTask, 'id' | 'tests'>;
+type Task = Pick<CandidateTask, 'id' | 'tests'> & Partial<Pick<CandidateTask, 'specs'>>;
 
 /** The Probes part of a task's view model, from what the reader found for each report. */
 export function buildProbesView(task: Task, reports: Readonly<Record<ProbeReportName, ProbeReportText>>): ProbesView {
+  const view = readReports(task, reports);
+  const specs = task.specs ? task.specs.map((s) => s.id) : [...new Set(task.tests.flatMap((t) => t.specs))];
+  const support = probeSupport(view, specs);
+  return support.length > 0 ? { ...view, support } : view;
+}
+
+/**
+ * The probe evidence behind a review-agent finding, per spec. A false-positive candidate (the tests pass a patch
+ * that violates the spec) is backed by a plausible-wrong variant meant to violate that spec that survived (spec),
+ * by gold mutants no listed test killed, and by exploits the verifier let through (task). A false-negative candidate
+ * (the tests reject a valid patch) is backed by an alternative solution rejected by a test mapped to that spec (spec),
+ * and by one rejected by a test beyond the specs (task). Only specs with evidence are listed.
+ */
+export function probeSupport(view: Omit<ProbesView, 'support'>, specs: readonly string[]): ProbeSupportView[] {
+  const ok = <T extends { state: string }>(r: T): Extract<T, { state: 'ok' }> | undefined => (r.state === 'ok' ? (r as Extract<T, { state: 'ok' }>) : undefined);
+  const mutants = ok(view.mutants);
+  const cheats = ok(view.cheats);
+  const alternatives = ok(view.alternatives);
+  const variants = ok(view.variants);
+  const taskFp: ProbeSupportItemView[] = [
+    ...(mutants?.survivors ?? []).map((m): ProbeSupportItemView => ({ report: 'mutants', id: m.id, text: `gold mutant survived: ${m.operator} at ${m.file}:${m.line}`, tests: [], scope: 'task', hasPatch: m.hasPatch })),
+    ...(cheats?.passing ?? []).map((e): ProbeSupportItemView => ({ report: 'cheats', id: e.id, text: `exploit passed the verifier: ${e.title}`, tests: [], scope: 'task', hasPatch: e.hasPatch })),
+  ];
+  const taskFn = (alternatives?.rejected ?? [])
+    .filter((a) => a.beyondSpecs.length > 0)
+    .map((a): ProbeSupportItemView => ({ report: 'alternatives', id: a.id, text: `alternative rejected by a test beyond the specs: ${a.summary}`, tests: a.beyondSpecs, scope: 'task', hasPatch: a.hasPatch }));
+  const out: ProbeSupportView[] = [];
+  for (const spec of specs) {
+    const fp = [
+      ...(variants?.survivors ?? [])
+        .filter((v) => v.spec === spec)
+        .map((v): ProbeSupportItemView => ({ report: 'variants', id: v.id, text: `variant meant to violate ${spec} survived: ${v.summary}`, tests: [], scope: 'spec', hasPatch: v.hasPatch })),
+      ...taskFp,
+    ].slice(0, MAX_PROBE_SUPPORT_ITEMS);
+    const fn = [
+      ...(alternatives?.rejected ?? [])
+        .filter((a) => a.specs.includes(spec))
+        .map((a): ProbeSupportItemView => ({
+          report: 'alternatives',
+          id: a.id,
+          text: `alternative rejected by a test of ${spec}: ${a.summary}`,
+          tests: a.failingTests.filter((t) => t.specs.includes(spec)).map((t) => t.name),
+          scope: 'spec',
+          hasPatch: a.hasPatch,
+        })),
+      ...taskFn.filter((x) => !(alternatives?.rejected ?? []).some((a) => a.id === x.id && a.specs.includes(spec))),
+    ].slice(0, MAX_PROBE_SUPPORT_ITEMS);
+    if (fp.length > 0 || fn.length > 0) out.push({ spec, falsePositive: fp, falseNegative: fn });
+  }
+  return out;
+}
+
+function readReports(task: Task, reports: Readonly<Record<ProbeReportName, ProbeReportText>>): Omit<ProbesView, 'support'> {
   const specsOf = new Map(task.tests.map((t) => [t.name, t.specs]));
   const testView = (name: string, status?: string): ProbeTestView => ({ name, specs: specsOf.get(name) ?? [], ...(status !== undefined ? { status } : {}) });
   return {

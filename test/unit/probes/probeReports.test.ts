@@ -18,7 +18,7 @@ function dataset(files: Record<string, string | object>): string {
   return root;
 }
 
-const ok = <K extends keyof Omit<ProbesView, 'listedTests'>>(v: ProbesView, k: K) => {
+const ok = <K extends keyof Omit<ProbesView, 'listedTests' | 'support'>>(v: ProbesView, k: K) => {
   const r = v[k];
   assert.equal(r.state, 'ok', JSON.stringify(r));
   return r as Extract<ProbesView[K], { state: 'ok' }>;
@@ -96,7 +96,7 @@ test('a malformed report is an error naming the file and the field (or line); th
     'full-suite.json': '[1, 2]',
   });
   const v = readProbesView(root, PROBE_TASK);
-  const msg = (k: keyof Omit<ProbesView, 'listedTests'>) => {
+  const msg = (k: keyof Omit<ProbesView, 'listedTests' | 'support'>) => {
     const r = v[k];
     assert.equal(r.state, 'error', JSON.stringify(r));
     return (r as { message: string }).message;
@@ -125,4 +125,51 @@ test("a survivor's, an exploit's, an alternative's and a variant's patch are rea
   assert.match((readProbePatch(root, TASK_ID, 'mutants', 'comparison-0000000001') as { error: string }).error, /has no patch/);
   assert.match((readProbePatch(root, TASK_ID, 'mutants', 'nope') as { error: string }).error, /has no entry nope/);
   assert.match((readProbePatch(root, TASK_ID, 'variants', 'x') as { error: string }).error, /variants\.json is not there/);
+});
+
+test("the probe evidence behind a finding, per spec: the spec's own probes first, then what holds for the whole task", () => {
+  const root = dataset({ 'mutants.json': mutantsReport(), 'cheats.json': cheatsReport(), 'alternatives.json': alternativesReport(), 'variants.json': variantsReport() });
+  const v = readProbesView(root, { ...PROBE_TASK, specs: [{ id: 'A1', text: '' }, { id: 'A2', text: '' }, { id: 'A3', text: '' }] as never });
+  const ids = (items: NonNullable<ProbesView['support']>[number]['falsePositive']) => items.map((i) => [i.report, i.id, i.scope]);
+  assert.deepEqual(
+    v.support?.map((s) => [s.spec, ids(s.falsePositive), ids(s.falseNegative)]),
+    [
+      // A1: its variant was killed; the task-wide survivor and passing exploit back a false positive; the
+      // alternative rejected by a test mapped to A1 backs a false negative (and is not listed twice as beyond-specs).
+      [
+        'A1',
+        [
+          ['mutants', 'guard-drop-0000000002', 'task'],
+          ['cheats', 'fake-passed-from-library', 'task'],
+        ],
+        [['alternatives', 'alt-0000000001', 'spec']],
+      ],
+      [
+        'A2',
+        [
+          ['variants', 'var-A2-0000000002', 'spec'],
+          ['mutants', 'guard-drop-0000000002', 'task'],
+          ['cheats', 'fake-passed-from-library', 'task'],
+        ],
+        [['alternatives', 'alt-0000000001', 'spec']],
+      ],
+      // A3: no test maps to it, so no alternative is tied to it; only the task-wide evidence, and the test beyond the specs.
+      [
+        'A3',
+        [
+          ['mutants', 'guard-drop-0000000002', 'task'],
+          ['cheats', 'fake-passed-from-library', 'task'],
+        ],
+        [['alternatives', 'alt-0000000001', 'task']],
+      ],
+    ],
+  );
+  const a1 = v.support?.[0]?.falseNegative[0];
+  assert.deepEqual(a1?.tests, ['tests/test_fmt.py::test_minutes'], 'only the failing tests mapped to the spec');
+  assert.match(a1?.text ?? '', /^alternative rejected by a test of A1: reports the line as "line 3"/);
+});
+
+test('no probe evidence: the view has no support list', () => {
+  const v = readProbesView(dataset({ 'alternatives.json': { ...alternativesReport(), alternatives: [] } }), PROBE_TASK);
+  assert.equal(v.support, undefined);
 });

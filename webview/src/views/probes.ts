@@ -52,7 +52,7 @@ function open(ctx: Ctx, report: ProbeDiffReport, id: string): void {
   );
 }
 
-function diffButton(ctx: Ctx, report: ProbeDiffReport, id: string, hasPatch: boolean): TemplateResult | typeof nothing {
+export function diffButton(ctx: Ctx, report: ProbeDiffReport, id: string, hasPatch: boolean): TemplateResult | typeof nothing {
   if (!hasPatch) return html`<span class="muted small">(no patch kept)</span>`;
   return html`<button class="link-button" data-testid="probe-open-diff" data-id=${id} title="Open the diff beside the panel" @click=${() => open(ctx, report, id)}>Open diff</button>`;
 }

@@ -3,11 +3,12 @@
 // suggestions to confirm or dismiss. A lit-html template: an update patches the cells that changed.
 import { html, nothing, type TemplateResult } from 'lit-html';
 import { live } from 'lit-html/directives/live.js';
-import type { CuratorVerdictView, FindingView, LabelView, ReviewCellView, ReviewView, SuggestionView } from '../../../src/protocol/messages';
+import type { CuratorVerdictView, FindingView, LabelView, ProbeSupportItemView, ReviewCellView, ReviewView, SuggestionView } from '../../../src/protocol/messages';
 import { inertText, oneLine } from '../text';
 import { vsBadge, vsButton } from '../ui/controls';
 import './review.css';
 import type { ReviewController } from './reviewController';
+import { diffButton } from './probes';
 import { evidenceEditor, evidenceList } from './reviewEvidence';
 import { cellOf, describeCell, findingOf, findingState, OUTCOME_MARK, OUTCOME_TEXT, pairKey, REVIEW_KEYS_HELP, VERDICT_MARK, VERIFIER_MARK } from './reviewModel';
 
@@ -236,6 +237,7 @@ function findingBlock(rc: ReviewController, f: FindingView, disabled: boolean): 
     ${f.links.length > 0 ? html`<div class="finding-citations" data-testid="finding-citations">${evidenceList(rc, f.links)}</div>` : nothing}
     ${f.sentences.length > 0 ? html`<div class="muted small" data-testid="finding-sentences">${`cites request sentence${f.sentences.length > 1 ? 's' : ''} ${f.sentences.join(', ')}`}</div>` : nothing}
     ${f.quotes.map((q) => html`<blockquote class="finding-quote small" data-testid="finding-quote">${inertText(q)}</blockquote>`)}
+    ${f.candidate ? probeEvidence(rc, f) : nothing}
     <div class="finding-actions">
       <span class="muted small" data-testid="finding-status">${status}</span>
       ${state === 'open' || (state === 'accepted' && !f.acceptedByYou)
@@ -244,6 +246,35 @@ function findingBlock(rc: ReviewController, f: FindingView, disabled: boolean): 
       ${state === 'open' ? vsButton('Dismiss (x)', () => rc.dismissFinding(p), { testid: 'finding-dismiss', secondary: true, disabled, title: 'This finding is wrong or not useful' }) : nothing}
     </div>
   </section>`;
+}
+
+/**
+ * What the task's probes say about a candidate finding: the survivors, passing exploits or rejected alternatives
+ * behind it (those naming its spec first), each with its diff; or that no probe backs it yet. The probes' own
+ * section (the Probes tab) owns the reports; this only looks up the finding's spec in what it sent.
+ */
+function probeEvidence(rc: ReviewController, f: FindingView): TemplateResult {
+  const probes = rc.ctx.model().probes;
+  const s = probes?.support?.find((x) => x.spec === f.spec);
+  const items = f.candidate === 'false_positive' ? s?.falsePositive : s?.falseNegative;
+  if (!items || items.length === 0) {
+    const hint = f.candidate === 'false_positive' ? 'a surviving gold mutant or variant, or a passing exploit' : 'an alternative solution the tests reject';
+    return html`<div class="muted small" data-testid="finding-probes" data-backed="false">${`No probe backs this candidate yet (${hint} would): see the Probes tab.`}</div>`;
+  }
+  const own = items.filter((i) => i.scope === 'spec').length;
+  return html`<div class="finding-probes" data-testid="finding-probes" data-backed=${own > 0 ? 'spec' : 'task'}>
+    <div class="section-title small">${own > 0 ? `Backed by probes on ${oneLine(f.spec, 40)}` : 'Probes on the whole task'}</div>
+    <ul class="finding-probe-list">
+      ${items.map((i) => probeItem(rc, i))}
+    </ul>
+  </div>`;
+}
+
+function probeItem(rc: ReviewController, i: ProbeSupportItemView): TemplateResult {
+  return html`<li data-testid="finding-probe" data-report=${i.report} data-id=${i.id} data-scope=${i.scope}>
+    <span>${oneLine(i.text, 240)}</span>${i.tests.length > 0 ? html` <span class="muted small">${`(${i.tests.map((x) => oneLine(x, 120)).join(', ')})`}</span>` : nothing}
+    ${diffButton(rc.ctx, i.report, i.id, i.hasPatch)}
+  </li>`;
 }
 
 function label(rc: ReviewController, l: LabelView, testid: string): TemplateResult {
