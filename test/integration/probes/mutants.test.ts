@@ -10,6 +10,7 @@ import type { Engine } from '../../../src/adapters/docker/engine';
 import { VerifierService } from '../../../src/adapters/docker/verifyService';
 import { loadDataset } from '../../../src/adapters/fs/datasetLoader';
 import type { TaskProbeResult } from '../../../src/app/probes';
+import { readProbePatch, readProbesView } from '../../../src/app/probeReports';
 import { generateMutants, mutantsReportPath, runMutants } from '../../../src/app/probes';
 import type { CandidateTask } from '../../../src/core/model';
 import type { MutationReport } from '../../../src/core/probes/mutantReport';
@@ -73,6 +74,20 @@ test('at least one gold mutant survives, and its diff is in the stored report', 
   const kept = stored.mutants.find((m) => m.id === guard.id);
   assert.ok(kept?.patch?.includes('+        if False:\n'), 'the survivor keeps its mutated diff');
   assert.ok(stored.mutants.filter((m) => m.outcome === 'killed').every((m) => m.patch === undefined && m.failingTests.length > 0));
+});
+
+test("the stored report backs a false-positive finding on A2 (the half-even attempt's spec) with the survivors, as the task view reads it", () => {
+  // What the review grid shows beside the review agent's A2 finding on the half-even attempt (reviewAgent.test.ts
+  // records that finding): the surviving mutants, read back from probes/format-precision/mutants.json.
+  const view = readProbesView(root, task);
+  const a2 = view.support?.find((s) => s.spec === 'A2');
+  const survivors = result.report.mutants.filter((m) => m.outcome === 'survived').map((m) => m.id);
+  assert.deepEqual(a2?.falsePositive.map((i) => [i.report, i.id, i.scope, i.hasPatch]), survivors.slice(0, 8).map((id) => ['mutants', id, 'task', true]));
+  assert.deepEqual(a2?.falseNegative, [], 'no alternatives report: nothing backs a false negative');
+  const guard = a2?.falsePositive.find((i) => /guard-drop at durations\/format\.py:\d+$/.test(i.text));
+  assert.ok(guard, JSON.stringify(a2?.falsePositive.map((i) => i.text)));
+  const patch = readProbePatch(root, TASK, 'mutants', guard.id);
+  assert.ok('patch' in patch && patch.patch.includes('+        if False:\n'), 'its diff opens from the report');
 });
 
 test('a mutant that does not apply is counted as did_not_apply, never as killed', () => {
