@@ -38,6 +38,19 @@ for pidfile in "$RUN"/n*.pid; do
   fi
 done
 
+# An engine killed with SIGKILL leaves its containerd and shims running: they are the cluster's, found by its folder.
+pids="$(pgrep -f -- "$RUN/" || true)"
+[ -n "$pids" ] && kill -9 $pids 2>/dev/null
+# And its containers' processes: found by the container ids in its data folder, through their cgroups (v1 or v2).
+for d in "$LIB"/n*/containers/*/; do
+  [ -d "$d" ] || continue
+  id="$(basename "$d")"
+  [[ "$id" =~ ^[0-9a-f]{64}$ ]] || continue
+  for procs in /sys/fs/cgroup/*/docker/"$id"/cgroup.procs /sys/fs/cgroup/docker/"$id"/cgroup.procs /sys/fs/cgroup/system.slice/docker-"$id".scope/cgroup.procs; do
+    [ -f "$procs" ] && xargs -r kill -9 < "$procs" 2>/dev/null
+  done
+done
+
 for ns in /run/netns/"$NAME"-n* /run/netns/"$NAME"-hub; do
   [ -e "$ns" ] && ip netns del "$(basename "$ns")"
 done
