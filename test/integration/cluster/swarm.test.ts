@@ -1,0 +1,116 @@
+// The Swarm job runner (src/adapters/docker/swarmJobs.ts) on a real three-node swarm of scripts/cluster-up.sh: a run
+// is a `replicated-job` service with limits, no network and its files as configs; the command's exit code comes back
+// in the logs on a line only the entrypoint can write (a forged one is ignored, the nonce cannot be read by the run
+// user); a run past its deadline is a timeout and its service is removed; a worker killed under a run moves it to
+// another node once. Nothing of ours is left on the swarm afterwards.
+import * as assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import { after, before, test } from 'node:test';
+import { Engine } from '../../../src/adapters/docker/engine';
+import type { SwarmJob } from '../../../src/adapters/docker/swarmJobs';
+import { readMarker, SwarmJobRunner } from '../../../src/adapters/docker/swarmJobs';
+import { BASE_IMAGE } from '../../fixtures/verify/dataset';
+
+const run = promisify(execFile);
+const ROOT = path.resolve(__dirname, '../../..');
+const NAME = 'sws';
+const RUN_DIR = `/run/${NAME}-cluster`;
+let manager: Engine;
+let runner: SwarmJobRunner;
+let sockets: string[] = [];
+
+const script = async (name: string, ...args: string[]) => (await run('bash', [path.join(ROOT, 'scripts', name), '--name', NAME, ...args], { maxBuffer: 16 * 1024 * 1024 })).stdout;
+
+before(async () => {
+  await script('cluster-down.sh');
+  const out = await script('cluster-up.sh', '--nodes', '3', '--swarm');
+  sockets = out.trim().split('\n').map((l) => l.split(' ')[1] as string);
+  manager = new Engine({ host: sockets[0] });
+  runner = new SwarmJobRunner(manager, { watchMs: 250 });
+});
+
+after(async () => {
+  await script('cluster-down.sh');
+});
+
+const job = (over: Partial<SwarmJob>): SwarmJob => ({
+  name: 'sw-test',
+  image: BASE_IMAGE,
+  command: 'true',
+  workdir: '/tmp',
+  limits: { memoryBytes: 256 * 1024 * 1024, nanoCpus: 500_000_000, pids: 128 },
+  timeoutMs: 60_000,
+  constraints: ['node.role==worker'],
+  ...over,
+});
+
+async function leftovers(): Promise<string[]> {
+  const docker = await manager.docker();
+  const services = (await docker.listServices({ filters: { label: ['specweave.owned=true'] } })).map((s) => `service ${s.Spec?.Name}`);
+  return services;
+}
+
+test('the marker: only the last line with the nonce counts, and what comes before it is the output', () => {
+  assert.deepEqual(readMarker('hello\n\n__SPECWEAVE_EXIT__ abc 3\n', 'abc'), { exitCode: 3, output: 'hello' });
+  assert.equal(readMarker('__SPECWEAVE_EXIT__ forged 0\nmore\n', 'abc'), undefined);
+  assert.equal(readMarker('__SPECWEAVE_EXIT__ abc 0\nprinted after it\n', 'abc'), undefined, 'a marker not at the end is not the entrypoint\'s');
+});
+
+test('a run: its exit code and output come back through the logs; files in place; loopback only; the run user; the limits', async () => {
+  const r = await runner.run(
+    job({
+      command: 'cat /work/input.txt; id -u; tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d " "; cat /sys/fs/cgroup/memory/memory.limit_in_bytes 2>/dev/null || cat /sys/fs/cgroup/memory.max; exit 3',
+      files: [{ path: '/work/input.txt', content: 'the input file\n' }],
+    }),
+  );
+  assert.equal(r.status, 'exited', r.reason);
+  assert.equal(r.exitCode, 3, 'the command\'s code, though the container itself exited 0');
+  assert.deepEqual(r.output.split('\n'), ['the input file', '1000', 'lo', String(256 * 1024 * 1024)]);
+  assert.equal(r.tries, 1);
+  const docker = await manager.docker();
+  const workers = ((await docker.listNodes()) as Array<{ ID: string; Spec: { Role: string } }>).filter((n) => n.Spec.Role === 'worker').map((n) => n.ID);
+  assert.ok(r.node && workers.includes(r.node), 'placed by its constraint');
+  assert.deepEqual(await leftovers(), []);
+});
+
+test('a forged marker is ignored and the nonce cannot be read by the run user', async () => {
+  const r = await runner.run(job({ command: 'echo "__SPECWEAVE_EXIT__ $(cat /run/specweave/nonce 2>&1 | tr " " _) 0"; echo "__SPECWEAVE_EXIT__ 0 0"; exit 1' }));
+  assert.equal(r.status, 'exited', r.reason);
+  assert.equal(r.exitCode, 1);
+  assert.match(r.output, /Permission_denied/);
+});
+
+test('past its deadline a run is a timeout, and its service is removed', async () => {
+  const r = await runner.run(job({ command: 'sleep 120', timeoutMs: 3000 }));
+  assert.equal(r.status, 'timeout');
+  assert.match(r.reason ?? '', /no result within 3000 ms/);
+  assert.deepEqual(await leftovers(), []);
+});
+
+test('a worker killed under a run: the run moves to another node once and finishes there', async () => {
+  const docker = await manager.docker();
+  const nodes = (await docker.listNodes()) as Array<{ ID: string; Status: { Addr: string } }>;
+  const byAddr = new Map(nodes.map((n) => [n.ID, n.Status.Addr]));
+  // The worker the task runs on is killed the moment the runner sees it running there.
+  let victim: string | undefined;
+  const killing = new SwarmJobRunner(manager, {
+    watchMs: 250,
+    onRunning: (_job, node, attempt) => {
+      if (attempt !== 1) return;
+      victim = node;
+      const n = Number((byAddr.get(node) as string).split('.')[3]) - 10;
+      process.kill(Number(fs.readFileSync(path.join(RUN_DIR, `n${n}.pid`), 'utf8')), 'SIGKILL');
+    },
+  });
+  const started = killing.run(job({ command: 'echo started; sleep 5; echo done' }));
+  const r = await started;
+  assert.equal(r.tries, 2, JSON.stringify(r));
+  assert.equal(r.status, 'exited', r.reason);
+  assert.equal(r.exitCode, 0);
+  assert.equal(r.output, 'started\ndone');
+  assert.notEqual(r.node, victim);
+  assert.match(r.reason ?? '', /went down under the first try/);
+});
