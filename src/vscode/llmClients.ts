@@ -1,7 +1,8 @@
-// The LLM clients of the workbench's model features (fresh solver trials today; the repair agent and Draft Specs make
-// theirs the same way): the repair endpoint's settings (`specweave.repair.*`), the key from the secret storage only,
-// the window's redactor and endpoint memory, VS Code's key hint. With no key for the default (OpenAI) endpoint, the
-// repair agent's message is shown, with its "Set API Key" button, and no client is made.
+// The LLM clients of the workbench's model features (Run Fresh Trials, the repair agent's request and the fresh trials
+// of its revalidation; Draft Specs still makes its own the same way): the repair endpoint's settings
+// (`specweave.repair.*`), the key from the secret storage only, the window's redactor and endpoint memory, VS Code's
+// key hint. With no key for the default (OpenAI) endpoint, an error message with a "Set API Key" button is shown and
+// no client is made.
 import * as vscode from 'vscode';
 import type { EndpointMemory, LlmSettings } from '../adapters/llm/client';
 import { DEFAULT_SETTINGS, LlmClient } from '../adapters/llm/client';
@@ -20,17 +21,23 @@ export interface RepairEndpoint {
   client(model?: string): LlmClient;
 }
 
+/** What the user is told when the default endpoint has no key (after "SpecWeave: "), given the endpoint's URL. */
+export type NoKeyMessage = (baseUrl: string) => string;
+
+const NO_KEY: NoKeyMessage = (baseUrl) => `no API key for ${baseUrl}. Run "SpecWeave: Set API Key" first.`;
+
 /**
  * The repair endpoint with its key, or undefined after telling the user there is no key (the default endpoint needs
- * one; a local endpoint may not). The key joins the redactor before anything can print it.
+ * one; a local endpoint may not): `noKey` words that message for a feature that says more. The key joins the
+ * redactor before anything can print it.
  */
-export async function repairEndpoint(secrets: vscode.SecretStorage, redactor: Redactor, memory: EndpointMemory): Promise<RepairEndpoint | undefined> {
+export async function repairEndpoint(secrets: vscode.SecretStorage, redactor: Redactor, memory: EndpointMemory, noKey: NoKeyMessage = NO_KEY): Promise<RepairEndpoint | undefined> {
   const settings = readRepairSettings();
   const apiKey = (await secrets.get(REPAIR_KEY_SECRET))?.trim() || undefined;
   redactor.add(apiKey);
   if (!apiKey && settings.baseUrl === DEFAULT_SETTINGS.baseUrl) {
     const set = 'Set API Key';
-    void vscode.window.showErrorMessage(`SpecWeave: no API key for ${settings.baseUrl}. Run "SpecWeave: Set API Key" first.`, set).then((p) => {
+    void vscode.window.showErrorMessage(`SpecWeave: ${noKey(settings.baseUrl)}`, set).then((p) => {
       if (p === set) void vscode.commands.executeCommand(REPAIR_CMD.setApiKey);
     });
     return undefined;

@@ -17,7 +17,8 @@ import { queueVerifier } from '../../app/freshTrials';
 import { llmTrialModel } from '../../app/solverTrial';
 import type { SuggestionRecord } from '../../adapters/fs/repairStore';
 import { listSuggestions, loadRevalidation, loadSuggestion, suggestionFolder } from '../../adapters/fs/repairStore';
-import { DEFAULT_SETTINGS, EndpointMemory, LlmClient } from '../../adapters/llm/client';
+import type { LlmClient } from '../../adapters/llm/client';
+import { EndpointMemory } from '../../adapters/llm/client';
 import { LlmError, VSCODE_KEY_HINT } from '../../adapters/llm/errors';
 import { Redactor } from '../../adapters/llm/redact';
 import { requestSuggestion } from '../../app/repairAgent';
@@ -38,7 +39,8 @@ import { RepairDecisions, StoreNotOpenError } from './repairDecisions';
 import { REPAIR_SCHEME, RepairDocuments, repairUri } from './repairDocuments';
 import { errorText } from '../../core/errorText';
 import { REPAIR_CMD } from '../commandIds';
-import { REPAIR_KEY_SECRET } from '../llmClients';
+import type { RepairEndpoint } from '../llmClients';
+import { REPAIR_KEY_SECRET, repairEndpoint } from '../llmClients';
 import { readRepairSettings, readSolverSettings } from '../settings';
 
 export { REPAIR_CMD };
@@ -180,12 +182,6 @@ export class RepairController implements vscode.Disposable {
     return true;
   }
 
-  private async apiKey(): Promise<string | undefined> {
-    const k = (await this.d.secrets.get(REPAIR_KEY_SECRET))?.trim() || undefined;
-    this.redactor.add(k);
-    return k;
-  }
-
   // ---- helpers -------------------------------------------------------------------------------------------------
 
   /** The owner's curator (one resolution for the window); undefined after telling the user why it is refused. */
@@ -308,15 +304,9 @@ export class RepairController implements vscode.Disposable {
       }
     }
     if (target !== 'auto' && !(REPAIR_TARGETS as readonly string[]).includes(target)) throw new Error(`unknown repair target "${target}"`);
-    const settings = readRepairSettings();
-    const apiKey = await this.apiKey();
-    if (!apiKey && settings.baseUrl === DEFAULT_SETTINGS.baseUrl) {
-      const set = 'Set API Key';
-      void vscode.window.showErrorMessage(`SpecWeave: no API key for ${settings.baseUrl}. Run "SpecWeave: Set API Key" first.`, set).then((p) => {
-        if (p === set) void vscode.commands.executeCommand(REPAIR_CMD.setApiKey);
-      });
-      return { status: 'failed', message: 'no API key' };
-    }
+    const endpoint = await repairEndpoint(this.d.secrets, this.redactor, this.memory);
+    if (!endpoint) return { status: 'failed', message: 'no API key' };
+    const { settings, apiKey } = endpoint;
     const store = this.d.owner.store;
     if (!store) {
       void vscode.window.showWarningMessage('SpecWeave: the review log is not open yet: wait for the dataset to finish loading.');
@@ -324,7 +314,7 @@ export class RepairController implements vscode.Disposable {
     }
     const curator = this.curatorOrRefuse('Requesting a repair suggestion');
     if (curator === undefined) return { status: 'failed', message: 'the curator name is refused' };
-    const client = new LlmClient({ settings, ...(apiKey ? { apiKey } : {}), redactor: this.redactor, keyHint: VSCODE_KEY_HINT, memory: this.memory });
+    const client = endpoint.client();
     const log = this.d.log;
     log.info(`repair ${taskId}: asking ${settings.model} at ${settings.baseUrl} (target ${target})`);
     const outcome = await vscode.window.withProgress(
@@ -456,14 +446,11 @@ export class RepairController implements vscode.Disposable {
     if (this.curatorOrRefuse('Accepting a repair suggestion') === undefined) return { accepted: false, message: 'the curator name is refused' };
     // Fresh trials call the model: without a key for the default endpoint, say so before anything is written.
     const freshN = readFreshTrialsSetting();
-    const apiKey = freshN > 0 ? await this.apiKey() : undefined;
-    if (freshN > 0 && !apiKey && readRepairSettings().baseUrl === DEFAULT_SETTINGS.baseUrl) {
-      const set = 'Set API Key';
-      void vscode.window.showErrorMessage(`SpecWeave: specweave.repair.freshTrials is ${freshN}, but there is no API key for ${DEFAULT_SETTINGS.baseUrl}. Run "SpecWeave: Set API Key" first (or set it to 0); nothing was accepted.`, set).then((p) => {
-        if (p === set) void vscode.commands.executeCommand(REPAIR_CMD.setApiKey);
-      });
-      return { accepted: false, message: 'no API key for the fresh trials' };
-    }
+    const endpoint =
+      freshN > 0
+        ? await repairEndpoint(this.d.secrets, this.redactor, this.memory, (baseUrl) => `specweave.repair.freshTrials is ${freshN}, but there is no API key for ${baseUrl}. Run "SpecWeave: Set API Key" first (or set it to 0); nothing was accepted.`)
+        : undefined;
+    if (freshN > 0 && !endpoint) return { accepted: false, message: 'no API key for the fresh trials' };
     await this.saveEdits(taskId, rec.id);
     let acc;
     let curator: string;
@@ -504,7 +491,7 @@ export class RepairController implements vscode.Disposable {
     };
     // As the verifier's own batches do: the status bar counts this batch, not every run of the window.
     if (idle()) service.queue.clearSettled();
-    const solver = freshN > 0 ? readSolverSettings() : undefined;
+    const solver = endpoint ? readSolverSettings() : undefined;
     const trialsTitle = solver ? `, then ${freshN} fresh trial(s) of ${solver.models.join(', ')}` : '';
     const revalidation = vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Revalidating ${taskId} revision ${acc.to}: gold, empty and every attempt${trialsTitle}`, cancellable: true },
@@ -535,7 +522,7 @@ export class RepairController implements vscode.Disposable {
           },
         };
         try {
-          const freshTrials = solver ? this.trials(taskId, service, solver, freshN, apiKey, (message) => progress.report({ message })) : undefined;
+          const freshTrials = solver && endpoint ? this.trials(taskId, service, solver, freshN, endpoint, (message) => progress.report({ message })) : undefined;
           const runs = this.decisions.revalidate({ taskId, runner: serviceRunner(counted), curator, suggestionId: rec.id, signal: ac.signal, ...(freshTrials ? { freshTrials } : {}) });
           // revalidate() queues its runs before its first await.
           if (attempts.size > 0) {
@@ -581,9 +568,8 @@ export class RepairController implements vscode.Disposable {
    * (its settings, key and learnt fallbacks), the solver's limits and concurrency, verified through the window's
    * queue; each trial's start, steps and verdict go to the notification and the verifier's output channel.
    */
-  private trials(taskId: string, service: VerifierService, solver: ReturnType<typeof readSolverSettings>, trials: number, apiKey: string | undefined, report: (message: string) => void): RevalidationTrials {
-    const settings = readRepairSettings();
-    const clients = new Map(solver.models.map((m) => [m, new LlmClient({ settings: { ...settings, model: m }, ...(apiKey ? { apiKey } : {}), redactor: this.redactor, keyHint: VSCODE_KEY_HINT, memory: this.memory })]));
+  private trials(taskId: string, service: VerifierService, solver: ReturnType<typeof readSolverSettings>, trials: number, endpoint: RepairEndpoint, report: (message: string) => void): RevalidationTrials {
+    const clients = new Map(solver.models.map((m) => [m, endpoint.client(m)]));
     const out = this.d.verifier.output;
     const say = (line: string) => {
       const text = this.redactor.redact(line);

@@ -6,35 +6,22 @@
 // key appears in no file of the dataset, in no CLI output, and in no container the verifier created.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type Docker from 'dockerode';
-import type { Engine } from '../../../src/adapters/docker/engine';
 import { VerifierService } from '../../../src/adapters/docker/verifyService';
 import { CurationStore } from '../../../src/app/curationStore';
 import type { RepairMatrix } from '../../../src/core/repair/matrix';
 import { taskState } from '../../../src/core/review/reducer';
-import { assertNoOwnedContainers, requireEngine } from '../verify/engineGuard';
 import { FN_ATTEMPT, FN_TASK, copyExample, filesContaining, goodReplyWhole } from './exampleCopy';
-import { FakeOpenAI } from './fakeOpenAI';
+import { repairSuite } from './repairSuite';
 import { runCli as cli } from './runCli';
 
 const KEY = 'sk-test-SPECWEAVE-FAKE-KEY-e2e-5be1f07c93d4';
-let fake: FakeOpenAI;
-let base = '';
-let engine: Engine;
-
-before(async () => {
-  engine = await requireEngine();
-  fake = new FakeOpenAI();
-  base = await fake.start();
-});
-after(async () => {
-  await fake.stop();
-  await assertNoOwnedContainers(engine);
-});
+const suite = repairSuite();
 
 
 test("the example's false negative, repaired from the CLI and revalidated in containers, is gone; the key is nowhere", async () => {
+  const { engine, fake, base } = suite;
   const root = copyExample();
   const top = path.dirname(root);
   // The key is in this process's environment the whole time, as it is for a curator.

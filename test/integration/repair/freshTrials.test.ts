@@ -6,53 +6,37 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { after, before, test } from 'node:test';
-import type { Engine } from '../../../src/adapters/docker/engine';
+import { test } from 'node:test';
 import { loadRevalidation } from '../../../src/adapters/fs/repairStore';
 import { CurationStore } from '../../../src/app/curationStore';
 import type { FreshTrialEntry } from '../../../src/core/repair/fresh';
 import type { RepairMatrix } from '../../../src/core/repair/matrix';
 import { taskState } from '../../../src/core/review/reducer';
 import { SUBMIT_SENTINEL } from '../../../src/core/solver/agent';
-import { assertNoOwnedContainers, requireEngine } from '../verify/engineGuard';
 import { FN_ATTEMPT, FN_TASK, copyExample, goodReplyWhole } from './exampleCopy';
-import { FakeOpenAI } from './fakeOpenAI';
+import { repairSuite } from './repairSuite';
 import { runCli as cli } from './runCli';
 
 const KEY = 'sk-test-REPAIR-FRESH-3d9a0c';
-let fake: FakeOpenAI;
-let base = '';
-let engine: Engine;
-
-before(async () => {
-  engine = await requireEngine();
-  fake = new FakeOpenAI();
-  base = await fake.start();
-});
-after(async () => {
-  await fake.stop();
-  await assertNoOwnedContainers(engine);
-});
+const suite = repairSuite();
 
 
-/** Asks for a suggestion on a fresh copy of the example; the copy's root and the suggestion's id. */
-async function suggested(env: NodeJS.ProcessEnv): Promise<{ root: string; sid: string }> {
+/** Asks for a suggestion on a fresh copy of the example; the copy's root, the suggestion's id and what the CLI said. */
+async function suggested(env: NodeJS.ProcessEnv): Promise<{ root: string; sid: string; asked: Awaited<ReturnType<typeof cli>> }> {
+  const { fake } = suite;
   const root = copyExample();
   fake.push({ kind: 'answer', content: goodReplyWhole(root), usage: { prompt_tokens: 7000, completion_tokens: 1200 } });
   const asked = await cli(['repair', root, FN_TASK, '--target', 'tests', '--json', '--curator', 'alice'], env);
   assert.equal(asked.code, 0, asked.stderr);
-  return { root, sid: (JSON.parse(asked.stdout) as { suggestion: { id: string } }).suggestion.id };
+  return { root, sid: (JSON.parse(asked.stdout) as { suggestion: { id: string } }).suggestion.id, asked };
 }
 
 const tool = (n: number, command: string) => ({ kind: 'answer' as const, content: `THOUGHT: step ${n}`, toolCalls: [{ id: `call_${n}`, name: 'bash', arguments: JSON.stringify({ command }) }], usage: { prompt_tokens: 300, completion_tokens: 30 } });
 
 test('accept --revalidate --fresh-trials 1: a fresh trial lands on the new revision, is verified, and shows in the matrix as fresh', async () => {
-  const root = copyExample();
+  const { fake, base } = suite;
   const env = { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: base, SPECWEAVE_MODEL: 'gpt-4o-mini' };
-  fake.push({ kind: 'answer', content: goodReplyWhole(root), usage: { prompt_tokens: 7000, completion_tokens: 1200 } });
-  const asked = await cli(['repair', root, FN_TASK, '--target', 'tests', '--json', '--curator', 'alice'], env);
-  assert.equal(asked.code, 0, asked.stderr);
-  const sid = (JSON.parse(asked.stdout) as { suggestion: { id: string } }).suggestion.id;
+  const { root, sid, asked } = await suggested(env);
 
   // The scripted solver: writes the reference fix into the container (it holds neither patch) and submits.
   const gold = fs.readFileSync(path.join(root, 'tasks', FN_TASK, 'gold.patch'), 'utf8');
@@ -100,6 +84,7 @@ test('accept --revalidate --fresh-trials 1: a fresh trial lands on the new revis
 });
 
 test('a fresh trial that fails to solve is information: the task is revalidated; one the endpoint refused is not', async () => {
+  const { fake, base } = suite;
   const env = { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: base, SPECWEAVE_MODEL: 'gpt-4o-mini' };
   type Reval = { revalidation: { fresh: FreshTrialEntry[]; revalidated: boolean; matrix: RepairMatrix } };
 
@@ -129,7 +114,7 @@ test('a fresh trial that fails to solve is information: the task is revalidated;
 });
 
 test('--fresh-trials without --revalidate, or --model without --fresh-trials, is a usage error', async () => {
-  const env = { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: base };
+  const env = { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: suite.base };
   const s = await suggested(env);
   let r = await cli(['repair', 'accept', s.root, FN_TASK, s.sid, '--fresh-trials', '1', '--curator', 'alice'], env);
   assert.equal(r.code, 2, r.stderr);

@@ -10,6 +10,7 @@ import type { Engine } from '../../../src/adapters/docker/engine';
 import { listOwned } from '../../../src/adapters/docker/sweep';
 import type { RunSummary } from '../../../src/core/verify/summary';
 import { ADD_TEST_FILE, FIXED_CALC, buildDataset } from '../../fixtures/verify/dataset';
+import { watchContainers } from './engineEvents';
 import { assertNoOwnedContainers, requireEngine } from './engineGuard';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -212,20 +213,18 @@ test('a read-only dataset: refused before any container runs, naming the runs fo
   }
 });
 
-test('Ctrl-C during a run cancels it: its container is removed and the CLI exits 130', async () => {
+test('Ctrl-C during a run cancels it: its container is removed and the CLI exits 130', async (t) => {
   const ofTask = async () => (await listOwned(engine)).filter((c) => c.labels['specweave.task'] === 'forever');
+  // Interrupted once its container has started (the engine's start event of a container of this CLI's), as a
+  // curator's Ctrl-C would be.
+  const events = await watchContainers(engine, ['specweave.task=forever']);
+  t.after(() => events.close());
   const r = await cli([root, 'forever', '--attempt', 'loop', '--force'], {}, (p) => {
-    // Interrupted once its container exists (polled on the engine, with a deadline), as a curator's Ctrl-C would.
-    void (async () => {
-      for (const end = Date.now() + 120_000; Date.now() < end; ) {
-        if ((await ofTask()).some((c) => c.state === 'running')) {
-          p.kill('SIGINT');
-          return;
-        }
-        await new Promise((res) => setTimeout(res, 100));
-      }
-      p.kill('SIGKILL');
-    })();
+    // Without a start (the CLI ended first, or nothing within the bound) the CLI is ended and the assertions below say why.
+    void events.next('a container of the run to start', 120_000, (e) => e.action === 'start' && e.attributes['specweave.pid'] === String(p.pid)).then(
+      () => void p.kill('SIGINT'),
+      () => void p.kill('SIGKILL'),
+    );
   });
   assert.equal(r.signal, null, `the CLI handled the interrupt itself (stderr: ${r.stderr})`);
   assert.equal(r.code, 130, r.stderr);

@@ -11,6 +11,7 @@ import { after, before, test } from 'node:test';
 import type { Engine } from '../../../src/adapters/docker/engine';
 import { listOwned } from '../../../src/adapters/docker/sweep';
 import { buildDataset } from '../../fixtures/verify/dataset';
+import { untilNotRunning, watchContainers } from './engineEvents';
 import { assertNoOwnedContainers, requireEngine } from './engineGuard';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -22,16 +23,6 @@ function startCli(args: string[]): { p: ChildProcess; exited: Promise<number | n
   p.stderr?.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((resolve) => p.on('close', (code) => resolve(code)));
   return { p, exited, output: () => out };
-}
-
-async function until<T>(what: string, ms: number, probe: () => Promise<T | undefined>): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`${what}: not within ${ms / 1000} s`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 let engine: Engine;
@@ -51,20 +42,25 @@ after(async () => {
 });
 
 test('kill -9 of the CLI: its container stops by itself within 20 s, and the next CLI start removes it', async (t) => {
+  // The engine's events of this task's containers, subscribed before the CLI starts: its start and its stop are waited
+  // for, not polled.
+  const events = await watchContainers(engine, [`specweave.task=${taskId}`]);
+  t.after(() => events.close());
   const cli = startCli(['verify', root, taskId, '--empty', '--force']);
   const ofTask = async () => (await listOwned(engine)).filter((c) => c.labels['specweave.task'] === taskId);
-  const running = await until('the run container to be running', 60_000, async () => {
-    if (cli.p.exitCode !== null) throw new Error(`the CLI ended first:\n${cli.output()}`);
-    return (await ofTask()).find((c) => c.state === 'running');
-  });
-  assert.equal(running.labels['specweave.pid'], String(cli.p.pid));
+  const endedFirst = cli.exited.then(() => Promise.reject(new Error(`the CLI ended first:\n${cli.output()}`)));
+  endedFirst.catch(() => undefined);
+  const started = await Promise.race([events.next('the run container to start', 60_000, (e) => e.action === 'start'), endedFirst]);
+  const running = await (await engine.docker()).getContainer(started.id).inspect();
+  assert.equal(running.State.Status, 'running');
+  assert.equal(running.Config.Labels['specweave.pid'], String(cli.p.pid));
 
   const killedAt = Date.now();
   cli.p.kill('SIGKILL');
   await cli.exited;
-  const stopped = await until('the orphan to stop by itself', 20_000, async () => (await ofTask()).find((c) => c.id === running.id && c.state !== 'running'));
-  assert.equal(stopped.state, 'exited');
-  t.diagnostic(`the orphan was seen stopped ${Date.now() - killedAt} ms after the kill`);
+  const state = await untilNotRunning(engine, running.Id, 'the orphan to stop by itself', 20_000);
+  t.diagnostic(`the orphan stopped ${Date.now() - killedAt} ms after the kill`);
+  assert.equal(state, 'exited');
 
   // Any command sweeps at start: here one that never runs a container.
   const list = startCli(['list', root]);

@@ -70,11 +70,15 @@ const noActions: EditorActions = {
 
 function session(t: CandidateTask, file: (column: string) => string, actions: EditorActions = noActions, extra: Partial<TaskSessionOptions> = {}) {
   const posted: Array<{ msg: HostToWebview; bytes: number }> = [];
+  const waiters = new Set<(msg: HostToWebview) => void>();
   // The cache calls back only after a load, when `s` exists.
   const cache = new TrajectoryCache(readTrajectory, (c) => ({ abs: file(c), label: c }), (c, e) => s.trajectoryLoaded(c, e));
   const s: TaskSession = new TaskSession({
     taskId: t.id,
-    post: (msg) => posted.push({ msg, bytes: Buffer.byteLength(JSON.stringify(msg)) }),
+    post: (msg) => {
+      posted.push({ msg, bytes: Buffer.byteLength(JSON.stringify(msg)) });
+      for (const w of [...waiters]) w(msg);
+    },
     buildModel: (trajectories) =>
       buildTaskViewModel({
         task: t,
@@ -99,8 +103,33 @@ function session(t: CandidateTask, file: (column: string) => string, actions: Ed
     assert.ok(reply && reply.type === 'reply', `no reply to ${method}`);
     return reply.ok ? { ok: true, result: reply.result } : { ok: false, error: reply.error };
   };
-  return { s, posted, request };
+  /**
+   * The first message in `posted` (one there already included) that `match` accepts: waited for as the session posts,
+   * bounded only to fail with `what` when it never comes.
+   */
+  const message = <M extends HostToWebview>(what: string, match: (m: HostToWebview) => m is M): Promise<M> =>
+    new Promise<M>((resolve, reject) => {
+      const there = posted.find((p) => match(p.msg))?.msg;
+      if (there) return resolve(there as M);
+      const w = (msg: HostToWebview) => {
+        if (!match(msg)) return;
+        clearTimeout(bound);
+        waiters.delete(w);
+        resolve(msg);
+      };
+      const bound = setTimeout(() => {
+        waiters.delete(w);
+        reject(new Error(`${what}: not posted within 60 s`));
+      }, 60_000);
+      waiters.add(w);
+    });
+  return { s, posted, request, message };
 }
+
+const isType =
+  <T extends HostToWebview['type']>(type: T) =>
+  (m: HostToWebview): m is Extract<HostToWebview, { type: T }> =>
+    m.type === type;
 
 test('first paint: init comes at once, without reading any trajectory, and is small', async () => {
   const { s, posted } = session(task(), (c) => path.join(dir, `${c}.traj`));
@@ -115,7 +144,7 @@ test('first paint: init comes at once, without reading any trajectory, and is sm
 });
 
 test('paging, search and text slices over 10 x 5 MB never post a message over 1 MB', async () => {
-  const { s, posted, request } = session(task(), (c) => path.join(dir, `${c}.traj`));
+  const { s, posted, request, message } = session(task(), (c) => path.join(dir, `${c}.traj`));
   await s.receive({ type: 'ready', protocol: 1 });
   const page = await request('getSteps', { column: 'a3', start: 0, count: 200 });
   assert.ok(page.ok);
@@ -127,34 +156,23 @@ test('paging, search and text slices over 10 x 5 MB never post a message over 1 
   const locate = await request('locateStep', { column: 'a3', step: 1500 });
   assert.deepEqual(locate.result, { position: 1500 });
 
-  let hitsBeforeDone = false;
   const started = await request('search', { searchId: 7, pattern: 'needle-\\d+ ', regex: true, caseSensitive: true });
   assert.deepEqual(started.result, { started: true });
-  const done = await new Promise<Extract<HostToWebview, { type: 'searchDone' }>>((resolve) => {
-    const tick = setInterval(() => {
-      const d = posted.find((p) => p.msg.type === 'searchDone')?.msg;
-      const firstHits = posted.findIndex((p) => p.msg.type === 'searchHits');
-      hitsBeforeDone ||= firstHits >= 0 && firstHits < posted.findIndex((p) => p.msg.type === 'searchDone');
-      if (d?.type === 'searchDone') {
-        clearInterval(tick);
-        resolve(d);
-      }
-    }, 2);
-  });
+  const done = await message('the searchDone', isType('searchDone'));
   const hits = posted.flatMap((p) => (p.msg.type === 'searchHits' ? p.msg.hits : [])) as SearchHit[];
   // 1000 items per file, a needle every 50th: 20 per file; all match.
   assert.equal(done.total, ATTEMPTS * 20);
   assert.equal(hits.length, done.total);
   assert.deepEqual(Object.keys(done.counts).sort(), Array.from({ length: ATTEMPTS }, (_, i) => `a${i}`).sort());
   assert.equal(done.cancelled, false);
-  assert.ok(hitsBeforeDone, 'hits are posted as they are found, before the search is done');
-  // Trajectory summaries reach the column headers through an update once loaded.
-  const loaded = () => {
-    const u = [...posted].reverse().find((p) => p.msg.type === 'update')?.msg;
-    return u?.type === 'update' && u.model.columns.every((c) => c.trajectory?.steps === 3000);
-  };
-  for (let i = 0; i < 500 && !loaded(); i++) await new Promise((r) => setTimeout(r, 20));
-  assert.ok(loaded(), 'the summaries arrived in an update');
+  const firstHits = posted.findIndex((p) => p.msg.type === 'searchHits');
+  assert.ok(firstHits >= 0 && firstHits < posted.findIndex((p) => p.msg.type === 'searchDone'), 'hits are posted as they are found, before the search is done');
+  // Trajectory summaries reach the column headers through an update once loaded (summaries only accumulate: every
+  // later update has them too).
+  await message(
+    'an update with every summary',
+    (m): m is Extract<HostToWebview, { type: 'update' }> => m.type === 'update' && m.model.columns.every((c) => c.trajectory?.steps === 3000),
+  );
 
   for (const p of posted) assert.ok(p.bytes <= MAX_MESSAGE_BYTES, `${p.msg.type} of ${p.bytes} bytes`);
   assert.equal(s.largestMessage, Math.max(...posted.map((p) => p.bytes)));
@@ -163,15 +181,14 @@ test('paging, search and text slices over 10 x 5 MB never post a message over 1 
 });
 
 test('a search can be cancelled, a new one replaces the old, and a bad pattern is an error text', async () => {
-  const { s, posted, request } = session(task(), (c) => path.join(dir, `${c}.traj`));
+  const { s, request, message } = session(task(), (c) => path.join(dir, `${c}.traj`));
   await s.receive({ type: 'ready', protocol: 1 });
   await request('search', { searchId: 1, pattern: 'lorem', regex: false, caseSensitive: false });
   const cancel = await request('cancelSearch', { searchId: 1 });
   assert.deepEqual(cancel.result, { cancelled: true });
-  // The search ends at its next pause: wait for its searchDone (bounded), not for a fixed time.
-  for (let i = 0; i < 500 && !posted.some((p) => p.msg.type === 'searchDone'); i++) await new Promise((r) => setTimeout(r, 20));
-  const done = posted.find((p) => p.msg.type === 'searchDone')?.msg;
-  assert.ok(done?.type === 'searchDone' && done.searchId === 1 && done.cancelled);
+  // The search ends at its next pause: its searchDone is waited for.
+  const done = await message('the cancelled search\'s searchDone', isType('searchDone'));
+  assert.ok(done.searchId === 1 && done.cancelled);
   const bad = await request('search', { searchId: 2, pattern: '([a-z', regex: true, caseSensitive: false });
   assert.equal((bad.result as { started: boolean }).started, false);
   assert.match((bad.result as { error: string }).error, /Invalid regular expression/);
@@ -217,16 +234,9 @@ test('a hostile trajectory comes back as bounded, inert text', async () => {
 });
 
 test('after the first paint the shown column\'s trajectory loads by itself and its summary follows in an update', async () => {
-  const { s, posted } = session(task(), (c) => path.join(dir, `${c}.traj`));
+  const { s, posted, message } = session(task(), (c) => path.join(dir, `${c}.traj`));
   await s.receive({ type: 'ready', protocol: 1, state: { taskId: 'big', activeColumn: 'a4' } });
-  const update = async () => {
-    for (let i = 0; i < 200; i++) {
-      const u = [...posted].reverse().find((p) => p.msg.type === 'update')?.msg;
-      if (u?.type === 'update') return u;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    throw new Error('no update');
-  };
+  const update = () => message('an update', isType('update'));
   const u = await update();
   assert.deepEqual(u.model.columns.filter((c) => c.trajectory).map((c) => c.id), ['a4'], 'only the shown column was read');
   posted.length = 0;
