@@ -1,0 +1,447 @@
+// Warm containers: one container reused for the runs of one task revision and image, each run a `docker exec` of
+// the same driver, the container reset between runs. The reset is checked by the engine, not only by the image's
+// tools: the engine's list of changes to the container's layer (`GET /containers/{id}/changes`) against the list
+// taken when the container was ready, and its process list (`top`). A container whose reset cannot be proven is
+// discarded; nothing is graded from a dirty one (docs/verifier.md, "Warm mode").
+import { randomUUID } from 'node:crypto';
+import type Docker from 'dockerode';
+import { errorText } from '../../core/errorText';
+import { DEFAULT_KEEP_BYTES, Demuxer, HeadTailCapture, MarkerSplitCapture } from './capture';
+import { DeadlineError, withDeadline } from './deadline';
+import { INPUT_DIR, TESTS_BEGIN_MARKER, parsePrelude, shQuote } from './driver';
+import type { Engine } from './engine';
+import type { ExecuteOptions, ExecuteResult } from './executor';
+import { CancelledError, createContainer, inspectSized, readJunit } from './executor';
+import type { RunDescription } from './runSpec';
+import { LABELS } from './runSpec';
+
+/** Set on warm containers (besides `specweave.owned`, which the orphan sweep goes by). */
+export const WARM_LABEL = 'specweave.warm';
+/** Where the warm container keeps its record of the base tree: a git folder outside the workdir. */
+export const WARM_DIR = `/${INPUT_DIR}/warm`;
+const GIT_DIR = `${WARM_DIR}/git`;
+/** The keep-alive process: reads the client's stdin, so the container ends when its owner's connection drops. */
+const KEEPALIVE_USER = '65534:65534';
+const CALL_MS = 15_000;
+const RESET_MS = 60_000;
+const TAG = '@@SPECWEAVE warm';
+const MAX_OUTPUT_FILE_BYTES = 1024 * 1024;
+
+/** The warm container cannot serve this run (it broke, or could not be prepared): run it in a fresh container. */
+export class WarmUnusableError extends Error {}
+
+interface WarmContainer {
+  key: string;
+  container: Docker.Container;
+  stdin: NodeJS.ReadableStream;
+  user: string;
+  workdir: string;
+  /** Paths of the layer's change list (outside the workdir and the git folder) when the container was ready. */
+  baseline: Set<string>;
+  /** Changed folders accepted as folders (a run created something in them); checked to still be folders. */
+  dirs: Set<string>;
+  /** The checksum of the git folder after the last reset: it must be the same before the next. */
+  gitSum: string;
+  runs: number;
+}
+
+/** The environment of the harness's own git calls: no configuration of the run's user or the system is read. */
+const GIT_ENV = ['HOME=/', 'GIT_CONFIG_NOSYSTEM=1', 'GIT_CONFIG_GLOBAL=/dev/null', `GIT_DIR=${GIT_DIR}`, 'GIT_TERMINAL_PROMPT=0', 'LC_ALL=C'];
+
+/** A checksum of every entry of the git folder (type, mode, size, link target, name) and of every file's bytes. */
+const SUM_FN = [
+  'sum() {',
+  `  { find ${shQuote(GIT_DIR)} -printf '%y %m %s %p -> %l\\n' | sort; find ${shQuote(GIT_DIR)} -type f -print0 | sort -z | xargs -0 cat; } | cksum`,
+  '}',
+];
+
+/** Records the base tree: every file of the workdir (ignored ones included) committed into a git folder outside it. */
+export function prepareScript(workdir: string): string {
+  return [
+    'set -e',
+    ...SUM_FN,
+    `export GIT_WORK_TREE=${shQuote(workdir)}`,
+    `cd ${shQuote(workdir)}`,
+    'git init -q',
+    // ctime and the full stat data decide what reset rewrites: a run cannot hide an edit behind a forged mtime.
+    'git config core.logAllRefUpdates false && git config gc.auto 0 && git config core.trustctime true && git config core.checkStat default',
+    'git config core.autocrlf false && git config core.fileMode true',
+    'git add -A -f',
+    'git -c user.name=specweave -c user.email=specweave@localhost commit -q --allow-empty --no-verify -m base',
+    `[ -z "$(git status --porcelain --ignored)" ] || { echo "${TAG}-fail the base tree is not clean after the commit"; exit 1; }`,
+    `echo "${TAG}-ready $(sum)"`,
+    '',
+  ].join('\n');
+}
+
+/**
+ * Puts the container back to its base state after a run, as the run's user: every process of that user killed; the
+ * git folder checked against the checksum left by the last reset (before any git command reads it); `git reset
+ * --hard` and `git clean -ffdx` in the workdir (and nothing left for `git status`, ignored files included); the
+ * paths the engine lists as added outside the workdir deleted; the accepted folders still folders; /dev/shm and
+ * /dev/mqueue emptied. Arguments: checksum, number of paths to delete, those paths, then the folders.
+ */
+export function resetScript(workdir: string): string {
+  const fail = (what: string) => `{ echo "${TAG}-fail ${what}"; exit 1; }`;
+  return [
+    ...SUM_FN,
+    'kill -9 -1 2>/dev/null',
+    `[ "$(sum)" = "$1" ] || ${fail('the git folder changed')}`,
+    'n=$2; shift 2',
+    `export GIT_WORK_TREE=${shQuote(workdir)}`,
+    `cd ${shQuote(workdir)} || ${fail('cannot enter the workdir')}`,
+    `git reset -q --hard || ${fail('git reset --hard')}`,
+    `git clean -q -ffdx || ${fail('git clean -ffdx')}`,
+    `[ -z "$(git status --porcelain --ignored)" ] || ${fail('git status lists files after the reset')}`,
+    'while [ "$n" -gt 0 ]; do',
+    `  rm -rf -- "$1" 2>/dev/null; if [ -e "$1" ] || [ -L "$1" ]; then ${fail('cannot delete "$1"')}; fi`,
+    '  n=$((n-1)); shift',
+    'done',
+    `for d do if [ ! -d "$d" ] || [ -L "$d" ]; then ${fail('"$d" is no longer a folder')}; fi; done`,
+    'find /dev/shm /dev/mqueue -mindepth 1 -delete 2>/dev/null',
+    `[ -z "$(find /dev/shm /dev/mqueue -mindepth 1 2>/dev/null | head -n 1)" ] || ${fail('/dev/shm or /dev/mqueue is not empty')}`,
+    `echo "${TAG}-ready $(sum)"`,
+    '',
+  ].join('\n');
+}
+
+/** Whether `p` is the folder `dir` or inside it. */
+function under(p: string, dir: string): boolean {
+  return p === dir || p.startsWith(`${dir}/`);
+}
+
+/**
+ * What the layer's change list says about the last run: the added paths to delete, the changed folders to accept,
+ * and what cannot be undone (a deleted or changed image file). Paths inside the workdir are git's; the git folder
+ * is checked by its checksum. Pure.
+ */
+export function judgeChanges(
+  changes: { Path: string; Kind: number }[],
+  w: { workdir: string; baseline: Set<string>; dirs: Set<string> },
+): { remove: string[]; dirs: string[]; dirty?: string } {
+  const delta = changes.filter((c) => !under(c.Path, w.workdir) && !under(c.Path, GIT_DIR) && !w.baseline.has(c.Path) && !w.dirs.has(c.Path));
+  const remove: string[] = [];
+  const dirs: string[] = [];
+  for (const c of delta) {
+    if (c.Kind === 1) remove.push(c.Path);
+    else if (c.Kind === 2) return { remove, dirs, dirty: `${c.Path} was deleted from the image's files` };
+    // A changed path with a listed path below it is a folder (its listing changed); any other changed path may be
+    // an image file edited in place, which no reset can undo.
+    else if (delta.some((x) => x.Path.startsWith(`${c.Path === '/' ? '' : c.Path}/`))) dirs.push(c.Path);
+    else return { remove, dirs, dirty: `${c.Path} (a file of the image) was changed` };
+  }
+  // Deleting the top-most added path takes what is below it.
+  const top = remove.filter((p) => !remove.some((q) => q !== p && p.startsWith(`${q}/`)));
+  return { remove: top, dirs };
+}
+
+function streamEnded(stream: NodeJS.ReadableStream, onData: (c: Buffer) => void): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    stream.on('data', onData);
+    stream.on('end', () => resolve(undefined));
+    stream.on('close', () => resolve(undefined));
+    stream.on('error', (e: Error) => resolve(e.message));
+  });
+}
+
+/** Runs a short harness command in the container and returns its exit code and stdout (stderr appended). */
+async function execText(container: Docker.Container, cmd: string[], user: string, env: string[], ms: number): Promise<{ code: number | null; out: string }> {
+  return withDeadline(`${cmd[2]?.slice(0, 40) ?? 'a command'} in the warm container`, ms, async (s) => {
+    const exec = await container.exec({ Cmd: cmd, User: user, Env: env, AttachStdout: true, AttachStderr: true, AttachStdin: false, Tty: false, abortSignal: s });
+    const stream = (await exec.start({ hijack: true, stdin: false, abortSignal: s })) as NodeJS.ReadableStream;
+    const out = new HeadTailCapture(64 * 1024);
+    const demux = new Demuxer(out, out);
+    await streamEnded(stream, (c) => demux.write(c));
+    const info = await exec.inspect({ abortSignal: s });
+    const r = out.result();
+    return { code: info.Running ? null : (info.ExitCode ?? null), out: Buffer.concat([r.head, r.tail]).toString('utf8') };
+  });
+}
+
+function readyChecksum(out: string): string | undefined {
+  return new RegExp(`^${TAG}-ready (.+)$`, 'm').exec(out)?.[1]?.trim();
+}
+
+/**
+ * The warm containers of one service. A run takes an idle container of its key (task revision, image, user,
+ * workdir, limits) or prepares a new one, returns it after a proven reset, and `close` removes them all.
+ */
+export class WarmPool {
+  private readonly idle = new Map<string, WarmContainer[]>();
+  private readonly live = new Set<WarmContainer>();
+  private closed = false;
+  /** Warm containers created and discarded (for tests and the bench). */
+  readonly stats = { created: 0, reused: 0, discarded: 0 };
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly log?: (line: string) => void,
+  ) {}
+
+  /**
+   * Runs `d` (described with `warm: true`) in a warm container of `key`. `archive(true)` is the whole upload (the
+   * repository and the inputs) for a new container, `archive(false)` the run's inputs alone. Throws
+   * WarmUnusableError when the run must go to a fresh container instead (nothing was graded).
+   */
+  async run(key: string, d: RunDescription, archive: (withRepo: boolean) => Promise<Buffer>, o: ExecuteOptions = {}): Promise<ExecuteResult & { warmRuns: number }> {
+    if (o.signal?.aborted) throw new CancelledError();
+    if (this.closed) throw new WarmUnusableError('the warm containers are closed');
+    const docker = await this.engine.docker();
+    const t0 = Date.now();
+    let w = this.idle.get(key)?.pop();
+    let createMs = 0;
+    let uploadMs = 0;
+    if (w) {
+      this.stats.reused++;
+      const u0 = Date.now();
+      const inputs = await archive(false);
+      try {
+        await withDeadline('uploading the run inputs', CALL_MS, (s) => (w as WarmContainer).container.putArchive(inputs, { path: '/', abortSignal: s }), o.signal);
+      } catch (e) {
+        await this.discard(w);
+        if (o.signal?.aborted) throw new CancelledError();
+        throw new WarmUnusableError(`the warm container took no upload: ${errorText(e)}`);
+      }
+      uploadMs = Date.now() - u0;
+    } else {
+      w = await this.create(docker, key, d, await archive(true), o.signal);
+      createMs = Date.now() - t0;
+    }
+    const wc = w;
+    let result: ExecuteResult;
+    try {
+      result = await this.exec(wc, d, o);
+    } catch (e) {
+      await this.discard(wc);
+      if (e instanceof CancelledError || o.signal?.aborted) throw new CancelledError();
+      throw e instanceof WarmUnusableError ? e : new WarmUnusableError(`the warm container broke: ${errorText(e)}`);
+    }
+    result.timings.createMs = createMs;
+    result.timings.uploadMs = uploadMs;
+    wc.runs++;
+    const runs = wc.runs;
+    // Killed with no deadline passed: the memory limit's doing, which an exec cannot tell; a fresh run will.
+    if (!result.timedOut && !result.diskLimitExceeded && (result.exitCode === 137 || result.exitCode === null)) {
+      await this.discard(wc);
+      throw new WarmUnusableError(`the run in the warm container was killed (exit ${result.exitCode ?? 'unknown'})`);
+    }
+    const r0 = Date.now();
+    // A run that timed out, filled the disk or lost its output ran in a clean container and is graded as it is;
+    // the container is not used again.
+    if (result.timedOut || result.killedByClient || result.diskLimitExceeded || result.streamError) await this.discard(wc);
+    else {
+      try {
+        await this.reset(wc);
+        if (this.closed) await this.discard(wc);
+        else this.idle.set(key, [...(this.idle.get(key) ?? []), wc]);
+      } catch (e) {
+        this.log?.(`a warm container was discarded: ${errorText(e)}`);
+        await this.discard(wc);
+      }
+    }
+    result.timings.removeMs = Date.now() - r0;
+    result.timings.startToRemovedMs = result.timings.containerMs + result.timings.removeMs;
+    return { ...result, warmRuns: runs };
+  }
+
+  /** Removes every warm container (at the end of a batch); a run under way removes its own when it ends. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.idle.clear();
+    await Promise.all([...this.live].map((w) => this.discard(w)));
+  }
+
+  private async discard(w: WarmContainer): Promise<void> {
+    if (!this.live.delete(w)) return;
+    this.stats.discarded++;
+    (w.stdin as Partial<{ destroy(): void }>).destroy?.();
+    // Best effort: a container left behind carries our label and is swept at the next start-up.
+    await withDeadline('removing the warm container', CALL_MS, (s) => w.container.remove({ force: true, v: true, abortSignal: s })).catch(() => undefined);
+  }
+
+  private async create(docker: Docker, key: string, d: RunDescription, full: Buffer, signal?: AbortSignal): Promise<WarmContainer> {
+    if (d.user === '') throw new WarmUnusableError('warm mode needs a run user');
+    const name = `specweave-warm-${randomUUID().slice(0, 12)}`;
+    const keep: RunDescription = {
+      ...d,
+      name,
+      user: KEEPALIVE_USER,
+      cmd: ['-c', 'exec cat >/dev/null'],
+      labels: { ...d.labels, [LABELS.run]: name, [LABELS.attempt]: '', [WARM_LABEL]: '1' },
+    };
+    // The quota covers the git folder's copy of the base tree too.
+    const container = await createContainer(this.engine, docker, keep, 2 * full.length);
+    const w: WarmContainer = { key, container, stdin: undefined as unknown as NodeJS.ReadableStream, user: d.user, workdir: d.workdir, baseline: new Set(), dirs: new Set(), gitSum: '', runs: 0 };
+    this.live.add(w);
+    this.stats.created++;
+    try {
+      w.stdin = (await withDeadline('attaching to the warm container', CALL_MS, (s) =>
+        container.attach({ stream: true, stdin: true, hijack: true, stdout: true, stderr: true, abortSignal: s }),
+      )) as NodeJS.ReadableStream;
+      w.stdin.on('error', () => undefined);
+      await withDeadline('uploading the repository', CALL_MS + Math.ceil(full.length / (1024 * 1024)) * 1000, (s) => container.putArchive(full, { path: '/', abortSignal: s }), signal);
+      await withDeadline('starting the warm container', CALL_MS, (s) => container.start({ abortSignal: s }), signal);
+      const info = await withDeadline('inspecting the warm container', CALL_MS, (s) => container.inspect({ abortSignal: s }));
+      // A volume's contents are not in the layer's change list: the reset could not see what a run left there.
+      if ((info.Mounts ?? []).length > 0) throw new WarmUnusableError(`the image declares volumes (${info.Mounts.map((m) => m.Destination).join(', ')})`);
+      const prep = await execText(container, ['/bin/sh', '-c', prepareScript(d.workdir)], d.user, [...GIT_ENV], RESET_MS);
+      const sum = prep.code === 0 ? readyChecksum(prep.out) : undefined;
+      if (!sum) throw new WarmUnusableError(`the base tree could not be recorded: ${prep.out.trim().slice(-300)}`);
+      w.gitSum = sum;
+      const changes = (await withDeadline('listing the container changes', CALL_MS, () => container.changes())) ?? [];
+      for (const c of changes as { Path: string; Kind: number }[]) if (!under(c.Path, d.workdir) && !under(c.Path, GIT_DIR)) w.baseline.add(c.Path);
+      return w;
+    } catch (e) {
+      await this.discard(w);
+      if (signal?.aborted) throw new CancelledError();
+      throw e instanceof WarmUnusableError ? e : new WarmUnusableError(`the warm container could not be prepared: ${errorText(e)}`);
+    }
+  }
+
+  /** Proves the container clean again, or throws (the caller discards it). */
+  private async reset(w: WarmContainer): Promise<void> {
+    const changes = ((await withDeadline('listing the container changes', CALL_MS, () => w.container.changes())) ?? []) as { Path: string; Kind: number }[];
+    const j = judgeChanges(changes, w);
+    if (j.dirty) throw new Error(j.dirty);
+    const dirs = [...w.dirs, ...j.dirs];
+    const r = await execText(
+      w.container,
+      ['/bin/sh', '-c', resetScript(w.workdir), 'reset', w.gitSum, String(j.remove.length), ...j.remove, ...dirs],
+      w.user,
+      [...GIT_ENV],
+      RESET_MS,
+    );
+    const sum = r.code === 0 ? readyChecksum(r.out) : undefined;
+    if (!sum) throw new Error(`the reset failed: ${r.out.trim().slice(-300)}`);
+    // The engine's word on what is left: no added path, no process but the init and the keep-alive.
+    const [after, top] = await Promise.all([
+      withDeadline('listing the container changes', CALL_MS, () => w.container.changes()) as Promise<{ Path: string; Kind: number }[] | null>,
+      withDeadline('listing the container processes', CALL_MS, () => w.container.top()) as Promise<{ Processes?: string[][] }>,
+    ]);
+    for (const d of j.dirs) w.dirs.add(d);
+    const left = judgeChanges(after ?? [], w);
+    if (left.dirty || left.remove.length > 0) throw new Error(`the reset left ${left.dirty ?? left.remove.slice(0, 3).join(', ')}`);
+    const procs = top.Processes ?? [];
+    if (procs.length > 2) throw new Error(`${procs.length - 2} process(es) of the run outlived the reset`);
+    w.gitSum = sum;
+  }
+
+  /** One run: the driver exec'd as the run's user, under the same deadline, disk watch and report reads as fresh. */
+  private async exec(w: WarmContainer, d: RunDescription, o: ExecuteOptions): Promise<ExecuteResult> {
+    const container = w.container;
+    const signal = o.signal;
+    const keep = o.keepBytes ?? DEFAULT_KEEP_BYTES;
+    const stdout = new MarkerSplitCapture(Buffer.from(TESTS_BEGIN_MARKER), keep, 256 * 1024, (c) => o.onOutput?.('stdout', c));
+    const stderr = new HeadTailCapture(keep);
+    const demux = new Demuxer(stdout, {
+      write: (c) => {
+        stderr.write(c);
+        o.onOutput?.('stderr', c);
+      },
+    });
+    const baseline = (await inspectSized(container, signal)).SizeRw ?? 0;
+    const exec = await withDeadline('creating the run', CALL_MS, (s) =>
+      container.exec({ Cmd: ['/bin/sh', `/${INPUT_DIR}/run.sh`], User: d.user, WorkingDir: d.workdir, Env: d.env, AttachStdout: true, AttachStderr: true, AttachStdin: false, Tty: false, abortSignal: s }),
+    );
+    const stream = (await withDeadline('starting the run', CALL_MS, (s) => exec.start({ hijack: true, stdin: false, abortSignal: s }), signal)) as NodeJS.ReadableStream;
+    const startedAt = Date.now();
+    const ended = streamEnded(stream, (c) => demux.write(c));
+
+    let diskExceeded = false;
+    let watching = true;
+    let timer: NodeJS.Timeout | undefined;
+    let wake: (() => void) | undefined;
+    const kill = () => withDeadline('killing the warm container', CALL_MS, (s) => container.kill({ signal: 'SIGKILL', abortSignal: s })).catch(() => undefined);
+    const watch = (async () => {
+      let interval = 250;
+      while (watching) {
+        await new Promise<void>((r) => {
+          wake = r;
+          timer = setTimeout(r, interval);
+        });
+        if (!watching) return;
+        const m0 = Date.now();
+        let size: number;
+        try {
+          size = (await inspectSized(container)).SizeRw ?? 0;
+        } catch {
+          continue;
+        }
+        interval = Math.max(250, 10 * (Date.now() - m0));
+        if (watching && size - baseline >= d.diskLimitBytes) {
+          diskExceeded = true;
+          await kill();
+          return;
+        }
+      }
+    })();
+    const stopWatch = async () => {
+      watching = false;
+      clearTimeout(timer);
+      wake?.();
+      await watch;
+    };
+
+    let killedByClient = false;
+    let streamError: string | undefined;
+    try {
+      streamError = await withDeadline('the verifier', d.clientDeadlineMs, () => ended, signal);
+    } catch (e) {
+      await kill();
+      await stopWatch();
+      if (e instanceof DeadlineError) killedByClient = true;
+      else throw signal?.aborted ? new CancelledError() : e;
+    }
+    await stopWatch();
+    const containerMs = Date.now() - startedAt;
+    let exitCode: number | null = null;
+    if (!killedByClient && !diskExceeded) {
+      const info = await withDeadline('reading the run exit', CALL_MS, (s) => exec.inspect({ abortSignal: s }));
+      exitCode = info.Running ? null : (info.ExitCode ?? null);
+    } else exitCode = 137;
+    const elapsedOver = containerMs >= d.timeoutSec * 1000;
+    const timedOut = killedByClient || (!diskExceeded && (exitCode === 124 || exitCode === 137) && elapsedOver);
+    const readable = !timedOut && !diskExceeded && stdout.markerSeen;
+    const [size, taskXml, harnessXml] = await Promise.all([
+      readable ? inspectSized(container).then((i) => i.SizeRw ?? 0) : Promise.resolve(baseline),
+      d.junitPath && readable ? readJunit(container, `${d.workdir}/${d.junitPath}`, signal) : undefined,
+      d.harnessReportPath && readable ? readJunit(container, d.harnessReportPath, signal) : undefined,
+    ]);
+    const diskWrittenBytes = Math.max(0, size - baseline);
+    if (diskWrittenBytes >= d.diskLimitBytes) diskExceeded = true;
+    let junitXml = timedOut ? undefined : taskXml;
+    let harnessReport: ExecuteResult['harnessReport'];
+    if (d.harnessReportPath) {
+      const xml = timedOut ? undefined : harnessXml;
+      harnessReport = { format: 'junit', xml: xml ?? (d.junitPath ? junitXml : undefined) };
+      if (d.junitPath) junitXml ??= xml;
+    }
+    let outputFiles: Record<string, string | undefined> | undefined;
+    if (d.outputFiles && readable) {
+      outputFiles = {};
+      for (const f of d.outputFiles) outputFiles[f] = await readJunit(container, f, signal, f, MAX_OUTPUT_FILE_BYTES);
+    }
+    (stream as Partial<{ destroy(): void }>).destroy?.();
+    const prelude = stdout.prelude().toString('utf8');
+    if (demux.error) streamError ??= demux.error;
+    return {
+      containerId: container.id,
+      apply: parsePrelude(prelude),
+      prelude,
+      exitCode,
+      timedOut,
+      killedByClient,
+      oomKilled: false,
+      stdout: stdout.after.result(),
+      stderr: stderr.result(),
+      junitXml,
+      harnessReport,
+      diskLimitExceeded: diskExceeded,
+      diskWrittenBytes,
+      ...(outputFiles ? { outputFiles } : {}),
+      streamError,
+      timings: { createMs: 0, uploadMs: 0, containerMs, removeMs: 0, startToRemovedMs: containerMs },
+      removed: false,
+    };
+  }
+}
