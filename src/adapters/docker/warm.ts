@@ -43,6 +43,7 @@ interface WarmContainer {
   /** The checksum of the git folder after the last reset: it must be the same before the next. */
   gitSum: string;
   runs: number;
+  generation: number;
 }
 
 /** The environment of the harness's own git calls: no configuration of the run's user or the system is read. */
@@ -169,7 +170,8 @@ function readyChecksum(out: string): string | undefined {
 export class WarmPool {
   private readonly idle = new Map<string, WarmContainer[]>();
   private readonly live = new Set<WarmContainer>();
-  private closed = false;
+  /** Bumped by `close`: a container of an earlier generation is removed when its run ends. */
+  private generation = 0;
   /** Warm containers created and discarded (for tests and the bench). */
   readonly stats = { created: 0, reused: 0, discarded: 0 };
 
@@ -185,7 +187,6 @@ export class WarmPool {
    */
   async run(key: string, d: RunDescription, archive: (withRepo: boolean) => Promise<Buffer>, o: ExecuteOptions = {}): Promise<ExecuteResult & { warmRuns: number }> {
     if (o.signal?.aborted) throw new CancelledError();
-    if (this.closed) throw new WarmUnusableError('the warm containers are closed');
     const docker = await this.engine.docker();
     const t0 = Date.now();
     let w = this.idle.get(key)?.pop();
@@ -232,7 +233,7 @@ export class WarmPool {
     else {
       try {
         await this.reset(wc);
-        if (this.closed) await this.discard(wc);
+        if (wc.generation !== this.generation) await this.discard(wc);
         else this.idle.set(key, [...(this.idle.get(key) ?? []), wc]);
       } catch (e) {
         this.log?.(`a warm container was discarded: ${errorText(e)}`);
@@ -244,11 +245,15 @@ export class WarmPool {
     return { ...result, warmRuns: runs };
   }
 
-  /** Removes every warm container (at the end of a batch); a run under way removes its own when it ends. */
+  /**
+   * Removes every warm container (at the end of a batch); a run under way removes its own when it ends. The pool
+   * stays usable: a later run prepares a new container.
+   */
   async close(): Promise<void> {
-    this.closed = true;
+    this.generation++;
+    const idle = [...this.idle.values()].flat();
     this.idle.clear();
-    await Promise.all([...this.live].map((w) => this.discard(w)));
+    await Promise.all(idle.map((w) => this.discard(w)));
   }
 
   private async discard(w: WarmContainer): Promise<void> {
@@ -271,7 +276,7 @@ export class WarmPool {
     };
     // The quota covers the git folder's copy of the base tree too.
     const container = await createContainer(this.engine, docker, keep, 2 * full.length);
-    const w: WarmContainer = { key, container, stdin: undefined as unknown as NodeJS.ReadableStream, user: d.user, workdir: d.workdir, baseline: new Set(), dirs: new Set(), gitSum: '', runs: 0 };
+    const w: WarmContainer = { key, container, stdin: undefined as unknown as NodeJS.ReadableStream, user: d.user, workdir: d.workdir, baseline: new Set(), dirs: new Set(), gitSum: '', runs: 0, generation: this.generation };
     this.live.add(w);
     this.stats.created++;
     try {

@@ -30,6 +30,7 @@ import { UNTRUSTED_REASON, requireTrust } from '../trust';
 import { QueueStatusItem, formatDuration } from './queueStatus';
 import { RUN_LOG_SCHEME, RunLogDocuments, runLogUri } from './runLogDocuments';
 import { errorText } from '../../core/errorText';
+import { parseBackend } from '../../core/verify/backend';
 import { CMD, VERIFIER_CMD } from '../commandIds';
 
 export { VERIFIER_CMD };
@@ -80,6 +81,7 @@ interface ServiceSlot {
   service: VerifierService;
   root: string;
   host: string;
+  warm: boolean;
 }
 
 type Obj = Record<string, unknown>;
@@ -214,9 +216,9 @@ export class VerifierController implements vscode.Disposable {
    * the queue is idle: runs already queued keep the engine they were queued for.
    */
   private serviceFor(root: string): VerifierService {
-    const host = readSettings().dockerHost;
+    const { dockerHost: host, verifierWarm: warm } = readSettings();
     const s = this.slot;
-    if (s && s.root === root && (s.host === host || this.busy())) {
+    if (s && s.root === root && ((s.host === host && s.warm === warm) || this.busy())) {
       if (s.host !== host) this.line(`the specweave.docker.host setting changed; it applies once the current runs have finished`);
       return s.service;
     }
@@ -229,8 +231,10 @@ export class VerifierController implements vscode.Disposable {
       onOutput: (req, stream, chunk) => this.onOutput(req, stream, chunk),
       onProgress: (p) => this.onProgress(service, p),
       onSettled: (id, req, o) => this.onSettled(service, id, req, o),
+      warm,
     });
-    this.slot = { service, root, host };
+    if (s) void s.service.close().catch(() => undefined);
+    this.slot = { service, root, host, warm };
     return service;
   }
 
@@ -443,6 +447,12 @@ export class VerifierController implements vscode.Disposable {
       void vscode.window.showInformationMessage(`SpecWeave: ${message}`);
       return { ...result, state: 'nothing', message };
     }
+    const backend = parseBackend(readSettings().verifierBackend, 'specweave.verifier.backend');
+    if (!backend.ok) {
+      this.line(`cannot run ${title}: ${backend.message}`);
+      this.engineProblem(backend.message);
+      return { ...result, state: 'no-engine', message: backend.message };
+    }
     const service = this.serviceFor(root);
     const t0 = Date.now();
     try {
@@ -496,6 +506,8 @@ export class VerifierController implements vscode.Disposable {
       },
     );
     if (engineLost) this.engineProblem(engineLost);
+    // The batch is over: its warm containers go (the service's executor logs nothing it cannot remove; the sweep does).
+    if (!this.busy()) void service.close().catch(() => undefined);
     this.summarize(title, result, sel);
     return result;
   }
