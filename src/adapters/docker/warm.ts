@@ -1,8 +1,10 @@
 // Warm containers: one container reused for the runs of one task revision and image, each run a `docker exec` of
-// the same driver, the container reset between runs. The reset is checked by the engine, not only by the image's
-// tools: the engine's list of changes to the container's layer (`GET /containers/{id}/changes`) against the list
-// taken when the container was ready, and its process list (`top`). A container whose reset cannot be proven is
-// discarded; nothing is graded from a dirty one (docs/verifier.md, "Warm mode").
+// the same driver, the container reset between runs. The run's user is unprivileged (no capabilities, no new
+// privileges), so what it can change is what it may write or owns: the workdir (reset by git from a record of the
+// base tree outside it) and a few places (/tmp, its home folder with its site-packages, /dev/shm...), listed when
+// the container is ready with every entry's ctime, which no such process can set back. After each run what was
+// added is deleted; a changed or deleted entry, a git record that changed, a process left (the engine's `top`)
+// discard the container. Nothing is graded from a dirty one (docs/verifier.md, "Warm mode").
 import { randomUUID } from 'node:crypto';
 import type Docker from 'dockerode';
 import { errorText } from '../../core/errorText';
@@ -26,6 +28,8 @@ const CALL_MS = 15_000;
 const RESET_MS = 60_000;
 const TAG = '@@SPECWEAVE warm';
 const MAX_OUTPUT_FILE_BYTES = 1024 * 1024;
+/** A listing longer than this cannot be compared: the container is not used again. */
+const MAX_LISTING_BYTES = 8 * 1024 * 1024;
 
 /** The warm container cannot serve this run (it broke, or could not be prepared): run it in a fresh container. */
 export class WarmUnusableError extends Error {}
@@ -36,10 +40,10 @@ interface WarmContainer {
   stdin: NodeJS.ReadableStream;
   user: string;
   workdir: string;
-  /** Paths of the layer's change list (outside the workdir and the git folder) when the container was ready. */
-  baseline: Set<string>;
-  /** Changed folders accepted as folders (a run created something in them); checked to still be folders. */
-  dirs: Set<string>;
+  /** The places outside the workdir the run's user can change (top-most). */
+  places: string[];
+  /** Their listing when the container was ready. */
+  baseline: Map<string, ListedEntry>;
   /** The checksum of the git folder after the last reset: it must be the same before the next. */
   gitSum: string;
   runs: number;
@@ -75,12 +79,34 @@ export function prepareScript(workdir: string): string {
   ].join('\n');
 }
 
+/** How an entry is listed: type, mode, owner, group, size, mtime, ctime, then the path (NUL-terminated). */
+const LIST_FORMAT = "'%y %m %U %G %s %T@ %C@ %p\\0'";
+const LIST_MARK = `${TAG}-list`;
+
+/** Lists the places the run's user can change (the arguments), the workdir and the git folder left out. */
+function listCommand(workdir: string): string {
+  return `find "$@" \\( -path ${shQuote(workdir)} -o -path ${shQuote(GIT_DIR)} \\) -prune -o -printf ${LIST_FORMAT} 2>/dev/null`;
+}
+
+/**
+ * Every place outside the workdir the run's user could change: what it may write or owns (it could chmod what it
+ * owns), devices left out. Unprivileged, without capabilities and with no-new-privileges, it can change nothing
+ * else.
+ */
+export function placesScript(workdir: string): string {
+  return [
+    `find / \\( -path /proc -o -path /sys -o -path ${shQuote(workdir)} -o -path ${shQuote(GIT_DIR)} \\) -prune -o ! -type c \\( -writable -o -user "$(id -u)" \\) -print0 2>/dev/null`,
+    'exit 0',
+    '',
+  ].join('\n');
+}
+
 /**
  * Puts the container back to its base state after a run, as the run's user: every process of that user killed; the
  * git folder checked against the checksum left by the last reset (before any git command reads it); `git reset
- * --hard` and `git clean -ffdx` in the workdir (and nothing left for `git status`, ignored files included); the
- * paths the engine lists as added outside the workdir deleted; the accepted folders still folders; /dev/shm and
- * /dev/mqueue emptied. Arguments: checksum, number of paths to delete, those paths, then the folders.
+ * --hard` and `git clean -ffdx` in the workdir (nothing left for `git status`, ignored files included); System V
+ * IPC objects removed; then the listing of every place the user can change, for the host to compare with the
+ * listing taken when the container was ready. Arguments: the checksum, then those places.
  */
 export function resetScript(workdir: string): string {
   const fail = (what: string) => `{ echo "${TAG}-fail ${what}"; exit 1; }`;
@@ -88,52 +114,82 @@ export function resetScript(workdir: string): string {
     ...SUM_FN,
     'kill -9 -1 2>/dev/null',
     `[ "$(sum)" = "$1" ] || ${fail('the git folder changed')}`,
-    'n=$2; shift 2',
+    'shift',
     `export GIT_WORK_TREE=${shQuote(workdir)}`,
     `cd ${shQuote(workdir)} || ${fail('cannot enter the workdir')}`,
     `git reset -q --hard || ${fail('git reset --hard')}`,
     `git clean -q -ffdx || ${fail('git clean -ffdx')}`,
     `[ -z "$(git status --porcelain --ignored)" ] || ${fail('git status lists files after the reset')}`,
-    'while [ "$n" -gt 0 ]; do',
-    `  rm -rf -- "$1" 2>/dev/null; if [ -e "$1" ] || [ -L "$1" ]; then ${fail('cannot delete "$1"')}; fi`,
-    '  n=$((n-1)); shift',
-    'done',
-    `for d do if [ ! -d "$d" ] || [ -L "$d" ]; then ${fail('"$d" is no longer a folder')}; fi; done`,
-    'find /dev/shm /dev/mqueue -mindepth 1 -delete 2>/dev/null',
-    `[ -z "$(find /dev/shm /dev/mqueue -mindepth 1 2>/dev/null | head -n 1)" ] || ${fail('/dev/shm or /dev/mqueue is not empty')}`,
+    'if command -v ipcrm >/dev/null 2>&1; then ipcrm -a 2>/dev/null; fi',
+    `for f in /proc/sysvipc/shm /proc/sysvipc/sem /proc/sysvipc/msg; do if [ -r "$f" ] && [ "$(wc -l <"$f")" -gt 1 ]; then ${fail('System V IPC objects are left')}; fi; done`,
     `echo "${TAG}-ready $(sum)"`,
+    `echo "${LIST_MARK}"`,
+    listCommand(workdir),
+    'exit 0',
     '',
   ].join('\n');
 }
 
-/** Whether `p` is the folder `dir` or inside it. */
-function under(p: string, dir: string): boolean {
-  return p === dir || p.startsWith(`${dir}/`);
+/** Deletes the paths given as arguments (what the run added), then lists the places again (after `--`). */
+export function removeScript(workdir: string): string {
+  return [
+    'while [ $# -gt 0 ] && [ "$1" != -- ]; do rm -rf -- "$1" 2>/dev/null; shift; done',
+    'shift',
+    `echo "${LIST_MARK}"`,
+    listCommand(workdir),
+    'exit 0',
+    '',
+  ].join('\n');
+}
+
+export interface ListedEntry {
+  type: string;
+  mode: string;
+  uid: string;
+  gid: string;
+  size: string;
+  mtime: string;
+  ctime: string;
+}
+
+/** Reads a listing (records after the marker line); undefined when there is none or a record is malformed. */
+export function parseListing(out: string): Map<string, ListedEntry> | undefined {
+  const at = out.indexOf(`${LIST_MARK}\n`);
+  if (at < 0) return undefined;
+  const m = new Map<string, ListedEntry>();
+  for (const rec of out.slice(at + LIST_MARK.length + 1).split('\0')) {
+    if (rec === '' || rec === '\n') continue;
+    const parts = rec.split(' ');
+    if (parts.length < 8) return undefined;
+    const [type, mode, uid, gid, size, mtime, ctime] = parts as [string, string, string, string, string, string, string];
+    m.set(parts.slice(7).join(' '), { type, mode, uid, gid, size, mtime, ctime });
+  }
+  return m;
+}
+
+/** The top-most of `paths` (one inside another is covered by it). */
+export function topMost(paths: string[]): string[] {
+  const set = new Set(paths);
+  return paths.filter((p) => {
+    for (let i = p.lastIndexOf('/'); i > 0; i = p.lastIndexOf('/', i - 1)) if (set.has(p.slice(0, i))) return false;
+    return p === '/' || !set.has('/');
+  });
 }
 
 /**
- * What the layer's change list says about the last run: the added paths to delete, the changed folders to accept,
- * and what cannot be undone (a deleted or changed image file). Paths inside the workdir are git's; the git folder
- * is checked by its checksum. Pure.
+ * Compares a listing with the one taken when the container was ready: the paths the run added (top-most, to
+ * delete), or what no reset can undo (an entry of the base changed or gone). A folder may differ only in its times
+ * and size (its entries changed); any other entry must be the same in every field, ctime included, which no
+ * unprivileged process can set back. Pure.
  */
-export function judgeChanges(
-  changes: { Path: string; Kind: number }[],
-  w: { workdir: string; baseline: Set<string>; dirs: Set<string> },
-): { remove: string[]; dirs: string[]; dirty?: string } {
-  const delta = changes.filter((c) => !under(c.Path, w.workdir) && !under(c.Path, GIT_DIR) && !w.baseline.has(c.Path) && !w.dirs.has(c.Path));
-  const remove: string[] = [];
-  const dirs: string[] = [];
-  for (const c of delta) {
-    if (c.Kind === 1) remove.push(c.Path);
-    else if (c.Kind === 2) return { remove, dirs, dirty: `${c.Path} was deleted from the image's files` };
-    // A changed path with a listed path below it is a folder (its listing changed); any other changed path may be
-    // an image file edited in place, which no reset can undo.
-    else if (delta.some((x) => x.Path.startsWith(`${c.Path === '/' ? '' : c.Path}/`))) dirs.push(c.Path);
-    else return { remove, dirs, dirty: `${c.Path} (a file of the image) was changed` };
+export function judgeListing(base: Map<string, ListedEntry>, now: Map<string, ListedEntry>): { added: string[]; dirty?: string } {
+  for (const [p, b] of base) {
+    const n = now.get(p);
+    if (!n) return { added: [], dirty: `${p} is gone` };
+    const same = b.type === n.type && b.mode === n.mode && b.uid === n.uid && b.gid === n.gid;
+    if (!same || (b.type !== 'd' && (b.size !== n.size || b.mtime !== n.mtime || b.ctime !== n.ctime))) return { added: [], dirty: `${p} was changed` };
   }
-  // Deleting the top-most added path takes what is below it.
-  const top = remove.filter((p) => !remove.some((q) => q !== p && p.startsWith(`${q}/`)));
-  return { remove: top, dirs };
+  return { added: topMost([...now.keys()].filter((p) => !base.has(p))) };
 }
 
 function streamEnded(stream: NodeJS.ReadableStream, onData: (c: Buffer) => void): Promise<string | undefined> {
@@ -146,16 +202,16 @@ function streamEnded(stream: NodeJS.ReadableStream, onData: (c: Buffer) => void)
 }
 
 /** Runs a short harness command in the container and returns its exit code and stdout (stderr appended). */
-async function execText(container: Docker.Container, cmd: string[], user: string, env: string[], ms: number): Promise<{ code: number | null; out: string }> {
+async function execText(container: Docker.Container, cmd: string[], user: string, env: string[], ms: number): Promise<{ code: number | null; out: string; cut: boolean }> {
   return withDeadline(`${cmd[2]?.slice(0, 40) ?? 'a command'} in the warm container`, ms, async (s) => {
     const exec = await container.exec({ Cmd: cmd, User: user, Env: env, AttachStdout: true, AttachStderr: true, AttachStdin: false, Tty: false, abortSignal: s });
     const stream = (await exec.start({ hijack: true, stdin: false, abortSignal: s })) as NodeJS.ReadableStream;
-    const out = new HeadTailCapture(64 * 1024);
+    const out = new HeadTailCapture(MAX_LISTING_BYTES);
     const demux = new Demuxer(out, out);
     await streamEnded(stream, (c) => demux.write(c));
     const info = await exec.inspect({ abortSignal: s });
     const r = out.result();
-    return { code: info.Running ? null : (info.ExitCode ?? null), out: Buffer.concat([r.head, r.tail]).toString('utf8') };
+    return { code: info.Running ? null : (info.ExitCode ?? null), out: Buffer.concat([r.head, r.tail]).toString('utf8'), cut: r.cutBytes > 0 };
   });
 }
 
@@ -265,7 +321,8 @@ export class WarmPool {
   }
 
   private async create(docker: Docker, key: string, d: RunDescription, full: Buffer, signal?: AbortSignal): Promise<WarmContainer> {
-    if (d.user === '') throw new WarmUnusableError('warm mode needs a run user');
+    // The reset's soundness rests on an unprivileged run user (docs/verifier.md, "Warm mode").
+    if (d.user === '' || /^(0|root)(:|$)/.test(d.user)) throw new WarmUnusableError('warm mode needs an unprivileged run user');
     const name = `specweave-warm-${randomUUID().slice(0, 12)}`;
     const keep: RunDescription = {
       ...d,
@@ -276,7 +333,7 @@ export class WarmPool {
     };
     // The quota covers the git folder's copy of the base tree too.
     const container = await createContainer(this.engine, docker, keep, 2 * full.length);
-    const w: WarmContainer = { key, container, stdin: undefined as unknown as NodeJS.ReadableStream, user: d.user, workdir: d.workdir, baseline: new Set(), dirs: new Set(), gitSum: '', runs: 0, generation: this.generation };
+    const w: WarmContainer = { key, container, stdin: undefined as unknown as NodeJS.ReadableStream, user: d.user, workdir: d.workdir, places: [], baseline: new Map(), gitSum: '', runs: 0, generation: this.generation };
     this.live.add(w);
     this.stats.created++;
     try {
@@ -293,8 +350,13 @@ export class WarmPool {
       const sum = prep.code === 0 ? readyChecksum(prep.out) : undefined;
       if (!sum) throw new WarmUnusableError(`the base tree could not be recorded: ${prep.out.trim().slice(-300)}`);
       w.gitSum = sum;
-      const changes = (await withDeadline('listing the container changes', CALL_MS, () => container.changes())) ?? [];
-      for (const c of changes as { Path: string; Kind: number }[]) if (!under(c.Path, d.workdir) && !under(c.Path, GIT_DIR)) w.baseline.add(c.Path);
+      const places = await execText(container, ['/bin/sh', '-c', placesScript(d.workdir)], d.user, [], RESET_MS);
+      if (places.code !== 0 || places.cut) throw new WarmUnusableError('the places the run could change could not be listed');
+      w.places = topMost(places.out.split('\0').filter((p) => p.startsWith('/')));
+      const listed = await execText(container, ['/bin/sh', '-c', removeScript(d.workdir), 'list', '--', ...w.places], d.user, [], RESET_MS);
+      const base = listed.code === 0 && !listed.cut ? parseListing(listed.out) : undefined;
+      if (!base) throw new WarmUnusableError('the places the run could change could not be listed');
+      w.baseline = base;
       return w;
     } catch (e) {
       await this.discard(w);
@@ -305,27 +367,22 @@ export class WarmPool {
 
   /** Proves the container clean again, or throws (the caller discards it). */
   private async reset(w: WarmContainer): Promise<void> {
-    const changes = ((await withDeadline('listing the container changes', CALL_MS, () => w.container.changes())) ?? []) as { Path: string; Kind: number }[];
-    const j = judgeChanges(changes, w);
-    if (j.dirty) throw new Error(j.dirty);
-    const dirs = [...w.dirs, ...j.dirs];
-    const r = await execText(
-      w.container,
-      ['/bin/sh', '-c', resetScript(w.workdir), 'reset', w.gitSum, String(j.remove.length), ...j.remove, ...dirs],
-      w.user,
-      [...GIT_ENV],
-      RESET_MS,
-    );
+    const r = await execText(w.container, ['/bin/sh', '-c', resetScript(w.workdir), 'reset', w.gitSum, ...w.places], w.user, [...GIT_ENV], RESET_MS);
     const sum = r.code === 0 ? readyChecksum(r.out) : undefined;
     if (!sum) throw new Error(`the reset failed: ${r.out.trim().slice(-300)}`);
-    // The engine's word on what is left: no added path, no process but the init and the keep-alive.
-    const [after, top] = await Promise.all([
-      withDeadline('listing the container changes', CALL_MS, () => w.container.changes()) as Promise<{ Path: string; Kind: number }[] | null>,
-      withDeadline('listing the container processes', CALL_MS, () => w.container.top()) as Promise<{ Processes?: string[][] }>,
-    ]);
-    for (const d of j.dirs) w.dirs.add(d);
-    const left = judgeChanges(after ?? [], w);
-    if (left.dirty || left.remove.length > 0) throw new Error(`the reset left ${left.dirty ?? left.remove.slice(0, 3).join(', ')}`);
+    let listing = r.cut ? undefined : parseListing(r.out);
+    if (!listing) throw new Error('the reset listed nothing readable');
+    let j = judgeListing(w.baseline, listing);
+    if (j.dirty) throw new Error(j.dirty);
+    if (j.added.length > 0) {
+      const rm = await execText(w.container, ['/bin/sh', '-c', removeScript(w.workdir), 'remove', ...j.added, '--', ...w.places], w.user, [], RESET_MS);
+      listing = rm.code === 0 && !rm.cut ? parseListing(rm.out) : undefined;
+      if (!listing) throw new Error('the removal listed nothing readable');
+      j = judgeListing(w.baseline, listing);
+      if (j.dirty || j.added.length > 0) throw new Error(`the reset left ${j.dirty ?? j.added.slice(0, 3).join(', ')}`);
+    }
+    // The engine's word on the processes: none but the init and the keep-alive.
+    const top = (await withDeadline('listing the container processes', CALL_MS, () => w.container.top())) as { Processes?: string[][] };
     const procs = top.Processes ?? [];
     if (procs.length > 2) throw new Error(`${procs.length - 2} process(es) of the run outlived the reset`);
     w.gitSum = sum;

@@ -6,7 +6,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { driverScript } from '../../../src/adapters/docker/driver';
-import { judgeChanges } from '../../../src/adapters/docker/warm';
+import type { ListedEntry } from '../../../src/adapters/docker/warm';
+import { judgeListing, parseListing, topMost } from '../../../src/adapters/docker/warm';
 import { listRuns, saveRun } from '../../../src/adapters/fs/runStore';
 import { parseArgs } from '../../../src/cli/args';
 import { executionFlags, executionOptions } from '../../../src/cli/containerRun';
@@ -84,22 +85,28 @@ test('the warm driver waits for the tests and kills what they left running; the 
   assert.doesNotMatch(fresh, /kill -9 -1 2>\/dev\/null\nexit/);
 });
 
-test("the layer's change list: added paths are deleted, changed folders kept, a changed or deleted image file is dirty", () => {
-  const w = { workdir: '/repo', baseline: new Set(['/.specweave', '/.specweave/run.sh']), dirs: new Set<string>() };
-  const r = judgeChanges(
-    [
-      { Path: '/repo/x.pyc', Kind: 1 },
-      { Path: '/.specweave', Kind: 0 },
-      { Path: '/.specweave/warm/git/ORIG_HEAD', Kind: 1 },
-      { Path: '/tmp', Kind: 0 },
-      { Path: '/tmp/planted', Kind: 1 },
-      { Path: '/home/runner', Kind: 0 },
-      { Path: '/home/runner/.local', Kind: 1 },
-      { Path: '/home/runner/.local/lib/x.pth', Kind: 1 },
-    ],
-    w,
-  );
-  assert.deepEqual(r, { remove: ['/tmp/planted', '/home/runner/.local'], dirs: ['/tmp', '/home/runner'] });
-  assert.match(judgeChanges([{ Path: '/usr/lib/python3/dist-packages/six.py', Kind: 0 }], w).dirty ?? '', /six\.py \(a file of the image\) was changed/);
-  assert.match(judgeChanges([{ Path: '/etc/hosts.allow', Kind: 2 }], w).dirty ?? '', /was deleted/);
+test('the listing of the places a run can change: added paths are deleted, a changed or gone entry is dirty', () => {
+  const e = (type: string, mtime = '1.0', ctime = '1.0', size = '4096'): ListedEntry => ({ type, mode: '1777', uid: '0', gid: '0', size, mtime, ctime });
+  const listing = (entries: Record<string, ListedEntry>) =>
+    parseListing(`noise\n@@SPECWEAVE warm-list\n${Object.entries(entries).map(([p, x]) => `${x.type} ${x.mode} ${x.uid} ${x.gid} ${x.size} ${x.mtime} ${x.ctime} ${p}\0`).join('')}`) as Map<string, ListedEntry>;
+  const base = listing({ '/tmp': e('d'), '/home/runner': e('d'), '/home/runner/.bashrc': e('f', '2.0', '2.0', '220'), '/tmp/a b': e('f') });
+  assert.equal(base.size, 4);
+  assert.ok(base.has('/tmp/a b'), 'a path with a space');
+  const after = listing({
+    '/tmp': e('d', '9.0', '9.0'),
+    '/tmp/a b': e('f'),
+    '/tmp/planted': e('f', '9.0', '9.0'),
+    '/home/runner': e('d', '9.0', '9.0'),
+    '/home/runner/.bashrc': e('f', '2.0', '2.0', '220'),
+    '/home/runner/.local': e('d', '9.0', '9.0'),
+    '/home/runner/.local/lib/x.pth': e('f', '9.0', '9.0'),
+  });
+  assert.deepEqual(judgeListing(base, after), { added: ['/tmp/planted', '/home/runner/.local'] });
+  // An edit put back to the same bytes and mtime still moved the ctime.
+  const edited = new Map(base).set('/home/runner/.bashrc', e('f', '2.0', '9.0', '220'));
+  assert.match(judgeListing(base, edited).dirty ?? '', /\.bashrc was changed/);
+  const gone = new Map(base);
+  gone.delete('/tmp/a b');
+  assert.match(judgeListing(base, gone).dirty ?? '', /a b is gone/);
+  assert.deepEqual(topMost(['/tmp', '/tmp/x', '/home/runner', '/home/runner/.cache', '/var/tmp']), ['/tmp', '/home/runner', '/var/tmp']);
 });
