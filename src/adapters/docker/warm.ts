@@ -53,12 +53,11 @@ interface WarmContainer {
 /** The environment of the harness's own git calls: no configuration of the run's user or the system is read. */
 const GIT_ENV = ['HOME=/', 'GIT_CONFIG_NOSYSTEM=1', 'GIT_CONFIG_GLOBAL=/dev/null', `GIT_DIR=${GIT_DIR}`, 'GIT_TERMINAL_PROMPT=0', 'LC_ALL=C'];
 
-/** A checksum of every entry of the git folder (type, mode, size, link target, name) and of every file's bytes. */
-const SUM_FN = [
-  'sum() {',
-  `  { find ${shQuote(GIT_DIR)} -printf '%y %m %s %p -> %l\\n' | sort; find ${shQuote(GIT_DIR)} -type f -print0 | sort -z | xargs -0 cat; } | cksum`,
-  '}',
-];
+/**
+ * A checksum of every entry of the git folder: type, mode, owner, size, mtime and ctime, link target, name. A write
+ * to any file moves its ctime, which no unprivileged process can set back, so the bytes need not be read.
+ */
+const SUM_FN = ['sum() {', `  find ${shQuote(GIT_DIR)} -printf '%y %m %U %s %T@ %C@ %p -> %l\\n' | LC_ALL=C sort | cksum`, '}'];
 
 /** Records the base tree: every file of the workdir (ignored ones included) committed into a git folder outside it. */
 export function prepareScript(workdir: string): string {
