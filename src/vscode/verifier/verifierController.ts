@@ -30,7 +30,7 @@ import { UNTRUSTED_REASON, requireTrust } from '../trust';
 import { QueueStatusItem, formatDuration } from './queueStatus';
 import { RUN_LOG_SCHEME, RunLogDocuments, runLogUri } from './runLogDocuments';
 import { errorText } from '../../core/errorText';
-import { parseBackend } from '../../core/verify/backend';
+import { parseBackend, runPlace } from '../../core/verify/backend';
 import { CMD, VERIFIER_CMD } from '../commandIds';
 
 export { VERIFIER_CMD };
@@ -307,7 +307,9 @@ export class VerifierController implements vscode.Disposable {
     const who = `${req.task.id} ${label(req.attemptId)}${(req.repeat ?? 1) > 1 ? ` #${req.repeat}` : ''}`;
     if (o.state === 'done') {
       const r = o.value;
-      this.line(`■ ${who}: ${r.status.toUpperCase()}  ${counts(r)}  apply=${r.apply.attempt.method}  ${r.reused ? 'reused (nothing changed since)' : `${(r.timings.totalMs / 1000).toFixed(1)}s`}`);
+      const place = runPlace(r);
+      const where = r.reused ? '' : `  ${place.backend}${place.node ? `:${place.node}` : ''}${place.warm ? ' warm' : ''}`;
+      this.line(`■ ${who}: ${r.status.toUpperCase()}  ${counts(r)}  apply=${r.apply.attempt.method}  ${r.reused ? 'reused (nothing changed since)' : `${(r.timings.totalMs / 1000).toFixed(1)}s`}${where}`);
       this.output.appendLine(`    ${r.reason}`);
       if (!r.reused && r.stdout.file) this.output.appendLine(`    log: ${r.stdout.file}`);
     } else if (o.state === 'cancelled') this.line(`■ ${who}: cancelled`);
