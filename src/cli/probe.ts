@@ -18,7 +18,7 @@ import type { CandidateTask } from '../core/model';
 import type { MutationReport } from '../core/probes/mutantReport';
 import { UsageError } from './args';
 import { defineCommand } from './command';
-import { cancelOnSigint, engineAnswers } from './containerRun';
+import { cancelOnSigint, engineAnswers, executionFlags, executionOptions } from './containerRun';
 import { err, formatProblem, jsonText, one, out, termSafe } from './output';
 import { EXIT_VERIFIER_DEFECT, runCheatProbes } from './probeCheat';
 import { runFullSuiteProbes } from './probeFullSuite';
@@ -97,7 +97,7 @@ export const probeCommand = defineCommand({
   name: 'probe',
   summary: "run gold mutants of tasks in the verifier's containers: a surviving mutant shows what the tests do not check",
   usage:
-    'specweave probe DATASET [TASK ...] [--mutants N] [--cheat] [--full-suite [--attempt ID]...] [--alternatives N] [--variants N] [--budget-usd X] [--concurrency N] [--timeout SECONDS] [--json] [--host ADDRESS]\n' +
+    'specweave probe DATASET [TASK ...] [--mutants N] [--cheat] [--full-suite [--attempt ID]...] [--alternatives N] [--variants N] [--budget-usd X] [--concurrency N] [--timeout SECONDS] [--json] [--host ADDRESS] [--backend local] [--warm]\n' +
     'At least one probe is needed. --alternatives and --variants ask the model (API key from OPENAI_API_KEY, never printed or stored)',
   flags: {
     mutants: { type: 'string', help: 'run at most N gold mutants per task (an operator-diverse pick)' },
@@ -117,6 +117,7 @@ export const probeCommand = defineCommand({
     timeout: { type: 'string', help: "seconds before a run is killed (default: the task's)" },
     json: { type: 'boolean', help: "one JSON object per task (its mutation report) per line on stdout" },
     host: { type: 'string', help: 'container engine address (unix://, tcp://, ssh://); default DOCKER_HOST, then the local socket' },
+    ...executionFlags,
   },
   positional: { min: 1, max: Number.MAX_SAFE_INTEGER },
   async run(a) {
@@ -128,6 +129,7 @@ export const probeCommand = defineCommand({
       if (n !== undefined) llmProbes.push([kind, n]);
     }
     const cheat = a.booleans.cheat === true;
+    const execution = executionOptions(a);
     const fullSuite = a.booleans['full-suite'] === true;
     const attempts = a.lists.attempt ?? [];
     if (attempts.length > 0 && !fullSuite) throw new UsageError('--attempt needs --full-suite');
@@ -169,6 +171,7 @@ export const probeCommand = defineCommand({
       concurrency: concurrencyFlag ?? machineConcurrency(maxMem),
       log: (l) => err(`${one(l)}\n`),
       onOutput: outputs.onOutput,
+      ...execution,
     });
     if (!(await engineAnswers(service, 'probe'))) return 1;
 
@@ -283,6 +286,7 @@ export const probeCommand = defineCommand({
     } finally {
       sigint.dispose();
       process.removeListener('SIGINT', abortLlm);
+      await service.close();
     }
     if (llmAbort.signal.aborted) return 130;
     if (sigint.interrupted) return 130;

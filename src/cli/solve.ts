@@ -15,7 +15,7 @@ import { DEFAULT_LIMITS } from '../core/solver/agent';
 import { UsageError } from './args';
 import type { CliCommand } from './command';
 import { defineCommand } from './command';
-import { engineAnswers } from './containerRun';
+import { engineAnswers, executionFlags, executionOptions } from './containerRun';
 import { err, jsonText, one, out } from './output';
 import { endpointFlags, settingsFrom } from './repair';
 
@@ -30,7 +30,7 @@ export const solveCommand: CliCommand = defineCommand({
   name: 'solve',
   summary: 'run fresh solver trials (a small bash agent in the task container); each lands as a new attempt and is verified',
   usage:
-    'specweave solve DATASET TASK ... [--model M[,M...]] [--trials N] [--step-limit N] [--cost-limit USD] [--concurrency N] [--json]\n' +
+    'specweave solve DATASET TASK ... [--model M[,M...]] [--trials N] [--step-limit N] [--cost-limit USD] [--concurrency N] [--json] [--backend local] [--warm]\n' +
     'The API key comes from OPENAI_API_KEY. See docs/solver.md',
   flags: {
     trials: { type: 'string', help: 'trials per task and model (default 1)' },
@@ -41,6 +41,7 @@ export const solveCommand: CliCommand = defineCommand({
     concurrency: { type: 'string', help: 'trials at a time (default 2)' },
     'no-verify': { type: 'boolean', help: 'land the attempts without verifying them' },
     host: { type: 'string', help: 'container engine address (unix://, tcp://, ssh://); default DOCKER_HOST, then the local socket' },
+    ...executionFlags,
     ...endpointFlags,
     json: { type: 'boolean', help: 'one JSON object per trial, then a summary' },
   },
@@ -48,6 +49,7 @@ export const solveCommand: CliCommand = defineCommand({
   async run(a) {
     const [root, ...taskIds] = a.positional as [string, ...string[]];
     const json = a.booleans.json === true;
+    const execution = executionOptions(a);
     const base = settingsFrom(a);
     const models = [...new Set(base.model.split(',').map((m) => m.trim()).filter((m) => m.length > 0))];
     if (models.length === 0) throw new UsageError('--model names no model');
@@ -67,7 +69,7 @@ export const solveCommand: CliCommand = defineCommand({
     const dataset = loadDataset(root);
     const unknown = taskIds.filter((id) => !dataset.tasks.some((t) => t.id === id));
     if (unknown.length > 0) throw new UsageError(`no task ${unknown.map((u) => `"${one(u)}"`).join(', ')} in ${one(root)}`);
-    const service = new VerifierService({ datasetRoot: dataset.root, engine: { host: a.strings.host }, concurrency, log: (l) => say(l) });
+    const service = new VerifierService({ datasetRoot: dataset.root, engine: { host: a.strings.host }, concurrency, log: (l) => say(l), ...execution });
     if (!(await engineAnswers(service, 'solve'))) return 1;
 
     const ac = new AbortController();
@@ -107,6 +109,7 @@ export const solveCommand: CliCommand = defineCommand({
       });
     } finally {
       process.removeListener('SIGINT', onSigint);
+      await service.close();
     }
     const passed = lines.filter((l) => l.verdict === 'passed').length;
     const errors = lines.filter((l) => l.error).length;

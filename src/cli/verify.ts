@@ -12,7 +12,7 @@ import { EMPTY_PROBE, GOLD_PROBE } from '../core/model';
 import { runSummary } from '../core/verify/summary';
 import { UsageError } from './args';
 import { defineCommand } from './command';
-import { cancelOnSigint, engineAnswers } from './containerRun';
+import { cancelOnSigint, engineAnswers, executionFlags, executionOptions } from './containerRun';
 import { err, formatProblem, jsonText, one, out } from './output';
 import { errorText } from '../core/errorText';
 
@@ -91,7 +91,7 @@ export const verifyCommand = defineCommand({
   summary: "run tasks' verifiers on attempts, gold and empty patches in local containers",
   usage:
     'specweave verify DATASET [TASK ...] [--attempt ID ... | --gold | --empty | --all] [--concurrency N] ' +
-    '[--timeout SECONDS] [--repeat N] [--json] [--force] [--host ADDRESS]',
+    '[--timeout SECONDS] [--repeat N] [--json] [--force] [--host ADDRESS] [--backend local] [--warm]',
   flags: {
     attempt: { type: 'list', help: 'verify this attempt (plus the gold and empty probes)' },
     gold: { type: 'boolean', help: 'run the gold patch' },
@@ -103,6 +103,7 @@ export const verifyCommand = defineCommand({
     json: { type: 'boolean', help: 'one JSON object per run per line on stdout' },
     force: { type: 'boolean', help: 'run again even when a stored run has the same inputs' },
     host: { type: 'string', help: 'container engine address (unix://, tcp://, ssh://); default DOCKER_HOST, then the local socket' },
+    ...executionFlags,
   },
   positional: { min: 1, max: Number.MAX_SAFE_INTEGER },
   async run(a) {
@@ -111,6 +112,7 @@ export const verifyCommand = defineCommand({
     const repeat = positiveNumber('repeat', a.strings.repeat, true) ?? 1;
     const concurrencyFlag = positiveNumber('concurrency', a.strings.concurrency, true);
     const json = a.booleans.json === true;
+    const execution = executionOptions(a);
     const sel: Selection = {
       attempts: a.lists.attempt ?? [],
       gold: a.booleans.gold === true,
@@ -159,6 +161,7 @@ export const verifyCommand = defineCommand({
       engine: { host: a.strings.host },
       concurrency,
       log: (l) => err(`${one(l)}\n`),
+      ...execution,
     });
     if (!(await engineAnswers(service, 'verify'))) return 1;
 
@@ -209,6 +212,7 @@ export const verifyCommand = defineCommand({
       );
     } finally {
       sigint.dispose();
+      await service.close();
     }
     if (engineError) {
       err(`specweave verify: ${one(engineError.message)}\n`);

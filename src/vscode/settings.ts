@@ -20,6 +20,10 @@ export interface Settings {
   verifierConcurrency?: number;
   /** `specweave.verifier.reuseRuns` (default true): a run with the same inputs is reused instead of run again. */
   verifierReuseRuns: boolean;
+  /** `specweave.verifier.backend` as set (checked by `parseBackend` where runs start). */
+  verifierBackend: string;
+  /** `specweave.verifier.warm` (default false): reuse a container per task revision, reset between runs. */
+  verifierWarm: boolean;
 }
 
 export function readSettings(): Settings {
@@ -31,6 +35,8 @@ export function readSettings(): Settings {
     persistFilters: c.get<boolean>('candidates.persistFilters', true),
     ...verifierConcurrency(c.get<number>('verifier.concurrency', 0)),
     verifierReuseRuns: c.get<boolean>('verifier.reuseRuns', true) !== false,
+    verifierBackend: String(c.get<string>('verifier.backend', 'local') ?? 'local'),
+    verifierWarm: c.get<boolean>('verifier.warm', false) === true,
   };
 }
 

@@ -40,6 +40,11 @@ export interface DriverOptions {
   unpacked?: { test?: boolean; attempt?: boolean };
   /** Absolute paths read back after the run (reward files): deleted before the tests, their folders created. */
   outputFiles?: string[];
+  /**
+   * A run in a warm container (`docker exec`): the tests are not exec'd but waited for, then every process of the
+   * run's user is killed, so nothing the run started outlives it (and the output stream ends).
+   */
+  warm?: boolean;
 }
 
 /** Reads one C-quoted git path starting at `s[i] === '"'`: escapes are bytes, the bytes UTF-8. */
@@ -251,8 +256,15 @@ export function driverScript(o: DriverOptions): string {
     '  fi',
     'done',
     `printf '\\n${TESTS_BEGIN_MARKER.replace('\n', '\\n')}'`,
-    `if command -v timeout >/dev/null 2>&1; then exec timeout -k ${o.killAfterSec} ${t} "$SH" "$RUN_IN"; fi`,
-    'exec "$SH" "$RUN_IN"',
+    ...(o.warm
+      ? [
+          `if command -v timeout >/dev/null 2>&1; then timeout -k ${o.killAfterSec} ${t} "$SH" "$RUN_IN"; else "$SH" "$RUN_IN"; fi`,
+          'rc=$?',
+          // kill(-1) spares the caller: every other process of this user (a daemon the tests left) goes.
+          'kill -9 -1 2>/dev/null',
+          'exit $rc',
+        ]
+      : [`if command -v timeout >/dev/null 2>&1; then exec timeout -k ${o.killAfterSec} ${t} "$SH" "$RUN_IN"; fi`, 'exec "$SH" "$RUN_IN"']),
     '',
   );
   return lines.join('\n');

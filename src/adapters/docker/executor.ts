@@ -69,7 +69,7 @@ const DISK_POLL_MS = 250;
 const MAX_OUTPUT_FILE_BYTES = 1024 * 1024;
 
 /** The container's state and written size (`SizeRw`: its writable layer, computed by the engine). */
-function inspectSized(container: Docker.Container, signal?: AbortSignal): Promise<Docker.ContainerInspectInfo & { SizeRw?: number }> {
+export function inspectSized(container: Docker.Container, signal?: AbortSignal): Promise<Docker.ContainerInspectInfo & { SizeRw?: number }> {
   // dockerode passes `size` on as the query parameter; its type definitions do not list it.
   const opts = { size: true } as Docker.ContainerInspectOptions;
   return withDeadline('measuring the written size', CALL_MS, (s) => container.inspect({ ...opts, abortSignal: s }), signal);
@@ -101,7 +101,7 @@ export async function createContainer(engine: Engine, docker: Docker, d: RunDesc
 }
 
 /** A report file's text from the stopped container; undefined when the path holds no regular file. */
-async function readJunit(container: Docker.Container, file: string, signal?: AbortSignal, what = 'the JUnit report', maxBytes = MAX_JUNIT_BYTES): Promise<string | undefined> {
+export async function readJunit(container: Docker.Container, file: string, signal?: AbortSignal, what = 'the JUnit report', maxBytes = MAX_JUNIT_BYTES): Promise<string | undefined> {
   const base = file.slice(file.lastIndexOf('/') + 1);
   try {
     return await withDeadline(

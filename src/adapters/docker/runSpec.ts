@@ -45,6 +45,8 @@ export interface RunSpecInput {
   createdAt: number;
   /** Workdir-relative files the test patch touches (`testPatchPaths`): put back to base after the attempt's patch. */
   testPatchPaths?: string[];
+  /** The run goes into a warm container (`docker exec`, src/adapters/docker/warm.ts): the driver waits and cleans up. */
+  warm?: boolean;
 }
 
 export interface HardenedHostConfig {
@@ -99,6 +101,8 @@ export interface RunDescription {
   diskLimitBytes: number;
   /** Absolute paths read from the container after the run (the reward files of a `reward` verifier). */
   outputFiles?: string[];
+  /** Described for a warm container: the driver is run by `docker exec` (no stdin watchdog of its own). */
+  warm?: boolean;
 }
 
 /** Parsers whose runner is pytest: the harness asks it for a JUnit report of its own. */
@@ -229,9 +233,10 @@ export function describeRun(i: RunSpecInput): RunDescription {
       junitPath: i.verifier.junitPath,
       restorePaths,
       harnessReportPath,
-      watchdog: true,
+      watchdog: !i.warm,
       unpacked: i.unpacked,
       outputFiles,
+      ...(i.warm ? { warm: true } : {}),
     }),
     command,
     timeoutSec: i.timeoutSec,
@@ -241,6 +246,7 @@ export function describeRun(i: RunSpecInput): RunDescription {
     harnessReportPath,
     watchdog: true,
     ...(outputFiles ? { outputFiles } : {}),
+    ...(i.warm ? { warm: true } : {}),
   };
 }
 

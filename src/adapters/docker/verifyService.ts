@@ -22,13 +22,17 @@ import { HARNESS_REPORT_PATH, INPUT_DIR, testPatchPaths } from './driver';
 import type { EngineOptions, EngineTarget } from './engine';
 import { Engine, EngineUnavailableError } from './engine';
 import type { ExecuteResult } from './executor';
-import { CancelledError, executeRun } from './executor';
+import { CancelledError } from './executor';
+import type { RunExecutor } from './runExecutor';
+import { LocalExecutor } from './runExecutor';
+import type { Backend } from '../../core/verify/backend';
 import type { ImageInfo } from './images';
 import { ImageManager } from './images';
 import { RepoArchiveCache, assembleArchive } from './repoArchive';
 import type { ExtraFile } from './repoArchive';
 import { addedFilesOf } from '../../core/addedFiles';
 import { describeRun } from './runSpec';
+import { WARM_DIR } from './warm';
 import { sweepOrphans } from './sweep';
 import { errnoCode, errorText } from '../../core/errorText';
 
@@ -68,6 +72,13 @@ export interface VerifierServiceOptions {
   onSettled?: (id: string, req: VerifyRequest, outcome: JobOutcome<VerifierRunRecord>) => void;
   /** What the engine observed for a run, before it is judged (diagnostics and tests). */
   onOutcome?: (req: VerifyRequest, outcome: ExecutionOutcome) => void;
+  /** Where runs execute; only `local` is built (the caller refuses the others, `parseBackend`). */
+  backend?: Backend;
+  /**
+   * Reuse a container for the runs of one task revision and image, reset between runs (docs/verifier.md, "Warm
+   * mode"); fresh containers when false (the default, and what final verdicts use).
+   */
+  warm?: boolean;
 }
 
 export interface TaskVerification {
@@ -116,6 +127,12 @@ export function machineConcurrency(memoryMb = DEFAULT_LIMITS.memoryMb): number {
   return defaultConcurrency(os.cpus().length, os.totalmem() / (1024 * 1024), memoryMb);
 }
 
+/** Warm containers are shared by the runs of one task revision, image, run user, workdir, limits and base commit. */
+function warmKey(task: CandidateTask, imageId: string, d: { user: string; workdir: string; hostConfig: unknown; diskLimitBytes: number }): string {
+  const repo = task.repo.kind === 'git' ? task.repo.baseCommit : '';
+  return [task.id, task.revision, imageId, d.user, d.workdir, JSON.stringify(d.hostConfig), d.diskLimitBytes, repo].join('\0');
+}
+
 function textOf(kept: { head: Buffer; tail: Buffer; cutBytes: number }): string {
   // A line break at the cut keeps the last line of the head and the first of the tail from merging into a fake one.
   return kept.cutBytes > 0 || kept.tail.length === 0
@@ -127,12 +144,14 @@ export class VerifierService {
   readonly engine: Engine;
   readonly images: ImageManager;
   readonly queue: RunQueue<VerifyRequest, VerifierRunRecord>;
+  readonly executor: RunExecutor;
   private readonly repos = new RepoArchiveCache();
   private swept?: Promise<void>;
 
   constructor(private readonly opts: VerifierServiceOptions) {
     this.engine = opts.engine instanceof Engine ? opts.engine : new Engine(opts.engine ?? {});
     this.images = new ImageManager(this.engine, { log: opts.log });
+    this.executor = new LocalExecutor(this.engine, { warm: opts.warm === true, log: opts.log });
     this.queue = new RunQueue<VerifyRequest, VerifierRunRecord>({
       concurrency: opts.concurrency ?? machineConcurrency(),
       execute: (req, signal) => this.verify(req, signal),
@@ -145,6 +164,11 @@ export class VerifierService {
   async checkEngine(): Promise<EngineTarget> {
     await this.engine.docker();
     return this.engine.describe();
+  }
+
+  /** Ends the batch: removes the warm containers kept between runs. */
+  async close(): Promise<void> {
+    await this.executor.close();
   }
 
   enqueue(req: VerifyRequest): string {
@@ -273,6 +297,7 @@ export class VerifierService {
     let image: ImageInfo | undefined;
     let inputs: RunInputs | undefined;
     let exec: ExecuteResult | undefined;
+    let warm = false;
     let outcome: ExecutionOutcome;
     try {
       await this.ensureSwept();
@@ -284,7 +309,7 @@ export class VerifierService {
         const hit = findReusable(this.opts.datasetRoot, task.id, req.attemptId, inputs.key).find((r) => (r.repeat ?? 1) === repeat);
         if (hit) return { ...hit, reused: true };
       }
-      const desc = describeRun({
+      const specInput: Parameters<typeof describeRun>[0] = {
         runId,
         taskId: task.id,
         attemptId: req.attemptId,
@@ -300,36 +325,58 @@ export class VerifierService {
         owner: { pid: process.pid, host: os.hostname() },
         createdAt: Date.now(),
         testPatchPaths: testPatchPaths(testPatch),
-      });
+      };
+      const desc = describeRun(specInput);
+      // Warm containers hold an uploaded repository (their reset is git's) and no unpacked files.
+      const warmable = this.opts.warm === true && task.repo.kind === 'git' && !unpacked.test && !unpacked.attempt;
+      const warmDesc = warmable ? describeRun({ ...specInput, warm: true }) : undefined;
       const a0 = Date.now();
       const repoBody =
         task.repo.kind === 'git'
           ? (await this.repos.get(repoPath(this.opts.datasetRoot, task.repo), task.repo.baseCommit, desc.workdir, desc.fileOwner)).body
           : undefined;
-      const archive = await assembleArchive(
-        [
-          { name: `${INPUT_DIR}/run.sh`, data: desc.driver, mode: 0o755 },
-          { name: `${INPUT_DIR}/command.sh`, data: desc.command },
+      const inputFiles = (d: typeof desc) => [
+          { name: `${INPUT_DIR}/run.sh`, data: d.driver, mode: 0o755 },
+          { name: `${INPUT_DIR}/command.sh`, data: d.command },
           // An unpacked patch is already in place: the driver is given none to apply.
           { name: `${INPUT_DIR}/test.patch`, data: unpacked.test ? Buffer.alloc(0) : testPatch },
           { name: `${INPUT_DIR}/attempt.patch`, data: unpacked.attempt ? Buffer.alloc(0) : attemptPatch },
           ...unpacked.files,
           // Writable by whichever user the tests run as; the driver clears the report path before they start.
           { name: HARNESS_REPORT_PATH.slice(1, HARNESS_REPORT_PATH.lastIndexOf('/')), directory: true, mode: 0o777 },
-        ],
-        repoBody,
-      );
+          // A warm container's record of the base tree (src/adapters/docker/warm.ts), written by the run's user.
+          ...(d.warm ? [{ name: WARM_DIR.slice(1), directory: true, mode: 0o777 }] : []),
+        ];
+      const archiveFor = async (d: typeof desc, withRepo: boolean) => {
+        const b0 = Date.now();
+        const buf = await assembleArchive([...inputFiles(d), ...unpacked.files], withRepo ? repoBody : undefined);
+        timings.archiveMs = (timings.archiveMs ?? 0) + Date.now() - b0;
+        return buf;
+      };
       timings.archiveMs = Date.now() - a0;
       // Grading reads the whole output as it arrives, in write order; the kept head and tail are for display.
-      const testOutput = new TestOutputStream(task.verifier.parser);
-      exec = await executeRun(this.engine, desc, archive, {
-        signal,
-        keepBytes: this.opts.keepBytes,
-        onOutput: (s, c) => {
-          testOutput.write(s, c);
-          this.opts.onOutput?.(req, s, c);
+      let testOutput = new TestOutputStream(task.verifier.parser);
+      const run = await this.executor.run(
+        {
+          description: desc,
+          ...(warmDesc ? { warm: { key: warmKey(task, image.id, warmDesc), description: warmDesc } } : {}),
+          archive: archiveFor,
         },
-      });
+        {
+          signal,
+          keepBytes: this.opts.keepBytes,
+          onOutput: (s, c) => {
+            testOutput.write(s, c);
+            this.opts.onOutput?.(req, s, c);
+          },
+          onRetry: (why) => {
+            testOutput = new TestOutputStream(task.verifier.parser);
+            this.opts.log?.(`${task.id} ${req.attemptId}: runs in a fresh container (${why})`);
+          },
+        },
+      );
+      exec = run;
+      warm = run.warm;
       Object.assign(timings, {
         createMs: exec.timings.createMs,
         uploadMs: exec.timings.uploadMs,
@@ -401,6 +448,9 @@ export class VerifierService {
         key: '',
       },
       timings,
+      backend: this.executor.backend,
+      node: await this.executor.node(),
+      ...(warm ? { warm: true } : {}),
     };
     if (!store) return record;
     return saveRun(this.opts.datasetRoot, record, { stdout: out, stderr: err });

@@ -157,6 +157,12 @@ export interface VerifierRunRecord {
   stderr: CapturedStream;
   inputs: RunInputs;
   timings: RunTimings;
+  /** The backend the run executed on (`local`...); absent in records older than backends (read as `local`). */
+  backend?: string;
+  /** The engine host it ran on (the engine's name, its host name); absent in older records. */
+  node?: string;
+  /** Ran in a reused (warm) container, reset between runs; absent or false for a fresh container. */
+  warm?: boolean;
   /** Reused from an earlier identical run instead of running again (set on the reported copy, never stored). */
   reused?: boolean;
 }

@@ -1,4 +1,5 @@
 // The flat view of one run that the CLI prints as a JSON line and the UI shows in its matrices.
+import { runPlace } from './backend';
 import type { SpecVerdict } from '../model';
 import type { OracleFlag } from './oracle';
 import type { ApplyMethod, GradedTestStatus, LooseMatch, RunStatus, VerifierRunRecord } from './runResult';
@@ -26,6 +27,10 @@ export interface RunSummary {
   oomKilled: boolean;
   durationMs: number;
   reused: boolean;
+  /** Where it ran: the backend (`local`), the engine's host name ('' when unknown), whether in a warm container. */
+  backend: string;
+  node: string;
+  warm: boolean;
   output: { stdoutBytes: number; stdoutCutBytes: number; stderrBytes: number; stderrCutBytes: number; stdoutLog?: string; stderrLog?: string };
   /** Oracle flags about this run's verdict and about its task. */
   flags: { kind: string; message: string; test?: string; spec?: string }[];
@@ -58,6 +63,7 @@ export function runSummary(r: VerifierRunRecord, flags: OracleFlag[] = []): RunS
     oomKilled: r.oomKilled,
     durationMs: r.timings.totalMs,
     reused: r.reused === true,
+    ...runPlace(r),
     output: {
       stdoutBytes: r.stdout.totalBytes,
       stdoutCutBytes: r.stdout.cutBytes,

@@ -30,6 +30,7 @@ import { UNTRUSTED_REASON, requireTrust } from '../trust';
 import { QueueStatusItem, formatDuration } from './queueStatus';
 import { RUN_LOG_SCHEME, RunLogDocuments, runLogUri } from './runLogDocuments';
 import { errorText } from '../../core/errorText';
+import { parseBackend, runPlace } from '../../core/verify/backend';
 import { CMD, VERIFIER_CMD } from '../commandIds';
 
 export { VERIFIER_CMD };
@@ -80,6 +81,7 @@ interface ServiceSlot {
   service: VerifierService;
   root: string;
   host: string;
+  warm: boolean;
 }
 
 type Obj = Record<string, unknown>;
@@ -214,9 +216,9 @@ export class VerifierController implements vscode.Disposable {
    * the queue is idle: runs already queued keep the engine they were queued for.
    */
   private serviceFor(root: string): VerifierService {
-    const host = readSettings().dockerHost;
+    const { dockerHost: host, verifierWarm: warm } = readSettings();
     const s = this.slot;
-    if (s && s.root === root && (s.host === host || this.busy())) {
+    if (s && s.root === root && ((s.host === host && s.warm === warm) || this.busy())) {
       if (s.host !== host) this.line(`the specweave.docker.host setting changed; it applies once the current runs have finished`);
       return s.service;
     }
@@ -229,8 +231,10 @@ export class VerifierController implements vscode.Disposable {
       onOutput: (req, stream, chunk) => this.onOutput(req, stream, chunk),
       onProgress: (p) => this.onProgress(service, p),
       onSettled: (id, req, o) => this.onSettled(service, id, req, o),
+      warm,
     });
-    this.slot = { service, root, host };
+    if (s) void s.service.close().catch(() => undefined);
+    this.slot = { service, root, host, warm };
     return service;
   }
 
@@ -303,7 +307,9 @@ export class VerifierController implements vscode.Disposable {
     const who = `${req.task.id} ${label(req.attemptId)}${(req.repeat ?? 1) > 1 ? ` #${req.repeat}` : ''}`;
     if (o.state === 'done') {
       const r = o.value;
-      this.line(`■ ${who}: ${r.status.toUpperCase()}  ${counts(r)}  apply=${r.apply.attempt.method}  ${r.reused ? 'reused (nothing changed since)' : `${(r.timings.totalMs / 1000).toFixed(1)}s`}`);
+      const place = runPlace(r);
+      const where = r.reused ? '' : `  ${place.backend}${place.node ? `:${place.node}` : ''}${place.warm ? ' warm' : ''}`;
+      this.line(`■ ${who}: ${r.status.toUpperCase()}  ${counts(r)}  apply=${r.apply.attempt.method}  ${r.reused ? 'reused (nothing changed since)' : `${(r.timings.totalMs / 1000).toFixed(1)}s`}${where}`);
       this.output.appendLine(`    ${r.reason}`);
       if (!r.reused && r.stdout.file) this.output.appendLine(`    log: ${r.stdout.file}`);
     } else if (o.state === 'cancelled') this.line(`■ ${who}: cancelled`);
@@ -443,6 +449,12 @@ export class VerifierController implements vscode.Disposable {
       void vscode.window.showInformationMessage(`SpecWeave: ${message}`);
       return { ...result, state: 'nothing', message };
     }
+    const backend = parseBackend(readSettings().verifierBackend, 'specweave.verifier.backend');
+    if (!backend.ok) {
+      this.line(`cannot run ${title}: ${backend.message}`);
+      this.engineProblem(backend.message);
+      return { ...result, state: 'no-engine', message: backend.message };
+    }
     const service = this.serviceFor(root);
     const t0 = Date.now();
     try {
@@ -496,6 +508,8 @@ export class VerifierController implements vscode.Disposable {
       },
     );
     if (engineLost) this.engineProblem(engineLost);
+    // The batch is over: its warm containers go (the service's executor logs nothing it cannot remove; the sweep does).
+    if (!this.busy()) void service.close().catch(() => undefined);
     this.summarize(title, result, sel);
     return result;
   }

@@ -1,0 +1,112 @@
+// Backends and warm mode without an engine: the backend choice and its refusals, where a stored run ran (records
+// older than backends included), the warm driver, and what the layer's change list says about a run.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { driverScript } from '../../../src/adapters/docker/driver';
+import type { ListedEntry } from '../../../src/adapters/docker/warm';
+import { judgeListing, parseListing, topMost } from '../../../src/adapters/docker/warm';
+import { listRuns, saveRun } from '../../../src/adapters/fs/runStore';
+import { parseArgs } from '../../../src/cli/args';
+import { executionFlags, executionOptions } from '../../../src/cli/containerRun';
+import { parseBackend, runPlace } from '../../../src/core/verify/backend';
+import type { VerifierRunRecord } from '../../../src/core/verify/runResult';
+
+test('only the local backend runs; the others are refused naming the setting or flag they came from', () => {
+  assert.deepEqual(parseBackend(undefined, 'specweave.verifier.backend'), { ok: true, backend: 'local' });
+  assert.deepEqual(parseBackend('local', '--backend'), { ok: true, backend: 'local' });
+  const pool = parseBackend('pool', 'specweave.verifier.backend');
+  assert.equal(pool.ok, false);
+  assert.match((pool as { message: string }).message, /^specweave\.verifier\.backend: the "pool" backend is not built yet/);
+  assert.match((parseBackend('mesos', '--backend') as { message: string }).message, /^--backend: unknown backend "mesos"; one of local, pool, swarm, kubernetes/);
+  const flags = { ...executionFlags };
+  assert.deepEqual(executionOptions(parseArgs(['--backend', 'local', '--warm'], flags)), { backend: 'local', warm: true });
+  assert.deepEqual(executionOptions(parseArgs([], flags)), { backend: 'local', warm: false });
+  assert.throws(() => executionOptions(parseArgs(['--backend', 'kubernetes'], flags)), /--backend: the "kubernetes" backend is not built yet/);
+});
+
+test('a run record written before backends existed still loads, read as a local run on an unknown node', async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sw-backend-'));
+  try {
+    const old = {
+      format: 1,
+      runId: '20250101T000000000Z-oldold',
+      taskId: 't1',
+      taskRevision: 1,
+      attemptId: 'a1',
+      repeat: 1,
+      status: 'passed',
+      reason: 'r',
+      resolved: true,
+      image: 'img',
+      imageId: 'i',
+      apply: { test: { method: 'git-apply' }, attempt: { method: 'git-apply' } },
+      driverReport: '',
+      exitCode: 0,
+      oomKilled: false,
+      timedOut: false,
+      timeoutSec: 60,
+      testsFrom: 'pytest',
+      reported: {},
+      grade: { failToPass: { passed: 0, total: 0 }, passToPass: { passed: 0, total: 0 }, tests: {} },
+      specs: {},
+      stdout: { totalBytes: 0, headBytes: 0, tailBytes: 0, cutBytes: 0 },
+      stderr: { totalBytes: 0, headBytes: 0, tailBytes: 0, cutBytes: 0 },
+      inputs: { key: 'k' },
+      timings: { startedAt: '2025-01-01T00:00:00.000Z', totalMs: 1 },
+    };
+    const dir = path.join(root, 'runs', 't1', 'a1');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, `${old.runId}.json`), JSON.stringify(old));
+    const [loaded] = listRuns(root, 't1', 'a1');
+    assert.ok(loaded, 'the old record loads');
+    assert.deepEqual(runPlace(loaded), { backend: 'local', node: '', warm: false });
+
+    const now = { ...(old as unknown as VerifierRunRecord), runId: '20260101T000000000Z-newnew', backend: 'local', node: 'box-1', warm: true };
+    const empty = { head: Buffer.alloc(0), tail: Buffer.alloc(0) };
+    await saveRun(root, now, { stdout: empty, stderr: empty });
+    const [latest] = listRuns(root, 't1', 'a1');
+    assert.deepEqual(runPlace(latest as VerifierRunRecord), { backend: 'local', node: 'box-1', warm: true });
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('the warm driver waits for the tests and kills what they left running; the fresh one execs them', () => {
+  const base = { workdir: '/repo', timeoutSec: 5, killAfterSec: 1 };
+  const warm = driverScript({ ...base, warm: true });
+  assert.match(warm, /timeout -k 1 5 "\$SH" "\$RUN_IN"; else/);
+  assert.match(warm, /^kill -9 -1 2>\/dev\/null\nexit \$rc$/m);
+  assert.doesNotMatch(warm, /exec timeout|cat <&3/);
+  const fresh = driverScript({ ...base, watchdog: true });
+  assert.match(fresh, /exec timeout -k 1 5/);
+  assert.doesNotMatch(fresh, /kill -9 -1 2>\/dev\/null\nexit/);
+});
+
+test('the listing of the places a run can change: added paths are deleted, a changed or gone entry is dirty', () => {
+  const e = (type: string, mtime = '1.0', ctime = '1.0', size = '4096'): ListedEntry => ({ type, mode: '1777', uid: '0', gid: '0', size, mtime, ctime });
+  const listing = (entries: Record<string, ListedEntry>) =>
+    parseListing(`noise\n@@SPECWEAVE warm-list\n${Object.entries(entries).map(([p, x]) => `${x.type} ${x.mode} ${x.uid} ${x.gid} ${x.size} ${x.mtime} ${x.ctime} ${p}\0`).join('')}`) as Map<string, ListedEntry>;
+  const base = listing({ '/tmp': e('d'), '/home/runner': e('d'), '/home/runner/.bashrc': e('f', '2.0', '2.0', '220'), '/tmp/a b': e('f') });
+  assert.equal(base.size, 4);
+  assert.ok(base.has('/tmp/a b'), 'a path with a space');
+  const after = listing({
+    '/tmp': e('d', '9.0', '9.0'),
+    '/tmp/a b': e('f'),
+    '/tmp/planted': e('f', '9.0', '9.0'),
+    '/home/runner': e('d', '9.0', '9.0'),
+    '/home/runner/.bashrc': e('f', '2.0', '2.0', '220'),
+    '/home/runner/.local': e('d', '9.0', '9.0'),
+    '/home/runner/.local/lib/x.pth': e('f', '9.0', '9.0'),
+  });
+  assert.deepEqual(judgeListing(base, after), { added: ['/tmp/planted', '/home/runner/.local'] });
+  // An edit put back to the same bytes and mtime still moved the ctime.
+  const edited = new Map(base).set('/home/runner/.bashrc', e('f', '2.0', '9.0', '220'));
+  assert.match(judgeListing(base, edited).dirty ?? '', /\.bashrc was changed/);
+  const gone = new Map(base);
+  gone.delete('/tmp/a b');
+  assert.match(judgeListing(base, gone).dirty ?? '', /a b is gone/);
+  assert.deepEqual(topMost(['/tmp', '/tmp/x', '/home/runner', '/home/runner/.cache', '/var/tmp']), ['/tmp', '/home/runner', '/var/tmp']);
+});
