@@ -2,7 +2,9 @@
 // mutants/s at concurrency 1 and 2, against gold-probe runs/s measured in the same run through the same service
 // (the gold patch sent as a probe, so neither is reused from runs/). A ratio near 1 says a mutant costs what a gold
 // run costs: generation and the report add nothing measurable.
-//   node --import tsx bench/mutants.bench.ts [--mutants N] [--rounds N]
+// With --warm: mutants/s in fresh containers against warm ones (src/adapters/docker/warm.ts), side by side in the same
+// run (rounds alternate which goes first), and whether every mutant got the same outcome both ways.
+//   node --import tsx bench/mutants.bench.ts [--mutants N] [--rounds N] [--warm]
 // Needs the engine and the base image (scripts/setup-docker.sh). Prints a Markdown section for docs/benchmarks.md.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -29,6 +31,11 @@ async function main(): Promise<void> {
   const task = loadDataset(root).tasks.find((t) => t.id === 'format-precision');
   if (!task) throw new Error('format-precision missing');
   const set = await generateMutants(root, task, MUTANTS);
+  if (process.argv.includes('--warm')) {
+    await warmAgainstFresh(root, task, set);
+    fs.rmSync(top, { recursive: true, force: true });
+    return;
+  }
   const rows: string[] = [];
   for (const concurrency of [1, 2]) {
     const service = new VerifierService({ datasetRoot: root, concurrency });
@@ -73,6 +80,47 @@ async function main(): Promise<void> {
     ].join('\n'),
   );
   fs.rmSync(top, { recursive: true, force: true });
+}
+
+async function warmAgainstFresh(root: string, task: NonNullable<ReturnType<typeof loadDataset>['tasks'][number]>, set: Awaited<ReturnType<typeof generateMutants>>): Promise<void> {
+  const rows: string[] = [];
+  for (const concurrency of [1, 2]) {
+    const services = { fresh: new VerifierService({ datasetRoot: root, concurrency }), warm: new VerifierService({ datasetRoot: root, concurrency, warm: true }) };
+    const ms = { fresh: 0, warm: 0 };
+    const ran = { fresh: 0, warm: 0 };
+    const outcomes = { fresh: new Map<string, string>(), warm: new Map<string, string>() };
+    // Warm-up of each: the image and the repository archive; for warm, its container.
+    for (const k of ['fresh', 'warm'] as const) await runMutants(task, set, set.mutants.slice(0, 1), { service: services[k], datasetRoot: root, persist: false });
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const k of r % 2 === 0 ? (['fresh', 'warm'] as const) : (['warm', 'fresh'] as const)) {
+        const t0 = performance.now();
+        const res = await runMutants(task, set, set.mutants, { service: services[k], datasetRoot: root, persist: false });
+        ms[k] += performance.now() - t0;
+        ran[k] += res.report.ran + 1;
+        for (const m of res.report.mutants) {
+          const was = outcomes[k].get(m.id);
+          if (was && was !== m.outcome) throw new Error(`${k}: mutant ${m.id} was ${was}, now ${m.outcome}`);
+          outcomes[k].set(m.id, m.outcome);
+        }
+      }
+    }
+    for (const k of ['fresh', 'warm'] as const) await services[k].close();
+    const differ = [...outcomes.fresh].filter(([id, o]) => outcomes.warm.get(id) !== o).map(([id]) => id);
+    const rate = (k: 'fresh' | 'warm') => ran[k] / (ms[k] / 1000);
+    const count = (k: 'fresh' | 'warm', o: string) => [...outcomes[k].values()].filter((x) => x === o).length;
+    rows.push(`| ${concurrency} | ${rate('fresh').toFixed(2)} | ${rate('warm').toFixed(2)} | ${(rate('warm') / rate('fresh')).toFixed(2)} | ${count('fresh', 'killed')} / ${count('fresh', 'survived')} | ${differ.length === 0 ? 'none' : differ.join(', ')} |`);
+  }
+  const load = os.loadavg().map((x) => x.toFixed(1)).join(' ');
+  process.stdout.write(
+    [
+      `${set.mutants.length} mutants of format-precision (of ${set.generated} generated) plus the gold run each time, ${ROUNDS} round(s) per mode, load average ${load}, ${os.cpus().length} cores`,
+      '',
+      '| concurrency | fresh runs/s | warm runs/s | warm / fresh | killed / survived | outcomes that differ |',
+      '| --- | --- | --- | --- | --- | --- |',
+      ...rows,
+      '',
+    ].join('\n'),
+  );
 }
 
 void main();

@@ -194,39 +194,10 @@ export async function executeRun(engine: Engine, d: RunDescription, archive: Buf
 
     // The written-size watch: over the limit, the run is killed (a storage quota, where there is one, stops it
     // first). A measurement that fails is skipped; the check after the exit decides.
-    let diskExceeded = false;
-    let watching = true;
-    let watchTimer: NodeJS.Timeout | undefined;
-    let wake: (() => void) | undefined;
-    const watch = (async () => {
-      let interval = DISK_POLL_MS;
-      while (watching) {
-        await new Promise<void>((r) => {
-          wake = r;
-          watchTimer = setTimeout(r, interval);
-        });
-        if (!watching) return;
-        const m0 = Date.now();
-        let size: number;
-        try {
-          size = (await inspectSized(container)).SizeRw ?? 0;
-        } catch {
-          continue;
-        }
-        interval = Math.max(DISK_POLL_MS, 10 * (Date.now() - m0));
-        if (watching && size - baseline >= d.diskLimitBytes) {
-          diskExceeded = true;
-          await withDeadline('killing the container', CALL_MS, (s) => container.kill({ signal: 'SIGKILL', abortSignal: s })).catch(() => undefined);
-          return;
-        }
-      }
-    })();
-    stopWatch = async () => {
-      watching = false;
-      clearTimeout(watchTimer);
-      wake?.();
-      await watch;
-    };
+    const disk = watchDisk(container, baseline, d.diskLimitBytes, () =>
+      withDeadline('killing the container', CALL_MS, (s) => container.kill({ signal: 'SIGKILL', abortSignal: s })).catch(() => undefined),
+    );
+    stopWatch = disk.stop;
 
     let exitCode: number | null = null;
     let killedByClient = false;
@@ -270,7 +241,7 @@ export async function executeRun(engine: Engine, d: RunDescription, archive: Buf
     const oomKilled = exitCode !== 0 && info.State?.OOMKilled === true;
     if (exitCode === null || exitCode === undefined) exitCode = info.State?.ExitCode ?? null;
     const diskWrittenBytes = Math.max(0, (info.SizeRw ?? 0) - baseline);
-    if (diskWrittenBytes >= d.diskLimitBytes) diskExceeded = true;
+    const diskExceeded = disk.exceeded() || diskWrittenBytes >= d.diskLimitBytes;
 
     // timeout(1) exits 124 after its SIGTERM worked, 137 after its SIGKILL; 137 is also what an OOM kill gives.
     const elapsedOver = containerMs >= d.timeoutSec * 1000;
@@ -330,4 +301,48 @@ export async function executeRun(engine: Engine, d: RunDescription, archive: Buf
       );
     }
   }
+}
+
+/**
+ * The written-size watch of a running container: every DISK_POLL_MS or ten times the last measurement's cost, the
+ * container's written size beyond `baseline`; at `limit` it calls `kill` once and stops. A measurement that fails is
+ * skipped (the check after the exit decides). `stop()` ends the watch and waits for it.
+ */
+export function watchDisk(container: Docker.Container, baseline: number, limit: number, kill: () => Promise<unknown>): { exceeded: () => boolean; stop: () => Promise<void> } {
+  let exceeded = false;
+  let watching = true;
+  let timer: NodeJS.Timeout | undefined;
+  let wake: (() => void) | undefined;
+  const watch = (async () => {
+    let interval = DISK_POLL_MS;
+    while (watching) {
+      await new Promise<void>((r) => {
+        wake = r;
+        timer = setTimeout(r, interval);
+      });
+      if (!watching) return;
+      const m0 = Date.now();
+      let size: number;
+      try {
+        size = (await inspectSized(container)).SizeRw ?? 0;
+      } catch {
+        continue;
+      }
+      interval = Math.max(DISK_POLL_MS, 10 * (Date.now() - m0));
+      if (watching && size - baseline >= limit) {
+        exceeded = true;
+        await kill();
+        return;
+      }
+    }
+  })();
+  return {
+    exceeded: () => exceeded,
+    stop: async () => {
+      watching = false;
+      clearTimeout(timer);
+      wake?.();
+      await watch;
+    },
+  };
 }

@@ -13,7 +13,7 @@ import { DeadlineError, withDeadline } from './deadline';
 import { INPUT_DIR, TESTS_BEGIN_MARKER, parsePrelude, shQuote } from './driver';
 import type { Engine } from './engine';
 import type { ExecuteOptions, ExecuteResult } from './executor';
-import { CancelledError, createContainer, inspectSized, readJunit } from './executor';
+import { CancelledError, createContainer, inspectSized, readJunit, watchDisk } from './executor';
 import type { RunDescription } from './runSpec';
 import { LABELS } from './runSpec';
 
@@ -408,40 +408,9 @@ export class WarmPool {
     const startedAt = Date.now();
     const ended = streamEnded(stream, (c) => demux.write(c));
 
-    let diskExceeded = false;
-    let watching = true;
-    let timer: NodeJS.Timeout | undefined;
-    let wake: (() => void) | undefined;
     const kill = () => withDeadline('killing the warm container', CALL_MS, (s) => container.kill({ signal: 'SIGKILL', abortSignal: s })).catch(() => undefined);
-    const watch = (async () => {
-      let interval = 250;
-      while (watching) {
-        await new Promise<void>((r) => {
-          wake = r;
-          timer = setTimeout(r, interval);
-        });
-        if (!watching) return;
-        const m0 = Date.now();
-        let size: number;
-        try {
-          size = (await inspectSized(container)).SizeRw ?? 0;
-        } catch {
-          continue;
-        }
-        interval = Math.max(250, 10 * (Date.now() - m0));
-        if (watching && size - baseline >= d.diskLimitBytes) {
-          diskExceeded = true;
-          await kill();
-          return;
-        }
-      }
-    })();
-    const stopWatch = async () => {
-      watching = false;
-      clearTimeout(timer);
-      wake?.();
-      await watch;
-    };
+    const disk = watchDisk(container, baseline, d.diskLimitBytes, kill);
+    const stopWatch = disk.stop;
 
     let killedByClient = false;
     let streamError: string | undefined;
@@ -456,20 +425,20 @@ export class WarmPool {
     await stopWatch();
     const containerMs = Date.now() - startedAt;
     let exitCode: number | null = null;
-    if (!killedByClient && !diskExceeded) {
+    if (!killedByClient && !disk.exceeded()) {
       const info = await withDeadline('reading the run exit', CALL_MS, (s) => exec.inspect({ abortSignal: s }));
       exitCode = info.Running ? null : (info.ExitCode ?? null);
     } else exitCode = 137;
     const elapsedOver = containerMs >= d.timeoutSec * 1000;
-    const timedOut = killedByClient || (!diskExceeded && (exitCode === 124 || exitCode === 137) && elapsedOver);
-    const readable = !timedOut && !diskExceeded && stdout.markerSeen;
+    const timedOut = killedByClient || (!disk.exceeded() && (exitCode === 124 || exitCode === 137) && elapsedOver);
+    const readable = !timedOut && !disk.exceeded() && stdout.markerSeen;
     const [size, taskXml, harnessXml] = await Promise.all([
       readable ? inspectSized(container).then((i) => i.SizeRw ?? 0) : Promise.resolve(baseline),
       d.junitPath && readable ? readJunit(container, `${d.workdir}/${d.junitPath}`, signal) : undefined,
       d.harnessReportPath && readable ? readJunit(container, d.harnessReportPath, signal) : undefined,
     ]);
     const diskWrittenBytes = Math.max(0, size - baseline);
-    if (diskWrittenBytes >= d.diskLimitBytes) diskExceeded = true;
+    const diskExceeded = disk.exceeded() || diskWrittenBytes >= d.diskLimitBytes;
     let junitXml = timedOut ? undefined : taskXml;
     let harnessReport: ExecuteResult['harnessReport'];
     if (d.harnessReportPath) {

@@ -4,26 +4,23 @@
 // engine, once, and every job of the batch is counted exactly once; the dead engine is out of the pool with the
 // reason, and no later job goes to it.
 import * as assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 import { Engine } from '../../../src/adapters/docker/engine';
 import type { PoolJobContext } from '../../../src/adapters/docker/enginePool';
 import { EnginePool, parsePoolMembers, PoolConfigError } from '../../../src/adapters/docker/enginePool';
 import { BASE_IMAGE } from '../../fixtures/verify/dataset';
+import { clusterScript, demux } from './clusterKit';
 import { tmpDir } from '../../unit/helpers/tmp';
 
-const run = promisify(execFile);
-const ROOT = path.resolve(__dirname, '../../..');
 const NAME = 'swp';
 const RUN_DIR = `/run/${NAME}-cluster`;
 let sockets: string[] = [];
 let pool: EnginePool;
 const saveDir = tmpDir('sw-pool-save-');
 
-const script = async (name: string, ...args: string[]) => (await run('bash', [path.join(ROOT, 'scripts', name), '--name', NAME, ...args], { maxBuffer: 16 * 1024 * 1024 })).stdout;
+const script = clusterScript(NAME);
 
 before(async () => {
   await script('cluster-down.sh');
@@ -139,14 +136,3 @@ test('an engine killed under a running job: the job runs again elsewhere once, e
   assert.notEqual((await pool.run(job(6))).node, 'node2');
   assert.equal((await pool.check()).find((s) => s.name === 'node2')?.healthy, false);
 });
-
-function demux(buf: Buffer): string {
-  let out = '';
-  let i = 0;
-  while (i + 8 <= buf.length) {
-    const len = buf.readUInt32BE(i + 4);
-    out += buf.subarray(i + 8, i + 8 + len).toString('utf8');
-    i += 8 + len;
-  }
-  return out;
-}

@@ -12,18 +12,15 @@ import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 import Docker from 'dockerode';
 import { BASE_IMAGE } from '../../fixtures/verify/dataset';
+import { clusterScript, demux } from './clusterKit';
 
 const run = promisify(execFile);
-const ROOT = path.resolve(__dirname, '../../..');
 const NAME = 'swt';
 const RUN_DIR = `/run/${NAME}-cluster`;
 let nodes: Array<{ name: string; socket: string; address: string; docker: Docker }> = [];
 let upOutput = '';
 
-async function script(name: string, ...args: string[]): Promise<string> {
-  const r = await run('bash', [path.join(ROOT, 'scripts', name), '--name', NAME, ...args], { maxBuffer: 16 * 1024 * 1024 });
-  return r.stdout;
-}
+const script = clusterScript(NAME);
 
 before(async () => {
   // A cluster left by an interrupted run of this test goes first.
@@ -129,15 +126,3 @@ test('cluster-down leaves no engine, namespace or folder behind, and the host en
   for (const n of nodes) await assert.rejects(n.docker.ping(), `${n.name} still answers`);
   assert.equal(((await new Docker().info()) as { ID: string }).ID, hostBefore.ID);
 });
-
-/** The service logs' stream, without the 8-byte frame headers (a service's logs are multiplexed). */
-function demux(buf: Buffer): string {
-  let out = '';
-  let i = 0;
-  while (i + 8 <= buf.length) {
-    const len = buf.readUInt32BE(i + 4);
-    out += buf.subarray(i + 8, i + 8 + len).toString('utf8');
-    i += 8 + len;
-  }
-  return out;
-}

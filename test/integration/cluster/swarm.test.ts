@@ -4,25 +4,22 @@
 // user); a run past its deadline is a timeout and its service is removed; a worker killed under a run moves it to
 // another node once. Nothing of ours is left on the swarm afterwards.
 import * as assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 import { Engine } from '../../../src/adapters/docker/engine';
 import type { SwarmJob } from '../../../src/adapters/docker/swarmJobs';
 import { readMarker, SwarmJobRunner } from '../../../src/adapters/docker/swarmJobs';
 import { BASE_IMAGE } from '../../fixtures/verify/dataset';
+import { clusterScript } from './clusterKit';
 
-const run = promisify(execFile);
-const ROOT = path.resolve(__dirname, '../../..');
 const NAME = 'sws';
 const RUN_DIR = `/run/${NAME}-cluster`;
 let manager: Engine;
 let runner: SwarmJobRunner;
 let sockets: string[] = [];
 
-const script = async (name: string, ...args: string[]) => (await run('bash', [path.join(ROOT, 'scripts', name), '--name', NAME, ...args], { maxBuffer: 16 * 1024 * 1024 })).stdout;
+const script = clusterScript(NAME);
 
 before(async () => {
   await script('cluster-down.sh');
