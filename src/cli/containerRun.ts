@@ -1,6 +1,8 @@
 // What the CLI's container commands (`verify`, `probe`) share: the engine checked before anything runs, and Ctrl-C
 // cancelling the queue (its running containers are removed) instead of killing the process with them left behind.
 import { EngineUnavailableError } from '../adapters/docker/engine';
+import type { PoolMemberSpec } from '../adapters/docker/enginePool';
+import { parsePoolMembers, PoolConfigError } from '../adapters/docker/enginePool';
 import type { Backend } from '../core/verify/backend';
 import { parseBackend } from '../core/verify/backend';
 import type { FlagSpec, ParsedArgs } from './args';
@@ -41,13 +43,37 @@ export function cancelOnSigint(service: VerifierService): { readonly interrupted
 
 /** The flags of every command that runs verifier containers: where they run, and warm containers. */
 export const executionFlags = {
-  backend: { type: 'string', help: 'where runs execute: local (the default; pool, swarm and kubernetes are not built yet)' },
+  host: { type: 'list', help: 'container engine address (unix://, tcp://, ssh://); default DOCKER_HOST, then the local socket. With --backend pool, one per engine, each ADDRESS[,capacity=N]' },
+  backend: { type: 'string', help: 'where runs execute: local (the default), or pool (the engines given with --host); swarm and kubernetes are not built yet' },
   warm: { type: 'boolean', help: 'reuse a container for the runs of one task revision, reset between runs (not for final verdicts)' },
 } as const satisfies Record<string, FlagSpec>;
 
-/** The `--backend` and `--warm` choice; a backend that is not built is a usage error naming the flag. */
-export function executionOptions(a: ParsedArgs): { backend: Backend; warm: boolean } {
+export interface ExecutionChoice {
+  backend: Backend;
+  warm: boolean;
+  engine: { host?: string };
+  pool?: PoolMemberSpec[];
+}
+
+/**
+ * The `--backend`, `--host` and `--warm` choice. A backend that is not built, several `--host` without `--backend
+ * pool`, or a pool entry that cannot be read is a usage error naming the flag. `pool: false` for a command whose runs
+ * cannot go to a pool.
+ */
+export function executionOptions(a: ParsedArgs, o: { pool?: boolean; command?: string } = {}): ExecutionChoice {
   const b = parseBackend(a.strings.backend, '--backend');
   if (!b.ok) throw new UsageError(b.message);
-  return { backend: b.backend, warm: a.booleans.warm === true };
+  const hosts = a.lists.host ?? [];
+  const warm = a.booleans.warm === true;
+  if (b.backend === 'pool') {
+    if (o.pool === false) throw new UsageError(`--backend pool: ${o.command ?? 'this command'} runs on one engine (give it with --host)`);
+    try {
+      return { backend: 'pool', warm, engine: {}, pool: parsePoolMembers(hosts, '--host') };
+    } catch (e) {
+      if (e instanceof PoolConfigError) throw new UsageError(e.message);
+      throw e;
+    }
+  }
+  if (hosts.length > 1) throw new UsageError(`--host is given ${hosts.length} times; several engines need --backend pool`);
+  return { backend: b.backend, warm, engine: hosts[0] !== undefined ? { host: hosts[0] } : {} };
 }

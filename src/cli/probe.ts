@@ -97,7 +97,7 @@ export const probeCommand = defineCommand({
   name: 'probe',
   summary: "run gold mutants of tasks in the verifier's containers: a surviving mutant shows what the tests do not check",
   usage:
-    'specweave probe DATASET [TASK ...] [--mutants N] [--cheat] [--full-suite [--attempt ID]...] [--alternatives N] [--variants N] [--budget-usd X] [--concurrency N] [--timeout SECONDS] [--json] [--host ADDRESS] [--backend local] [--warm]\n' +
+    'specweave probe DATASET [TASK ...] [--mutants N] [--cheat] [--full-suite [--attempt ID]...] [--alternatives N] [--variants N] [--budget-usd X] [--concurrency N] [--timeout SECONDS] [--json] [--host ADDRESS]... [--backend local|pool] [--warm]\n' +
     'At least one probe is needed. --alternatives and --variants ask the model (API key from OPENAI_API_KEY, never printed or stored)',
   flags: {
     mutants: { type: 'string', help: 'run at most N gold mutants per task (an operator-diverse pick)' },
@@ -116,7 +116,6 @@ export const probeCommand = defineCommand({
     concurrency: { type: 'string', help: 'runs at a time (default: cores, capped by memory)' },
     timeout: { type: 'string', help: "seconds before a run is killed (default: the task's)" },
     json: { type: 'boolean', help: "one JSON object per task (its mutation report) per line on stdout" },
-    host: { type: 'string', help: 'container engine address (unix://, tcp://, ssh://); default DOCKER_HOST, then the local socket' },
     ...executionFlags,
   },
   positional: { min: 1, max: Number.MAX_SAFE_INTEGER },
@@ -167,7 +166,6 @@ export const probeCommand = defineCommand({
     const maxMem = Math.max(...probed.map((t) => t.environment.limits.memoryMb));
     const service = new VerifierService({
       datasetRoot: dataset.root,
-      engine: { host: a.strings.host },
       concurrency: concurrencyFlag ?? machineConcurrency(maxMem),
       log: (l) => err(`${one(l)}\n`),
       onOutput: outputs.onOutput,

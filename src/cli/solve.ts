@@ -40,7 +40,6 @@ export const solveCommand: CliCommand = defineCommand({
     'command-timeout': { type: 'string', help: `seconds one command may run (default ${DEFAULT_LIMITS.commandTimeoutSec})` },
     concurrency: { type: 'string', help: 'trials at a time (default 2)' },
     'no-verify': { type: 'boolean', help: 'land the attempts without verifying them' },
-    host: { type: 'string', help: 'container engine address (unix://, tcp://, ssh://); default DOCKER_HOST, then the local socket' },
     ...executionFlags,
     ...endpointFlags,
     json: { type: 'boolean', help: 'one JSON object per trial, then a summary' },
@@ -49,7 +48,7 @@ export const solveCommand: CliCommand = defineCommand({
   async run(a) {
     const [root, ...taskIds] = a.positional as [string, ...string[]];
     const json = a.booleans.json === true;
-    const execution = executionOptions(a);
+    const execution = executionOptions(a, { pool: false, command: 'specweave solve' });
     const base = settingsFrom(a);
     const models = [...new Set(base.model.split(',').map((m) => m.trim()).filter((m) => m.length > 0))];
     if (models.length === 0) throw new UsageError('--model names no model');
@@ -69,7 +68,7 @@ export const solveCommand: CliCommand = defineCommand({
     const dataset = loadDataset(root);
     const unknown = taskIds.filter((id) => !dataset.tasks.some((t) => t.id === id));
     if (unknown.length > 0) throw new UsageError(`no task ${unknown.map((u) => `"${one(u)}"`).join(', ')} in ${one(root)}`);
-    const service = new VerifierService({ datasetRoot: dataset.root, engine: { host: a.strings.host }, concurrency, log: (l) => say(l), ...execution });
+    const service = new VerifierService({ datasetRoot: dataset.root, concurrency, log: (l) => say(l), ...execution });
     if (!(await engineAnswers(service, 'solve'))) return 1;
 
     const ac = new AbortController();

@@ -91,7 +91,7 @@ export const verifyCommand = defineCommand({
   summary: "run tasks' verifiers on attempts, gold and empty patches in local containers",
   usage:
     'specweave verify DATASET [TASK ...] [--attempt ID ... | --gold | --empty | --all] [--concurrency N] ' +
-    '[--timeout SECONDS] [--repeat N] [--json] [--force] [--host ADDRESS] [--backend local] [--warm]',
+    '[--timeout SECONDS] [--repeat N] [--json] [--force] [--host ADDRESS]... [--backend local|pool] [--warm]',
   flags: {
     attempt: { type: 'list', help: 'verify this attempt (plus the gold and empty probes)' },
     gold: { type: 'boolean', help: 'run the gold patch' },
@@ -102,7 +102,6 @@ export const verifyCommand = defineCommand({
     repeat: { type: 'string', help: 'run each N times and flag tests whose outcome changes (flaky)' },
     json: { type: 'boolean', help: 'one JSON object per run per line on stdout' },
     force: { type: 'boolean', help: 'run again even when a stored run has the same inputs' },
-    host: { type: 'string', help: 'container engine address (unix://, tcp://, ssh://); default DOCKER_HOST, then the local socket' },
     ...executionFlags,
   },
   positional: { min: 1, max: Number.MAX_SAFE_INTEGER },
@@ -158,7 +157,6 @@ export const verifyCommand = defineCommand({
     let finished = 0;
     const service = new VerifierService({
       datasetRoot: dataset.root,
-      engine: { host: a.strings.host },
       concurrency,
       log: (l) => err(`${one(l)}\n`),
       ...execution,

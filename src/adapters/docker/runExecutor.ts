@@ -9,6 +9,8 @@ import type { ExecuteOptions, ExecuteResult } from './executor';
 import { CancelledError, executeRun } from './executor';
 import type { RunDescription } from './runSpec';
 import { WarmPool, WarmUnusableError } from './warm';
+import type { PoolMemberSpec } from './enginePool';
+import { EnginePool } from './enginePool';
 
 export interface RunJob {
   /** The run in a fresh container. */
@@ -22,6 +24,10 @@ export interface RunJob {
 export interface RunExecution extends ExecuteResult {
   /** Ran in a warm container. */
   warm: boolean;
+  /** Where this run ran, when the executor has several engines (`node2 unix:///...`); else `node()`. */
+  node?: string;
+  /** The engine that died under the run's first try, and why (a pool moved it once). */
+  movedFrom?: string;
 }
 
 export interface RunExecutor {
@@ -74,5 +80,81 @@ export class LocalExecutor implements RunExecutor {
 
   async close(): Promise<void> {
     await this.warm?.close();
+  }
+}
+
+/**
+ * The `pool` backend: runs spread over several engines by free capacity (enginePool.ts), each engine's runs through
+ * its own LocalExecutor (so warm containers stay per engine). The image of a run is checked on every healthy engine
+ * before its first run there and loaded from one local save of the image engine's copy where missing. A run whose
+ * engine dies under it runs once more on another engine; its first try is dropped.
+ */
+export class PoolExecutor implements RunExecutor {
+  readonly backend = 'pool' as const;
+  readonly pool: EnginePool;
+  private readonly locals = new Map<string, LocalExecutor>();
+  private readonly images = new Map<string, Promise<void>>();
+  private checked?: Promise<void>;
+
+  constructor(
+    members: readonly PoolMemberSpec[],
+    private readonly o: { imageEngine: Engine; saveDir: string; warm?: boolean; log?: (line: string) => void; engine?: (host: string) => Engine },
+  ) {
+    this.pool = new EnginePool(members, { ...(o.log ? { log: o.log } : {}), ...(o.engine ? { engine: o.engine } : {}) });
+  }
+
+  /** Pings every engine once; throws when none answers, naming each and why. */
+  ready(): Promise<void> {
+    this.checked ??= this.pool.check().then(
+      (states) => {
+        if (!states.some((s) => s.healthy)) {
+          this.checked = undefined;
+          throw new Error(`no engine of the pool answers: ${states.map((s) => `${s.name} ${s.address}: ${s.problem ?? ''}`).join('; ')}`);
+        }
+      },
+      (e: unknown) => {
+        this.checked = undefined;
+        throw e;
+      },
+    );
+    return this.checked;
+  }
+
+  node(): Promise<string> {
+    return Promise.resolve('');
+  }
+
+  private image(ref: string): Promise<void> {
+    let p = this.images.get(ref);
+    if (!p) {
+      p = this.pool.ensureImage(ref, this.o.saveDir, this.o.imageEngine).then(
+        (r) => this.o.log?.(`pool: image ${ref}: ${Object.entries(r).map(([n, w]) => `${n} ${w}`).join(', ')}`),
+        (e: unknown) => {
+          this.images.delete(ref);
+          throw e;
+        },
+      );
+      this.images.set(ref, p);
+    }
+    return p;
+  }
+
+  async run(job: RunJob, o: ExecuteOptions & { onRetry?: (why: string) => void }): Promise<RunExecution> {
+    await this.ready();
+    await this.image(job.description.image);
+    const r = await this.pool.run(async (engine, ctx) => {
+      let local = this.locals.get(ctx.node);
+      if (!local) {
+        local = new LocalExecutor(engine, { ...(this.o.warm ? { warm: true } : {}), ...(this.o.log ? { log: this.o.log } : {}) });
+        this.locals.set(ctx.node, local);
+      }
+      return local.run(job, o);
+    }, o.signal);
+    const at = this.pool.state().find((s) => s.name === r.node);
+    return { ...r.value, node: `${r.node} ${at?.address ?? ''}`.trim(), ...(r.movedFrom ? { movedFrom: `${r.movedFrom.node}: ${r.movedFrom.reason}` } : {}) };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.locals.values()].map((l) => l.close()));
   }
 }

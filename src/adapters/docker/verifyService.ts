@@ -23,8 +23,9 @@ import type { EngineOptions, EngineTarget } from './engine';
 import { Engine, EngineUnavailableError } from './engine';
 import type { ExecuteResult } from './executor';
 import { CancelledError } from './executor';
-import type { RunExecutor } from './runExecutor';
-import { LocalExecutor } from './runExecutor';
+import type { RunExecution, RunExecutor } from './runExecutor';
+import { LocalExecutor, PoolExecutor } from './runExecutor';
+import type { PoolMemberSpec } from './enginePool';
 import type { Backend } from '../../core/verify/backend';
 import type { ImageInfo } from './images';
 import { ImageManager } from './images';
@@ -72,8 +73,12 @@ export interface VerifierServiceOptions {
   onSettled?: (id: string, req: VerifyRequest, outcome: JobOutcome<VerifierRunRecord>) => void;
   /** What the engine observed for a run, before it is judged (diagnostics and tests). */
   onOutcome?: (req: VerifyRequest, outcome: ExecutionOutcome) => void;
-  /** Where runs execute; only `local` is built (the caller refuses the others, `parseBackend`). */
+  /** Where runs execute: `local` (the default) or `pool` with `pool` members; the caller refuses the others (`parseBackend`). */
   backend?: Backend;
+  /** The engines of the `pool` backend. The first one resolves and builds images; the others get them from it. */
+  pool?: PoolMemberSpec[];
+  /** Where the pool keeps the image saves it loads into engines that lack an image (default: a folder under the OS temp dir). */
+  poolSaveDir?: string;
   /**
    * Reuse a container for the runs of one task revision and image, reset between runs (docs/verifier.md, "Warm
    * mode"); fresh containers when false (the default, and what final verdicts use).
@@ -149,9 +154,23 @@ export class VerifierService {
   private swept?: Promise<void>;
 
   constructor(private readonly opts: VerifierServiceOptions) {
-    this.engine = opts.engine instanceof Engine ? opts.engine : new Engine(opts.engine ?? {});
+    if (opts.backend === 'pool') {
+      const members = opts.pool ?? [];
+      if (members.length === 0) throw new Error('the pool backend needs at least one engine address');
+      // The first engine is the image engine: images are resolved and built there, then loaded into the others.
+      this.engine = new Engine({ host: (members[0] as PoolMemberSpec).host });
+      this.executor = new PoolExecutor(members, {
+        imageEngine: this.engine,
+        saveDir: opts.poolSaveDir ?? path.join(os.tmpdir(), `specweave-pool-images-${process.getuid?.() ?? 'user'}`),
+        warm: opts.warm === true,
+        ...(opts.log ? { log: opts.log } : {}),
+        engine: (host) => (host === (members[0] as PoolMemberSpec).host ? this.engine : new Engine({ host })),
+      });
+    } else {
+      this.engine = opts.engine instanceof Engine ? opts.engine : new Engine(opts.engine ?? {});
+      this.executor = new LocalExecutor(this.engine, { warm: opts.warm === true, log: opts.log });
+    }
     this.images = new ImageManager(this.engine, { log: opts.log });
-    this.executor = new LocalExecutor(this.engine, { warm: opts.warm === true, log: opts.log });
     this.queue = new RunQueue<VerifyRequest, VerifierRunRecord>({
       concurrency: opts.concurrency ?? machineConcurrency(),
       execute: (req, signal) => this.verify(req, signal),
@@ -163,6 +182,13 @@ export class VerifierService {
   /** Contacts the engine (one ping, short deadline); throws EngineUnavailableError with what to do. */
   async checkEngine(): Promise<EngineTarget> {
     await this.engine.docker();
+    if (this.executor instanceof PoolExecutor) {
+      try {
+        await this.executor.ready();
+      } catch (e) {
+        throw new EngineUnavailableError('engine_down', this.engine.describe(), errorText(e));
+      }
+    }
     return this.engine.describe();
   }
 
@@ -296,7 +322,7 @@ export class VerifierService {
     const timings: VerifierRunRecord['timings'] = { startedAt: started.toISOString(), totalMs: 0 };
     let image: ImageInfo | undefined;
     let inputs: RunInputs | undefined;
-    let exec: ExecuteResult | undefined;
+    let exec: RunExecution | ExecuteResult | undefined;
     let warm = false;
     let outcome: ExecutionOutcome;
     try {
@@ -377,6 +403,7 @@ export class VerifierService {
       );
       exec = run;
       warm = run.warm;
+      if (run.movedFrom) this.opts.log?.(`${task.id} ${req.attemptId}: ran again on ${run.node ?? 'another engine'}: ${run.movedFrom}`);
       Object.assign(timings, {
         createMs: exec.timings.createMs,
         uploadMs: exec.timings.uploadMs,
@@ -449,7 +476,7 @@ export class VerifierService {
       },
       timings,
       backend: this.executor.backend,
-      node: await this.executor.node(),
+      node: (exec && 'node' in exec ? exec.node : undefined) ?? (await this.executor.node()),
       ...(warm ? { warm: true } : {}),
     };
     if (!store) return record;

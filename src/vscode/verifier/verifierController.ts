@@ -449,7 +449,12 @@ export class VerifierController implements vscode.Disposable {
       void vscode.window.showInformationMessage(`SpecWeave: ${message}`);
       return { ...result, state: 'nothing', message };
     }
-    const backend = parseBackend(readSettings().verifierBackend, 'specweave.verifier.backend');
+    const parsed = parseBackend(readSettings().verifierBackend, 'specweave.verifier.backend');
+    // The pool's engines are given on the CLI (`--host` repeated); the workbench has no setting for them yet.
+    const backend: typeof parsed =
+      parsed.ok && parsed.backend === 'pool'
+        ? { ok: false, message: 'specweave.verifier.backend: the "pool" backend runs from the CLI for now (specweave verify DATASET --backend pool --host ADDRESS --host ADDRESS...); the workbench runs "local"' }
+        : parsed;
     if (!backend.ok) {
       this.line(`cannot run ${title}: ${backend.message}`);
       this.engineProblem(backend.message);

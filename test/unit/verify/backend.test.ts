@@ -14,17 +14,32 @@ import { executionFlags, executionOptions } from '../../../src/cli/containerRun'
 import { parseBackend, runPlace } from '../../../src/core/verify/backend';
 import type { VerifierRunRecord } from '../../../src/core/verify/runResult';
 
-test('only the local backend runs; the others are refused naming the setting or flag they came from', () => {
+test('local and pool run; swarm and kubernetes are refused naming the setting or flag; --host reads as the backend needs', () => {
   assert.deepEqual(parseBackend(undefined, 'specweave.verifier.backend'), { ok: true, backend: 'local' });
   assert.deepEqual(parseBackend('local', '--backend'), { ok: true, backend: 'local' });
-  const pool = parseBackend('pool', 'specweave.verifier.backend');
-  assert.equal(pool.ok, false);
-  assert.match((pool as { message: string }).message, /^specweave\.verifier\.backend: the "pool" backend is not built yet/);
+  assert.deepEqual(parseBackend('pool', '--backend'), { ok: true, backend: 'pool' });
+  const swarm = parseBackend('swarm', 'specweave.verifier.backend');
+  assert.equal(swarm.ok, false);
+  assert.match((swarm as { message: string }).message, /^specweave\.verifier\.backend: the "swarm" backend is not built yet/);
   assert.match((parseBackend('mesos', '--backend') as { message: string }).message, /^--backend: unknown backend "mesos"; one of local, pool, swarm, kubernetes/);
   const flags = { ...executionFlags };
-  assert.deepEqual(executionOptions(parseArgs(['--backend', 'local', '--warm'], flags)), { backend: 'local', warm: true });
-  assert.deepEqual(executionOptions(parseArgs([], flags)), { backend: 'local', warm: false });
+  assert.deepEqual(executionOptions(parseArgs(['--backend', 'local', '--warm'], flags)), { backend: 'local', warm: true, engine: {} });
+  assert.deepEqual(executionOptions(parseArgs(['--host', 'unix:///a.sock'], flags)), { backend: 'local', warm: false, engine: { host: 'unix:///a.sock' } });
   assert.throws(() => executionOptions(parseArgs(['--backend', 'kubernetes'], flags)), /--backend: the "kubernetes" backend is not built yet/);
+  // The pool: one --host per engine, with its capacity; a bad entry or no engine is a usage error naming --host.
+  assert.deepEqual(executionOptions(parseArgs(['--backend', 'pool', '--host', 'unix:///a.sock,capacity=2', '--host', 'tcp://h:2376'], flags)), {
+    backend: 'pool',
+    warm: false,
+    engine: {},
+    pool: [
+      { host: 'unix:///a.sock', capacity: 2 },
+      { host: 'tcp://h:2376', capacity: 1 },
+    ],
+  });
+  assert.throws(() => executionOptions(parseArgs(['--backend', 'pool'], flags)), /--host: a pool needs at least one engine address/);
+  assert.throws(() => executionOptions(parseArgs(['--backend', 'pool', '--host', 'a.sock'], flags)), /--host entry 1 \("a\.sock"\): the address must start with unix:\/\//);
+  assert.throws(() => executionOptions(parseArgs(['--host', 'unix:///a', '--host', 'unix:///b'], flags)), /--host is given 2 times; several engines need --backend pool/);
+  assert.throws(() => executionOptions(parseArgs(['--backend', 'pool', '--host', 'unix:///a'], flags), { pool: false, command: 'specweave solve' }), /--backend pool: specweave solve runs on one engine/);
 });
 
 test('a run record written before backends existed still loads, read as a local run on an unknown node', async () => {

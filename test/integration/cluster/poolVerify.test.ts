@@ -1,0 +1,71 @@
+// `specweave verify --backend pool` on the three engines of scripts/cluster-up.sh: the example dataset's
+// total-command attempts run spread over the engines given with --host (each run record says which), with the same
+// verdicts as the same runs on the local engine; nothing of ours is left on any engine.
+import * as assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import Docker from 'dockerode';
+import { setOutput } from '../../../src/cli/output';
+import { runCli } from '../../../src/cli/run';
+import { copyExample } from '../repair/exampleCopy';
+import { clusterScript } from './clusterKit';
+
+const script = clusterScript('swv');
+let sockets: string[] = [];
+
+before(async () => {
+  await script('cluster-down.sh');
+  sockets = (await script('cluster-up.sh', '--nodes', '3')).trim().split('\n').map((l) => l.split(' ')[1] as string);
+});
+
+after(async () => {
+  await script('cluster-down.sh');
+});
+
+async function verify(args: string[]): Promise<{ code: number; runs: Array<{ attemptId: string; status: string; backend: string; node: string }>; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  setOutput({ stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+  let code: number;
+  try {
+    code = await runCli(['verify', ...args, '--json', '--force']);
+  } finally {
+    setOutput(undefined);
+  }
+  const runs = stdout
+    .trim()
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as { attemptId: string; status: string; backend: string; node: string });
+  return { code, runs, stderr };
+}
+
+test('verify --backend pool spreads the runs over the engines given with --host, each record says where, verdicts as on the local engine', async () => {
+  const root = copyExample();
+  const pool = await verify([root, 'total-command', '--backend', 'pool', '--host', sockets[0] as string, '--host', sockets[1] as string, '--host', sockets[2] as string, '--concurrency', '3']);
+  assert.equal(pool.code === 0 || pool.code === 1, true, pool.stderr);
+  assert.ok(pool.runs.length >= 3, pool.stderr);
+  assert.ok(pool.runs.every((r) => r.backend === 'pool'), JSON.stringify(pool.runs));
+  const names = sockets.map((s, i) => `node${i + 1} ${s}`);
+  assert.ok(pool.runs.every((r) => names.includes(r.node)), JSON.stringify(pool.runs.map((r) => r.node)));
+  assert.ok(new Set(pool.runs.map((r) => r.node)).size >= 2, 'the runs went to more than one engine');
+
+  const local = await verify([copyExample(), 'total-command', '--backend', 'local']);
+  const verdicts = (rs: typeof pool.runs) => rs.map((r) => [r.attemptId, r.status]).sort();
+  assert.deepEqual(verdicts(pool.runs), verdicts(local.runs));
+  assert.ok(local.runs.every((r) => r.backend === 'local'));
+
+  for (const s of sockets) {
+    const left = await new Docker({ socketPath: s.replace(/^unix:\/\//, '') }).listContainers({ all: true, filters: { label: ['specweave.owned'] } });
+    assert.deepEqual(left.map((c) => c.Id), [], `containers left on ${s}`);
+  }
+});
+
+test('verify --backend pool with an engine that does not answer: the others take the runs; none answering is a clear error', async () => {
+  const root = copyExample();
+  const r = await verify([root, 'total-command', '--backend', 'pool', '--host', sockets[0] as string, '--host', 'unix:///run/swv-cluster/nothing.sock']);
+  assert.ok(r.runs.length >= 3, r.stderr);
+  assert.ok(r.runs.every((x) => x.node === `node1 ${sockets[0]}`));
+  const none = await verify([root, 'total-command', '--backend', 'pool', '--host', 'unix:///run/swv-cluster/nothing.sock']);
+  assert.equal(none.code, 1);
+  assert.match(none.stderr, /nothing\.sock/);
+});
