@@ -154,7 +154,9 @@ export class EnginePool {
     const from = having[0];
     if (!from) throw new PoolUnavailableError(`No engine of the pool has ${image}, and no local engine to save it from: build it (scripts/setup-docker.sh) on one of them.`);
     fs.mkdirSync(saveDir, { recursive: true });
-    const file = path.join(saveDir, `${image.replace(/[^A-Za-z0-9._-]/g, '_')}.tar`);
+    // Named by the image's id too: a save of an older build of the same tag is never loaded.
+    const id = ((await (await from.docker()).getImage(image).inspect()) as { Id: string }).Id.replace(/^sha256:/, '').slice(0, 16);
+    const file = path.join(saveDir, `${image.replace(/[^A-Za-z0-9._-]/g, '_')}-${id}.tar`);
     if (!fs.existsSync(file)) {
       const tmp = `${file}.${process.pid}.tmp`;
       const stream = (await (await from.docker()).getImage(image).get()) as NodeJS.ReadableStream;
