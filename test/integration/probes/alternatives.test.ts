@@ -15,6 +15,7 @@ import type { LlmSettings } from '../../../src/adapters/llm/client';
 import { costOf } from '../../../src/adapters/llm/pricing';
 import { Redactor } from '../../../src/adapters/llm/redact';
 import type { LlmProbeOptions } from '../../../src/app/llmProbes';
+import { readProbesView } from '../../../src/app/probeReports';
 import { llmProbeJournalPath, llmProbeReportPath, ProbeBudget, ProbeOutputs, probeWithLlm } from '../../../src/app/llmProbes';
 import type { CandidateTask } from '../../../src/core/model';
 import type { AlternativesReport, VariantsReport } from '../../../src/core/probes/llmPatches';
@@ -95,6 +96,13 @@ describe('alternative solutions of total-command (the over-strict message)', () 
     assert.ok(journal.reply.includes('durations: {path}, line {number}'));
     assert.equal(fs.existsSync(path.join(root, 'runs')), false);
     assert.deepEqual(filesContaining(path.dirname(root), KEY), []);
+    // As the task view reads it: the rejection backs a false-negative finding on B5 (the review agent's candidate on
+    // total-command, reviewAgent.test.ts) and on B4, with TB3 as the test that rejected it.
+    const support = readProbesView(root, task('total-command')).support ?? [];
+    for (const spec of ['B4', 'B5']) {
+      const fn = support.find((x) => x.spec === spec)?.falseNegative ?? [];
+      assert.deepEqual(fn.map((i) => [i.report, i.id, i.scope, i.tests]), [['alternatives', rejected.id, 'spec', ['tests/test_cli.py::test_total_reports_bad_line_location']]], spec);
+    }
     assert.equal(fake.requests.at(-1)?.authorization, `Bearer ${KEY}`);
     assert.doesNotMatch(JSON.stringify(fake.requests.at(-1)?.body), new RegExp(KEY));
     // The prompt carried the specs, the tests with their specs, the gold patch and the base file.
