@@ -24,6 +24,8 @@ export interface Settings {
   verifierBackend: string;
   /** `specweave.verifier.warm` (default false): reuse a container per task revision, reset between runs. */
   verifierWarm: boolean;
+  /** `specweave.verifier.pool`: the engines of the `pool` backend, each `ADDRESS[,capacity=N]` (checked where runs start). */
+  verifierPool: unknown;
 }
 
 export function readSettings(): Settings {
@@ -37,6 +39,7 @@ export function readSettings(): Settings {
     verifierReuseRuns: c.get<boolean>('verifier.reuseRuns', true) !== false,
     verifierBackend: String(c.get<string>('verifier.backend', 'local') ?? 'local'),
     verifierWarm: c.get<boolean>('verifier.warm', false) === true,
+    verifierPool: c.get<unknown>('verifier.pool', []),
   };
 }
 

@@ -30,12 +30,19 @@ export interface RunExecution extends ExecuteResult {
   movedFrom?: string;
 }
 
+/** What the queue is told while a run executes: where it runs (again after a move), and a fresh start. */
+export interface RunHooks {
+  /** `onRetry`: the output so far is void, the run starts again in a fresh container. */
+  onRetry?: (why: string) => void;
+  /** The engine the run was given (`node2 unix:///...`, or the local engine's name); called again when it moves. */
+  onNode?: (node: string) => void;
+}
+
 export interface RunExecutor {
   readonly backend: Backend;
   /** Where runs execute (the engine's host name), for the run records. */
   node(): Promise<string>;
-  /** `onRetry`: the output so far is void, the run starts again in a fresh container. */
-  run(job: RunJob, o: ExecuteOptions & { onRetry?: (why: string) => void }): Promise<RunExecution>;
+  run(job: RunJob, o: ExecuteOptions & RunHooks): Promise<RunExecution>;
   /** Removes what the executor keeps between runs (warm containers). */
   close(): Promise<void>;
 }
@@ -64,7 +71,11 @@ export class LocalExecutor implements RunExecutor {
     return this.nodeName;
   }
 
-  async run(job: RunJob, o: ExecuteOptions & { onRetry?: (why: string) => void }): Promise<RunExecution> {
+  async run(job: RunJob, o: ExecuteOptions & RunHooks): Promise<RunExecution> {
+    if (o.onNode) {
+      const told = o.onNode;
+      void this.node().then((n) => told(n));
+    }
     if (this.warm && job.warm) {
       try {
         return { ...(await this.warm.run(job.warm.key, job.warm.description, (withRepo) => job.archive((job.warm as NonNullable<RunJob['warm']>).description, withRepo), o)), warm: true };
@@ -139,7 +150,7 @@ export class PoolExecutor implements RunExecutor {
     return p;
   }
 
-  async run(job: RunJob, o: ExecuteOptions & { onRetry?: (why: string) => void }): Promise<RunExecution> {
+  async run(job: RunJob, o: ExecuteOptions & RunHooks): Promise<RunExecution> {
     await this.ready();
     await this.image(job.description.image);
     const r = await this.pool.run(async (engine, ctx) => {
@@ -148,10 +159,17 @@ export class PoolExecutor implements RunExecutor {
         local = new LocalExecutor(engine, { ...(this.o.warm ? { warm: true } : {}), ...(this.o.log ? { log: this.o.log } : {}) });
         this.locals.set(ctx.node, local);
       }
-      return local.run(job, o);
+      o.onNode?.(this.where(ctx.node));
+      const { onNode: _n, ...rest } = o;
+      return local.run(job, rest);
     }, o.signal);
-    const at = this.pool.state().find((s) => s.name === r.node);
-    return { ...r.value, node: `${r.node} ${at?.address ?? ''}`.trim(), ...(r.movedFrom ? { movedFrom: `${r.movedFrom.node}: ${r.movedFrom.reason}` } : {}) };
+    return { ...r.value, node: this.where(r.node), ...(r.movedFrom ? { movedFrom: `${r.movedFrom.node}: ${r.movedFrom.reason}` } : {}) };
+  }
+
+  /** A pool member as run records and the queue view name it: `node2 unix:///...`. */
+  private where(name: string): string {
+    const at = this.pool.state().find((s) => s.name === name);
+    return `${name} ${at?.address ?? ''}`.trim();
   }
 
   async close(): Promise<void> {

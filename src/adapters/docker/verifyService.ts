@@ -13,6 +13,7 @@ import type { TaskReport } from '../../core/verify/oracle';
 import { taskReport } from '../../core/verify/oracle';
 import type { JobOutcome, QueueProgress } from '../../core/verify/queue';
 import { RunQueue, defaultConcurrency } from '../../core/verify/queue';
+import type { QueueRunRow } from '../../core/verify/queueView';
 import type { RunInputs, VerifierRunRecord } from '../../core/verify/runResult';
 import { TestOutputStream } from '../../core/verify/testOutput';
 import { EMPTY_PROBE, GOLD_PROBE } from '../../core/model';
@@ -73,6 +74,8 @@ export interface VerifierServiceOptions {
   onSettled?: (id: string, req: VerifyRequest, outcome: JobOutcome<VerifierRunRecord>) => void;
   /** What the engine observed for a run, before it is judged (diagnostics and tests). */
   onOutcome?: (req: VerifyRequest, outcome: ExecutionOutcome) => void;
+  /** A run was given an engine (or moved to another): the queue view and the per-node counts change. */
+  onPlaced?: (req: VerifyRequest, node: string) => void;
   /** Where runs execute: `local` (the default) or `pool` with `pool` members; the caller refuses the others (`parseBackend`). */
   backend?: Backend;
   /** The engines of the `pool` backend. The first one resolves and builds images; the others get them from it. */
@@ -152,6 +155,8 @@ export class VerifierService {
   readonly executor: RunExecutor;
   private readonly repos = new RepoArchiveCache();
   private swept?: Promise<void>;
+  /** Where each run of the queue was given (the executor says), by request. */
+  private readonly places = new WeakMap<VerifyRequest, string>();
 
   constructor(private readonly opts: VerifierServiceOptions) {
     if (opts.backend === 'pool') {
@@ -199,6 +204,18 @@ export class VerifierService {
 
   enqueue(req: VerifyRequest): string {
     return this.queue.add(req);
+  }
+
+  /** The queue's runs with the backend and the node each was given, in queue order. */
+  queueRuns(): QueueRunRow[] {
+    return this.queue.jobs().map((j) => ({
+      id: j.id,
+      taskId: j.job.task.id,
+      attemptId: j.job.attemptId,
+      state: j.state,
+      backend: this.executor.backend,
+      node: this.places.get(j.job) ?? '',
+    }));
   }
 
   /** Removes containers an earlier crash left; done once, before the first run. */
@@ -394,6 +411,10 @@ export class VerifierService {
           onOutput: (s, c) => {
             testOutput.write(s, c);
             this.opts.onOutput?.(req, s, c);
+          },
+          onNode: (node) => {
+            this.places.set(req, node);
+            this.opts.onPlaced?.(req, node);
           },
           onRetry: (why) => {
             testOutput = new TestOutputStream(task.verifier.parser);

@@ -2,34 +2,10 @@
 // totals of the last batch afterwards. A click shows the queue's actions (the log, cancel all).
 import * as vscode from 'vscode';
 import type { QueueProgress } from '../../core/verify/queue';
+import type { NodeCount } from '../../core/verify/queueView';
+import { queueStatusText } from '../../core/verify/queueView';
 
-export function formatDuration(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m ${String(s % 60).padStart(2, '0')}s`;
-  return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
-}
-
-/** The item's text and tooltip for a queue state. */
-export function queueStatusText(p: QueueProgress): { text: string; tooltip: string; busy: boolean } {
-  const busy = p.running + p.queued > 0;
-  const settled = p.done + p.failed + p.cancelled;
-  const extra = [p.failed ? `${p.failed} error${p.failed === 1 ? '' : 's'}` : '', p.cancelled ? `${p.cancelled} cancelled` : ''].filter(Boolean);
-  if (busy) {
-    const eta = p.etaMs !== undefined ? ` · ~${formatDuration(p.etaMs)}` : '';
-    return {
-      text: `$(sync~spin) Verifier ${settled}/${p.total} · ${p.running} running · ${p.queued} queued${eta}`,
-      tooltip: `SpecWeave verifier: ${p.done} done, ${p.running} running, ${p.queued} queued${extra.length ? `, ${extra.join(', ')}` : ''}${p.etaMs !== undefined ? `; about ${formatDuration(p.etaMs)} left` : ''}. Click to show the log or cancel all runs.`,
-      busy,
-    };
-  }
-  return {
-    text: `$(beaker) Verifier: ${p.done} done${extra.length ? ` · ${extra.join(' · ')}` : ''}`,
-    tooltip: `SpecWeave verifier: idle; the last batch had ${p.done} run(s) done${extra.length ? `, ${extra.join(', ')}` : ''}. Click to show the log.`,
-    busy,
-  };
-}
+export { formatDuration } from '../../core/verify/queueView';
 
 export class QueueStatusItem implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
@@ -51,11 +27,11 @@ export class QueueStatusItem implements vscode.Disposable {
     return this.last;
   }
 
-  update(p: QueueProgress): void {
+  update(p: QueueProgress, nodes: readonly NodeCount[] = [], perNode = nodes.length > 1): void {
     this.last = p;
     // Hidden until the first run of the window: no verifier, no item.
     if (p.total === 0 && !this.shown) return;
-    const s = queueStatusText(p);
+    const s = queueStatusText(p, nodes, perNode);
     this.item.text = s.text;
     this.item.tooltip = s.tooltip;
     this.item.accessibilityInformation = { label: s.tooltip.replace(/\$\([^)]*\)\s*/g, '') };

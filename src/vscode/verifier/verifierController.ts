@@ -30,7 +30,12 @@ import { UNTRUSTED_REASON, requireTrust } from '../trust';
 import { QueueStatusItem, formatDuration } from './queueStatus';
 import { RUN_LOG_SCHEME, RunLogDocuments, runLogUri } from './runLogDocuments';
 import { errorText } from '../../core/errorText';
+import type { Backend } from '../../core/verify/backend';
 import { parseBackend, runPlace } from '../../core/verify/backend';
+import type { QueueRunRow } from '../../core/verify/queueView';
+import { nodeCounts, queueRowText, sortQueueRows } from '../../core/verify/queueView';
+import type { PoolMemberSpec } from '../../adapters/docker/enginePool';
+import { PoolConfigError, parsePoolMembers } from '../../adapters/docker/enginePool';
 import { CMD, VERIFIER_CMD } from '../commandIds';
 
 export { VERIFIER_CMD };
@@ -82,6 +87,24 @@ interface ServiceSlot {
   root: string;
   host: string;
   warm: boolean;
+  /** The backend and its engines as set when the service was made (`local`, or `pool` with its members). */
+  where: string;
+}
+
+/** Where runs go, from the settings: `local`, or `pool` with the members of `specweave.verifier.pool`; else why not. */
+export function backendFromSettings(set: { verifierBackend: string; verifierPool: unknown }): { ok: true; backend: Backend; pool?: PoolMemberSpec[] } | { ok: false; message: string } {
+  const parsed = parseBackend(set.verifierBackend, 'specweave.verifier.backend');
+  if (!parsed.ok || parsed.backend !== 'pool') return parsed;
+  const entries = set.verifierPool;
+  if (!Array.isArray(entries) || entries.some((e) => typeof e !== 'string')) {
+    return { ok: false, message: 'specweave.verifier.pool: must be a list of engine addresses, each "ADDRESS" or "ADDRESS,capacity=N"' };
+  }
+  try {
+    return { ok: true, backend: 'pool', pool: parsePoolMembers(entries as string[], 'specweave.verifier.pool') };
+  } catch (e) {
+    if (e instanceof PoolConfigError) return { ok: false, message: `${e.message} (specweave.verifier.backend is "pool")` };
+    throw e;
+  }
 }
 
 type Obj = Record<string, unknown>;
@@ -118,6 +141,10 @@ export class VerifierController implements vscode.Disposable {
   /** The verifier's part of the task view: result matrices and column verdicts, from the owner's run index. */
   readonly section: TaskViewSection = { name: 'verifier results', onDidChange: this.sectionChanges.event, contribute: (taskId) => this.sectionOf(taskId) };
   private readonly started = new Set<string>();
+  /** Fired whenever the queue's runs or their placements change (the open queue view follows it). */
+  private readonly queueChanges = new Emitter<void>();
+  /** Queue views open now (tests wait for one). */
+  openQueueViews = 0;
   private readonly live = new Map<VerifyRequest, { bytes: number; capped: boolean; decoders: Record<'stdout' | 'stderr', StringDecoder>; partial: Record<'stdout' | 'stderr', string> }>();
   private readonly refreshTimers = new Map<string, NodeJS.Timeout>();
   private readonly store: vscode.Disposable[] = [];
@@ -215,26 +242,29 @@ export class VerifierController implements vscode.Disposable {
    * The service every command shares, for this dataset and engine setting. A changed engine setting applies once
    * the queue is idle: runs already queued keep the engine they were queued for.
    */
-  private serviceFor(root: string): VerifierService {
+  private serviceFor(root: string, backend: { backend: Backend; pool?: PoolMemberSpec[] } = { backend: 'local' }): VerifierService {
     const { dockerHost: host, verifierWarm: warm } = readSettings();
+    const where = backend.backend === 'pool' ? `pool ${(backend.pool ?? []).map((m) => `${m.host},capacity=${m.capacity}`).join(' ')}` : 'local';
     const s = this.slot;
-    if (s && s.root === root && ((s.host === host && s.warm === warm) || this.busy())) {
-      if (s.host !== host) this.line(`the specweave.docker.host setting changed; it applies once the current runs have finished`);
+    if (s && s.root === root && ((s.host === host && s.warm === warm && s.where === where) || this.busy())) {
+      if (s.host !== host || s.where !== where) this.line(`the engine settings changed; they apply once the current runs have finished`);
       return s.service;
     }
     if (s && s.root !== root) s.service.queue.cancelAll();
     const service: VerifierService = new VerifierService({
       datasetRoot: root,
       engine: { host: host || undefined },
-      concurrency: this.concurrency(),
+      concurrency: backend.backend === 'pool' ? (backend.pool ?? []).reduce((n, m) => n + m.capacity, 0) : this.concurrency(),
       log: (l) => this.line(`  ${l}`),
       onOutput: (req, stream, chunk) => this.onOutput(req, stream, chunk),
       onProgress: (p) => this.onProgress(service, p),
       onSettled: (id, req, o) => this.onSettled(service, id, req, o),
+      onPlaced: () => this.onProgress(service, service.queue.progress()),
       warm,
+      ...(backend.backend === 'pool' ? { backend: 'pool' as const, pool: backend.pool ?? [] } : {}),
     });
     if (s) void s.service.close().catch(() => undefined);
-    this.slot = { service, root, host, warm };
+    this.slot = { service, root, host, warm, where };
     return service;
   }
 
@@ -256,7 +286,9 @@ export class VerifierController implements vscode.Disposable {
 
   private onProgress(service: VerifierService, p: QueueProgress): void {
     if (this.slot?.service !== service) return;
-    this.statusItem.update(p);
+    const rows = service.queueRuns();
+    this.statusItem.update(p, nodeCounts(rows), service.executor.backend !== 'local' || nodeCounts(rows).length > 1);
+    this.queueChanges.fire();
     void vscode.commands.executeCommand('setContext', CTX_VERIFIER_BUSY, p.running + p.queued > 0);
     for (const j of service.queue.jobs()) {
       if (j.state !== 'running' || this.started.has(j.id)) continue;
@@ -449,18 +481,13 @@ export class VerifierController implements vscode.Disposable {
       void vscode.window.showInformationMessage(`SpecWeave: ${message}`);
       return { ...result, state: 'nothing', message };
     }
-    const parsed = parseBackend(readSettings().verifierBackend, 'specweave.verifier.backend');
-    // The pool's engines are given on the CLI (`--host` repeated); the workbench has no setting for them yet.
-    const backend: typeof parsed =
-      parsed.ok && parsed.backend === 'pool'
-        ? { ok: false, message: 'specweave.verifier.backend: the "pool" backend runs from the CLI for now (specweave verify DATASET --backend pool --host ADDRESS --host ADDRESS...); the workbench runs "local"' }
-        : parsed;
+    const backend = backendFromSettings(readSettings());
     if (!backend.ok) {
       this.line(`cannot run ${title}: ${backend.message}`);
       this.engineProblem(backend.message);
       return { ...result, state: 'no-engine', message: backend.message };
     }
-    const service = this.serviceFor(root);
+    const service = this.serviceFor(root, backend);
     const t0 = Date.now();
     try {
       await service.checkEngine();
@@ -563,17 +590,65 @@ export class VerifierController implements vscode.Disposable {
     return n;
   }
 
-  private async showQueue(): Promise<string | undefined> {
-    const p = this.slot?.service.queue.progress();
+  /**
+   * The queue's quick pick items at this moment: the actions, then every run of the queue with its state, backend
+   * and node (running first). The title and the items come from one reading, so they never disagree.
+   */
+  queueView(): { title: string; items: Array<vscode.QuickPickItem & { id: string }> } {
+    const service = this.slot?.service;
+    const p = service?.queue.progress();
+    const rows: QueueRunRow[] = service ? sortQueueRows(service.queueRuns()) : [];
     const n = p ? p.running + p.queued : 0;
-    const items = [
+    const title = p && p.total > 0 ? this.statusItem.state.tooltip.replace(/ Click to [^.]*\.$/, '') : 'SpecWeave verifier: no runs in this window yet';
+    const items: Array<vscode.QuickPickItem & { id: string }> = [
       { label: '$(output) Show Verifier Log', id: 'log' },
       ...(n > 0 ? [{ label: `$(stop-circle) Cancel All Verifier Runs`, description: `${p?.running} running, ${p?.queued} queued`, id: 'cancel' }] : []),
     ];
-    const pick = await vscode.window.showQuickPick(items, { title: this.statusItem.state.tooltip || 'SpecWeave verifier', ignoreFocusOut: false });
-    if (pick?.id === 'log') this.output.show(true);
-    else if (pick?.id === 'cancel') this.cancelAll();
-    return pick?.id;
+    if (rows.length > 0) {
+      items.push({ label: 'Runs', kind: vscode.QuickPickItemKind.Separator, id: 'sep' });
+      for (const r of rows) {
+        const t = queueRowText({ ...r, attemptId: label(r.attemptId) });
+        const icon = r.state === 'running' ? '$(sync~spin)' : r.state === 'queued' ? '$(clock)' : r.state === 'done' ? '$(pass)' : r.state === 'failed' ? '$(error)' : '$(circle-slash)';
+        items.push({ label: `${icon} ${t.label}`, description: t.description, id: `run:${r.id}` });
+      }
+    }
+    return { title, items };
+  }
+
+  /** The queue view: a quick pick that follows the queue while it is open. */
+  private async showQueue(): Promise<string | undefined> {
+    const qp = vscode.window.createQuickPick<vscode.QuickPickItem & { id: string }>();
+    qp.matchOnDescription = true;
+    const render = (): void => {
+      const v = this.queueView();
+      const active = qp.activeItems[0]?.id;
+      qp.title = v.title;
+      qp.items = v.items;
+      // The curator's place in the list stays where it was while runs move.
+      const again = v.items.find((i) => i.id === active);
+      if (again) qp.activeItems = [again];
+    };
+    render();
+    const sub = this.queueChanges.event(render);
+    this.openQueueViews++;
+    try {
+      const picked = await new Promise<string | undefined>((resolve) => {
+        qp.onDidAccept(() => {
+          resolve(qp.selectedItems[0]?.id);
+          qp.hide();
+        });
+        qp.onDidHide(() => resolve(undefined));
+        qp.show();
+      });
+      if (picked === 'log') this.output.show(true);
+      else if (picked === 'cancel') this.cancelAll();
+      else if (picked?.startsWith('run:')) this.output.show(true);
+      return picked;
+    } finally {
+      this.openQueueViews--;
+      sub.dispose();
+      qp.dispose();
+    }
   }
 
   // ---- the task view ----------------------------------------------------------------------------------------------
