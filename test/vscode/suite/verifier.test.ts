@@ -47,6 +47,8 @@ describe('verifier (trusted workspace)', function () {
     await closeAllEditors();
     await setting('docker.host', undefined);
     await setting('verifier.reuseRuns', undefined);
+    await setting('verifier.backend', undefined);
+    await setting('verifier.pool', undefined);
     fs.rmSync(path.dirname(path.dirname(root)), { recursive: true, force: true });
   });
 
@@ -156,6 +158,60 @@ describe('verifier (trusted workspace)', function () {
     assert.equal(again.state, 'done');
     assert.deepEqual(again.runs.map((x) => x.attemptId).sort(), ['empty', 'gold', 'mini-gpt-5-mini']);
     assert.ok(again.runs.every((x) => x.reused), 'nothing changed: the stored runs are reused');
+  });
+
+  it('runs on a pool of engines from the settings: the queue view shows each run\'s backend and node, the status bar counts runs per node', async () => {
+    // Two pool entries that reach the one engine of this machine by two paths: two members, each with its own slot.
+    const address = a.verifier.service?.engine.describe().address ?? 'unix:///var/run/docker.sock';
+    assert.match(address, /^unix:\/\/\/.+\/[^/]+$/, address);
+    const alias = address.replace(/\/([^/]+)$/, '/./$1');
+    await setting('verifier.reuseRuns', false);
+    await setting('verifier.backend', 'pool');
+    await setting('verifier.pool', ['tcp://']);
+    const bad = await vscode.commands.executeCommand<VerifierBatchResult>('specweave.verifier.runGold', TASK);
+    assert.equal(bad.state, 'no-engine');
+    assert.match(bad.message ?? '', /specweave\.verifier\.pool entry 1 .*must start with unix:\/\/, tcp:\/\/ or ssh:\/\//);
+    await setting('verifier.pool', [`${address},capacity=1`, `${alias},capacity=1`]);
+    try {
+      const batch = vscode.commands.executeCommand<VerifierBatchResult>('specweave.verifier.runTask', TASK);
+      // While it runs, the queue view is open; a running run names its backend and node.
+      const shown = vscode.commands.executeCommand<string | undefined>('specweave.verifier.showQueue');
+      await until('the queue view to open', () => a.verifier.openQueueViews > 0, 20_000);
+      const live = await until('a running run with its node in the queue view', () => a.verifier.queueView().items.find((i) => /^running · pool · node[12] unix:\/\//.test(i.description ?? '')), 60_000);
+      assert.match(live.label, new RegExp(`^\\$\\(sync~spin\\) ${TASK} `));
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      assert.equal(await shown, undefined);
+      const r = await batch;
+      assert.equal(r.state, 'done', r.message);
+      assert.deepEqual(r.errors, []);
+      assert.equal(r.runs.length, 5);
+      assert.ok(r.runs.every((x) => !x.reused));
+      const status = Object.fromEntries(r.runs.map((x) => [x.attemptId, x.status]));
+      assert.deepEqual(status, { gold: 'passed', empty: 'failed', [FP_ATTEMPT]: 'passed', 'mini-gpt-5-mini': 'passed', [FAILING_ATTEMPT]: 'failed' }, 'the same verdicts as the local engine gives');
+      // Every run is listed with its node; the status bar's per-node counts add up to the batch.
+      const v = a.verifier.queueView();
+      const runs = v.items.filter((i) => i.id.startsWith('run:'));
+      assert.equal(runs.length, 5);
+      for (const i of runs) assert.match(i.description ?? '', /^done · pool · node[12] unix:\/\//, i.label);
+      const text = a.verifier.statusItem.state.text;
+      const m = /Verifier: 5 done · node(\d) (\d), node(\d) (\d)$/.exec(text);
+      assert.ok(m, text);
+      assert.equal(Number(m[2]) + Number(m[4]), 5, text);
+      assert.match(a.verifier.statusItem.state.tooltip, /Per node: node\d \(unix:\/\/\/.+\) 0 running, \d finished; node\d/);
+      assert.match(v.title, /last batch had 5 run\(s\) done\. Per node:/);
+      // The stored records say where each ran, as the view did.
+      for (const x of r.runs) {
+        const dir = path.join(root, 'runs', TASK, x.attemptId);
+        const recs = fs.readdirSync(dir).filter((n) => n.endsWith('.json')).map((n) => JSON.parse(fs.readFileSync(path.join(dir, n), 'utf8')) as { runId?: string; backend?: string; node?: string });
+        const rec = recs.find((y) => y.runId === x.runId);
+        assert.equal(rec?.backend, 'pool', x.attemptId);
+        assert.match(rec?.node ?? '', /^node[12] unix:\/\//, x.attemptId);
+      }
+    } finally {
+      await setting('verifier.backend', undefined);
+      await setting('verifier.pool', undefined);
+      await setting('verifier.reuseRuns', undefined);
+    }
   });
 
   it('cancels all runs: the batch ends with its runs cancelled and no container of ours is left', async () => {
