@@ -75,7 +75,7 @@ export function formatDuration(ms: number): string {
  * The item's text and tooltip for a queue state. `nodes`: the runs per node, shown when the runs went to more than
  * one node or to a backend other than the local engine (`perNode`).
  */
-export function queueStatusText(p: QueueProgress, nodes: readonly NodeCount[] = [], perNode = nodes.length > 1): { text: string; tooltip: string; busy: boolean } {
+export function queueStatusText(p: QueueProgress, nodes: readonly NodeCount[] = [], perNode = nodes.length > 1): { text: string; tooltip: string; summary: string; busy: boolean } {
   const busy = p.running + p.queued > 0;
   const shown = perNode && nodes.length > 0;
   const nodeText = shown ? ` · ${nodes.map((n) => `${n.name} ${n.running + n.finished}`).join(', ')}` : '';
@@ -86,15 +86,19 @@ export function queueStatusText(p: QueueProgress, nodes: readonly NodeCount[] = 
   const extra = [p.failed ? `${p.failed} error${p.failed === 1 ? '' : 's'}` : '', p.cancelled ? `${p.cancelled} cancelled` : ''].filter(Boolean);
   if (busy) {
     const eta = p.etaMs !== undefined ? ` · ~${formatDuration(p.etaMs)}` : '';
+    const summary = `SpecWeave verifier: ${settled} of ${p.total} finished (${p.done} done${extra.length ? `, ${extra.join(', ')}` : ''}), ${p.running} running, ${p.queued} queued${p.etaMs !== undefined ? `; about ${formatDuration(p.etaMs)} left` : ''}.${nodeTip}`;
     return {
       text: `$(sync~spin) Verifier ${settled}/${p.total} · ${p.running} running · ${p.queued} queued${eta}${nodeText}`,
-      tooltip: `SpecWeave verifier: ${settled} of ${p.total} finished (${p.done} done${extra.length ? `, ${extra.join(', ')}` : ''}), ${p.running} running, ${p.queued} queued${p.etaMs !== undefined ? `; about ${formatDuration(p.etaMs)} left` : ''}.${nodeTip} Click to see the runs, the log, or cancel all runs.`,
+      tooltip: `${summary} Click to see the runs, the log, or cancel all runs.`,
+      summary,
       busy,
     };
   }
+  const summary = `SpecWeave verifier: idle; the last batch had ${p.done} run(s) done${extra.length ? `, ${extra.join(', ')}` : ''}.${nodeTip}`;
   return {
     text: `$(beaker) Verifier: ${p.done} done${extra.length ? ` · ${extra.join(' · ')}` : ''}${nodeText}`,
-    tooltip: `SpecWeave verifier: idle; the last batch had ${p.done} run(s) done${extra.length ? `, ${extra.join(', ')}` : ''}.${nodeTip} Click to see the runs or the log.`,
+    tooltip: `${summary} Click to see the runs or the log.`,
+    summary,
     busy,
   };
 }

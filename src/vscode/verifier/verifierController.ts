@@ -32,8 +32,8 @@ import { RUN_LOG_SCHEME, RunLogDocuments, runLogUri } from './runLogDocuments';
 import { errorText } from '../../core/errorText';
 import type { Backend } from '../../core/verify/backend';
 import { parseBackend, runPlace } from '../../core/verify/backend';
-import type { QueueRunRow } from '../../core/verify/queueView';
-import { nodeCounts, queueRowText, sortQueueRows } from '../../core/verify/queueView';
+import type { NodeCount, QueueRunRow } from '../../core/verify/queueView';
+import { nodeCounts, queueRowText, queueStatusText, sortQueueRows } from '../../core/verify/queueView';
 import type { PoolMemberSpec } from '../../adapters/docker/enginePool';
 import { PoolConfigError, parsePoolMembers } from '../../adapters/docker/enginePool';
 import { CMD, VERIFIER_CMD } from '../commandIds';
@@ -286,8 +286,8 @@ export class VerifierController implements vscode.Disposable {
 
   private onProgress(service: VerifierService, p: QueueProgress): void {
     if (this.slot?.service !== service) return;
-    const rows = service.queueRuns();
-    this.statusItem.update(p, nodeCounts(rows), service.executor.backend !== 'local' || nodeCounts(rows).length > 1);
+    const r = this.reading(service);
+    this.statusItem.update(p, r.nodes, r.perNode);
     this.queueChanges.fire();
     void vscode.commands.executeCommand('setContext', CTX_VERIFIER_BUSY, p.running + p.queued > 0);
     for (const j of service.queue.jobs()) {
@@ -597,9 +597,10 @@ export class VerifierController implements vscode.Disposable {
   queueView(): { title: string; items: Array<vscode.QuickPickItem & { id: string }> } {
     const service = this.slot?.service;
     const p = service?.queue.progress();
-    const rows: QueueRunRow[] = service ? sortQueueRows(service.queueRuns()) : [];
+    const r = service && p ? this.reading(service) : undefined;
+    const rows: QueueRunRow[] = r ? sortQueueRows(r.rows) : [];
     const n = p ? p.running + p.queued : 0;
-    const title = p && p.total > 0 ? this.statusItem.state.tooltip.replace(/ Click to [^.]*\.$/, '') : 'SpecWeave verifier: no runs in this window yet';
+    const title = p && r && p.total > 0 ? queueStatusText(p, r.nodes, r.perNode).summary : 'SpecWeave verifier: no runs in this window yet';
     const items: Array<vscode.QuickPickItem & { id: string }> = [
       { label: '$(output) Show Verifier Log', id: 'log' },
       ...(n > 0 ? [{ label: `$(stop-circle) Cancel All Verifier Runs`, description: `${p?.running} running, ${p?.queued} queued`, id: 'cancel' }] : []),
@@ -613,6 +614,13 @@ export class VerifierController implements vscode.Disposable {
       }
     }
     return { title, items };
+  }
+
+  /** One reading of the queue's runs and their nodes, for the status bar and the queue view alike. */
+  private reading(service: VerifierService): { rows: QueueRunRow[]; nodes: NodeCount[]; perNode: boolean } {
+    const rows = service.queueRuns();
+    const nodes = nodeCounts(rows);
+    return { rows, nodes, perNode: service.executor.backend !== 'local' || nodes.length > 1 };
   }
 
   /** The queue view: a quick pick that follows the queue while it is open. */
