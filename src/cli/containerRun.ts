@@ -44,7 +44,8 @@ export function cancelOnSigint(service: VerifierService): { readonly interrupted
 /** The flags of every command that runs verifier containers: where they run, and warm containers. */
 export const executionFlags = {
   host: { type: 'list', help: 'container engine address (unix://, tcp://, ssh://); default DOCKER_HOST, then the local socket. With --backend pool, one per engine, each ADDRESS[,capacity=N]' },
-  backend: { type: 'string', help: 'where runs execute: local (the default), or pool (the engines given with --host); swarm and kubernetes are not built yet' },
+  backend: { type: 'string', help: 'where runs execute: local (the default), pool (the engines given with --host), or swarm (jobs on the swarm whose manager --host gives); kubernetes is not built yet' },
+  constraint: { type: 'list', help: 'with --backend swarm, a placement constraint every run gets (node.role==worker), repeatable' },
   warm: { type: 'boolean', help: 'reuse a container for the runs of one task revision, reset between runs (not for final verdicts)' },
 } as const satisfies Record<string, FlagSpec>;
 
@@ -53,6 +54,8 @@ export interface ExecutionChoice {
   warm: boolean;
   engine: { host?: string };
   pool?: PoolMemberSpec[];
+  /** The swarm backend's placement constraints. */
+  swarmConstraints?: string[];
 }
 
 /**
@@ -75,5 +78,14 @@ export function executionOptions(a: ParsedArgs, o: { pool?: boolean; command?: s
     }
   }
   if (hosts.length > 1) throw new UsageError(`--host is given ${hosts.length} times; several engines need --backend pool`);
+  const constraints = a.lists.constraint ?? [];
+  if (b.backend === 'swarm') {
+    if (o.pool === false) throw new UsageError(`--backend swarm: ${o.command ?? 'this command'} runs on one engine (give it with --host)`);
+    if (warm) throw new UsageError('--warm: warm containers are for the local and pool backends; a swarm run is a task of its own');
+    const bad = constraints.find((c) => !/^[A-Za-z0-9_.-]+\s*(==|!=)\s*\S+$/.test(c));
+    if (bad !== undefined) throw new UsageError(`--constraint ${JSON.stringify(bad)}: a placement constraint reads KEY==VALUE or KEY!=VALUE (node.role==worker)`);
+    return { backend: 'swarm', warm, engine: hosts[0] !== undefined ? { host: hosts[0] } : {}, ...(constraints.length ? { swarmConstraints: constraints } : {}) };
+  }
+  if (constraints.length > 0) throw new UsageError('--constraint is for --backend swarm');
   return { backend: b.backend, warm, engine: hosts[0] !== undefined ? { host: hosts[0] } : {} };
 }

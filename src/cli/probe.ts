@@ -97,7 +97,7 @@ export const probeCommand = defineCommand({
   name: 'probe',
   summary: "run gold mutants of tasks in the verifier's containers: a surviving mutant shows what the tests do not check",
   usage:
-    'specweave probe DATASET [TASK ...] [--mutants N] [--cheat] [--full-suite [--attempt ID]...] [--alternatives N] [--variants N] [--budget-usd X] [--concurrency N] [--timeout SECONDS] [--json] [--host ADDRESS]... [--backend local|pool] [--warm]\n' +
+    'specweave probe DATASET [TASK ...] [--mutants N] [--cheat] [--full-suite [--attempt ID]...] [--alternatives N] [--variants N] [--budget-usd X] [--concurrency N] [--timeout SECONDS] [--json] [--host ADDRESS]... [--backend local|pool|swarm] [--constraint EXPR]... [--warm]\n' +
     'At least one probe is needed. --alternatives and --variants ask the model (API key from OPENAI_API_KEY, never printed or stored)',
   flags: {
     mutants: { type: 'string', help: 'run at most N gold mutants per task (an operator-diverse pick)' },

@@ -91,7 +91,7 @@ export const verifyCommand = defineCommand({
   summary: "run tasks' verifiers on attempts, gold and empty patches in local containers",
   usage:
     'specweave verify DATASET [TASK ...] [--attempt ID ... | --gold | --empty | --all] [--concurrency N] ' +
-    '[--timeout SECONDS] [--repeat N] [--json] [--force] [--host ADDRESS]... [--backend local|pool] [--warm]',
+    '[--timeout SECONDS] [--repeat N] [--json] [--force] [--host ADDRESS]... [--backend local|pool|swarm] [--constraint EXPR]... [--warm]',
   flags: {
     attempt: { type: 'list', help: 'verify this attempt (plus the gold and empty probes)' },
     gold: { type: 'boolean', help: 'run the gold patch' },

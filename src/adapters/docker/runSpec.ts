@@ -47,6 +47,11 @@ export interface RunSpecInput {
   testPatchPaths?: string[];
   /** The run goes into a warm container (`docker exec`, src/adapters/docker/warm.ts): the driver waits and cleans up. */
   warm?: boolean;
+  /**
+   * No client stays attached to the run (a Swarm task, src/adapters/docker/swarmExecutor.ts): no stdin watchdog; the
+   * task's entrypoint ends what the run left.
+   */
+  detached?: boolean;
 }
 
 export interface HardenedHostConfig {
@@ -233,7 +238,7 @@ export function describeRun(i: RunSpecInput): RunDescription {
       junitPath: i.verifier.junitPath,
       restorePaths,
       harnessReportPath,
-      watchdog: !i.warm,
+      watchdog: !i.warm && !i.detached,
       unpacked: i.unpacked,
       outputFiles,
       ...(i.warm ? { warm: true } : {}),

@@ -1,10 +1,13 @@
 // One run as a Docker Swarm `replicated-job` service (issue 15, item 4): resource limits, no network (a task attached
-// to no network has loopback only), placement constraints, files delivered as Swarm configs. Swarm restarts a job
-// task whose container fails, so the entrypoint always exits 0 and the command's exit code comes back in the logs, on
-// a line only the entrypoint can write: it runs as root, reads a nonce from a root-only config, runs the command as
-// the unprivileged run user (who cannot read the nonce), then prints `__SPECWEAVE_EXIT__ <nonce> <code>`. A command
-// that prints a marker of its own cannot know the nonce. The output is collected from the service's logs; a node that
-// goes down under the run moves it to another node once; the service and its configs are removed afterwards.
+// to no network has loopback only), placement constraints, files and an archive delivered as Swarm configs. Swarm
+// restarts a job task whose container fails, so the entrypoint always exits 0 and the command's exit code comes back
+// in the logs, in a trailer only the entrypoint can write: it runs as root, reads a nonce from a root-only config,
+// runs the command as the unprivileged run user (who cannot read the nonce, with no capabilities and no new
+// privileges), kills whatever the command left running, then prints `\n__SPECWEAVE_EXIT__ <nonce> <code>` and the
+// trailer: the OOM kills of the task's cgroup, the files asked back (base64), `__SPECWEAVE_END__ <nonce>`. A command
+// that prints a marker of its own cannot know the nonce. The output is collected from the service's logs, stdout and
+// stderr apart; a node that goes down under the run moves it to another node once; the service and its configs are
+// removed afterwards.
 import { randomBytes } from 'node:crypto';
 import type Docker from 'dockerode';
 import { errorText } from '../../core/errorText';
@@ -14,16 +17,24 @@ export interface SwarmJob {
   /** A name for the service (made safe and unique). */
   name: string;
   image: string;
-  /** Run by `sh -c` as `user`, in `workdir`. */
+  /** Run by `sh` as `user`, in `workdir`. */
   command: string;
   workdir: string;
-  /** `uid:gid` of the unprivileged run user (default 1000:1000). */
+  /** `uid:gid`, `uid`, a user name, or '' for root (still without capabilities) (default 1000:1000). */
   user?: string;
   env?: string[];
   /** Files put in place before the command runs (Swarm configs: at most 500 KB each). */
   files?: Array<{ path: string; content: string; mode?: number }>;
+  /** A tar archive unpacked at `/` by root before the command runs, delivered in configs of 500 KB each. */
+  archive?: Buffer;
+  /** Absolute paths read back after the command: a regular file only (not a link), its first `maxBytes`. */
+  readBack?: Array<{ path: string; maxBytes: number }>;
   limits: { memoryBytes: number; nanoCpus: number; pids?: number };
+  ulimits?: Array<{ Name: string; Soft: number; Hard: number }>;
+  /** How long the command may take once the task is seen running. */
   timeoutMs: number;
+  /** How long the task may take to start running (scheduling, the archive's configs) (default 120 s). */
+  startTimeoutMs?: number;
   labels?: Record<string, string>;
   /** Swarm placement constraints (`node.role==worker`...). */
   constraints?: string[];
@@ -32,14 +43,25 @@ export interface SwarmJob {
 export interface SwarmJobResult {
   status: 'exited' | 'timeout' | 'failed';
   exitCode?: number;
-  /** The command's output (stdout and stderr as the service logs give them), without the entrypoint's marker line. */
+  /** The command's stdout as text, without the entrypoint's trailer. */
   output: string;
+  /** The command's stdout and stderr bytes, without the entrypoint's lines. */
+  stdout: Buffer;
+  stderr: Buffer;
+  /** `readBack`'s files by path: undefined when not a regular file. */
+  files: Record<string, Buffer | undefined>;
+  /** The OOM kills in the task's memory cgroup (undefined when the image's kernel interface does not say). */
+  oomKills?: number;
+  /** How long the command ran, measured inside the task. */
+  commandMs?: number;
   /** The swarm node id the run finished (or ended) on. */
   node?: string;
   /** 2 when the first node went down under the run and it ran again on another. */
   tries: 1 | 2;
   /** Why a try was lost or failed. */
   reason?: string;
+  /** From the service's creation to its task seen running, and from then to the trailer. */
+  timings: { startMs: number; runMs: number };
 }
 
 export interface SwarmOptions {
@@ -49,53 +71,164 @@ export interface SwarmOptions {
   onRunning?: (job: SwarmJob, node: string, attempt: 1 | 2) => void;
 }
 
+export interface SwarmRunOptions {
+  signal?: AbortSignal;
+  /** The command's output as it arrives (the entrypoint's lines held back). */
+  onOutput?: (stream: 'stdout' | 'stderr', chunk: Buffer) => void;
+  /** The first try's node went down: what it printed is void, the run starts again elsewhere. */
+  onRetry?: (why: string) => void;
+  /** The try's task is running on this swarm node. */
+  onRunning?: (node: string, attempt: 1 | 2) => void;
+}
+
 const MARKER = '__SPECWEAVE_EXIT__';
-const NONCE_FILE = '/run/specweave/nonce';
-const COMMAND_FILE = '/run/specweave/command.sh';
-const MAX_CONFIG_BYTES = 500 * 1024;
+const END = '__SPECWEAVE_END__';
+const RUN_DIR = '/run/specweave';
+const NONCE_FILE = `${RUN_DIR}/nonce`;
+const COMMAND_FILE = `${RUN_DIR}/command.sh`;
+export const MAX_CONFIG_BYTES = 500 * 1024;
+/** The most an archive may take in configs (the swarm's store holds every config until the run ends). */
+export const MAX_ARCHIVE_BYTES = 64 * 1024 * 1024;
 
 function shQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The entrypoint: as root, read the nonce, run the command as the run user, print the marker, always exit 0. */
-export function entrypoint(job: Pick<SwarmJob, 'workdir' | 'user'>): string[] {
-  const [uid = '1000', gid = '1000'] = (job.user ?? '1000:1000').split(':');
-  return [
-    'sh',
-    '-c',
-    [
-      `n="$(cat ${NONCE_FILE})"`,
-      `cd ${shQuote(job.workdir)} || { echo; echo "${MARKER} $n 127"; exit 0; }`,
-      `setpriv --reuid=${uid} --regid=${gid} --clear-groups sh ${COMMAND_FILE}`,
-      'c=$?',
-      'echo',
-      `echo "${MARKER} $n $c"`,
-      'exit 0',
-    ].join('\n'),
+/** The `setpriv` arguments that drop to the run user with no capabilities and no new privileges. */
+function dropTo(user: string | undefined): string {
+  const u = user ?? '1000:1000';
+  const caps = '--no-new-privs --inh-caps=-all --bounding-set=-all';
+  if (u === '' || u === 'root' || u === '0' || u === '0:0') return `setpriv --reuid=0 --regid=0 --clear-groups ${caps}`;
+  const m = /^(\d+)(?::(\d+))?$/.exec(u);
+  if (m) return `setpriv --reuid=${m[1]} --regid=${m[2] ?? m[1]} --clear-groups ${caps}`;
+  const [name = '', group] = u.split(':');
+  return `setpriv --reuid=${shQuote(name)} --regid=${group ? shQuote(group) : `"$(id -g ${shQuote(name)})"`} --clear-groups ${caps}`;
+}
+
+/** The entrypoint: as root, unpack, run the command as the run user, kill what it left, print the trailer, exit 0. */
+export function entrypoint(job: Pick<SwarmJob, 'workdir' | 'user' | 'archive' | 'readBack'>): string[] {
+  const parts = job.archive ? Math.ceil(job.archive.length / MAX_CONFIG_BYTES) : 0;
+  const lines = [
+    `n="$(cat ${NONCE_FILE})"`,
+    // A run that cannot start: the code, one line of why, and the end lines on both streams.
+    'fail() {',
+    `  echo; echo "${MARKER} $n $1"; printf 'error %s\\n' "$(printf %s "$2" | tr '\\n' ' ' | head -c 500)"; echo "${END} $n"`,
+    `  echo >&2; echo "${END} $n" >&2; exit 0`,
+    '}',
+    "command -v setpriv >/dev/null 2>&1 || fail 127 'the image has no setpriv (util-linux): the swarm backend needs it to run the command as the run user'",
   ];
-}
-
-/** The exit code on the last marker line carrying `nonce`, and the output before it; undefined while it has not come. */
-export function readMarker(text: string, nonce: string): { exitCode: number; output: string } | undefined {
-  const re = new RegExp(`(?:^|\\n)${MARKER} ${nonce} (\\d{1,3})\\n?$`);
-  const m = re.exec(text);
-  if (!m) return undefined;
-  const output = text.slice(0, m.index).replace(/\n$/, '');
-  return { exitCode: Number(m[1]), output };
-}
-
-/** The service logs' stream without its 8-byte frame headers (a service's logs are multiplexed). */
-function demux(buf: Buffer): { text: string; rest: Buffer } {
-  let text = '';
-  let i = 0;
-  while (i + 8 <= buf.length) {
-    const len = buf.readUInt32BE(i + 4);
-    if (i + 8 + len > buf.length) break;
-    text += buf.subarray(i + 8, i + 8 + len).toString('utf8');
-    i += 8 + len;
+  if (parts > 0) {
+    const files = Array.from({ length: parts }, (_, i) => `${RUN_DIR}/archive.${String(i).padStart(4, '0')}`).join(' ');
+    lines.push(`e="$(cat ${files} | tar -x -f - -C / 2>&1)" || fail 126 "the run's archive could not be unpacked: $e"`);
   }
-  return { text, rest: buf.subarray(i) };
+  lines.push(
+    `cd ${shQuote(job.workdir)} || fail 127 ${shQuote(`cannot enter ${job.workdir}`)}`,
+    "u0=\"$(cut -d ' ' -f 1 /proc/uptime 2>/dev/null)\"",
+    `${dropTo(job.user)} sh ${COMMAND_FILE} </dev/null`,
+    'c=$?',
+    "u1=\"$(cut -d ' ' -f 1 /proc/uptime 2>/dev/null)\"",
+    // As PID 1, kill(-1) takes every other process: nothing of the run writes after the trailer begins.
+    'kill -9 -1 2>/dev/null',
+    'echo',
+    `echo "${MARKER} $n $c"`,
+    `o="$(cat /sys/fs/cgroup/memory.events /sys/fs/cgroup/memory/memory.oom_control 2>/dev/null | sed -n 's/^oom_kill //p' | head -n 1)"`,
+    'echo "oom ${o:--}"',
+    'echo "took ${u0:--} ${u1:--}"',
+  );
+  for (const [i, f] of (job.readBack ?? []).entries()) {
+    const p = shQuote(f.path);
+    lines.push(`if [ -f ${p} ] && [ ! -L ${p} ]; then echo "file ${i}"; head -c ${f.maxBytes} ${p} | base64; echo end; else echo "file ${i} -"; fi`);
+  }
+  lines.push(`echo "${END} $n"`, 'echo >&2', `echo "${END} $n" >&2`, 'exit 0');
+  return ['sh', '-c', lines.join('\n')];
+}
+
+/**
+ * Passes a stream's bytes on until `needle` shows up: the bytes before it go to `emit` as they come (the last
+ * `needle.length - 1` held back, they may begin it), the bytes from it on are kept as the tail.
+ */
+export class NeedleSplit {
+  private held: Buffer = Buffer.alloc(0);
+  private found?: Buffer;
+
+  constructor(
+    private readonly needle: Buffer,
+    private readonly emit: (chunk: Buffer) => void,
+  ) {}
+
+  write(chunk: Buffer): void {
+    if (this.found) {
+      this.found = Buffer.concat([this.found, chunk]);
+      return;
+    }
+    const buf = Buffer.concat([this.held, chunk]);
+    const at = buf.indexOf(this.needle);
+    if (at >= 0) {
+      if (at > 0) this.emit(buf.subarray(0, at));
+      this.found = buf.subarray(at + this.needle.length);
+      this.held = Buffer.alloc(0);
+      return;
+    }
+    const keep = Math.min(buf.length, this.needle.length - 1);
+    if (buf.length > keep) this.emit(buf.subarray(0, buf.length - keep));
+    this.held = Buffer.from(buf.subarray(buf.length - keep));
+  }
+
+  /** The bytes after the needle, once it came. */
+  tail(): Buffer | undefined {
+    return this.found;
+  }
+
+  /** What was held back: the stream ended without the needle. */
+  flush(): void {
+    if (!this.found && this.held.length > 0) this.emit(this.held);
+    this.held = Buffer.alloc(0);
+  }
+}
+
+export interface Trailer {
+  exitCode: number;
+  oomKills?: number;
+  /** How long the command ran, measured inside the task (`/proc/uptime` before and after). */
+  commandMs?: number;
+  files: Record<number, Buffer | undefined>;
+  error?: string;
+}
+
+/** The trailer after `__SPECWEAVE_EXIT__ <nonce> ` (the rest of that line on); undefined until it is complete. */
+export function readTrailer(tail: string, nonce: string): Trailer | undefined {
+  const end = `${END} ${nonce}\n`;
+  if (!tail.endsWith(end)) return undefined;
+  const lines = tail.slice(0, -end.length).split('\n');
+  const code = /^(\d{1,3})$/.exec(lines[0] ?? '');
+  if (!code) return undefined;
+  const t: Trailer = { exitCode: Number(code[1]), files: {} };
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i] as string;
+    let m: RegExpExecArray | null;
+    if ((m = /^oom (\d+|-)$/.exec(line))) {
+      if (m[1] !== '-') t.oomKills = Number(m[1]);
+    } else if ((m = /^took (\d+(?:\.\d+)?) (\d+(?:\.\d+)?)$/.exec(line))) {
+      t.commandMs = Math.max(0, Math.round((Number(m[2]) - Number(m[1])) * 1000));
+    } else if ((m = /^file (\d+)( -)?$/.exec(line))) {
+      const idx = Number(m[1]);
+      if (m[2]) {
+        t.files[idx] = undefined;
+        continue;
+      }
+      const b64: string[] = [];
+      for (i++; i < lines.length && lines[i] !== 'end'; i++) b64.push(lines[i] as string);
+      t.files[idx] = Buffer.from(b64.join(''), 'base64');
+    } else if (line.startsWith('error ')) {
+      t.error = line.slice('error '.length);
+    }
+  }
+  return t;
+}
+
+interface Try {
+  result: Omit<SwarmJobResult, 'tries'>;
+  lostNode?: string;
 }
 
 export class SwarmJobRunner {
@@ -105,52 +238,47 @@ export class SwarmJobRunner {
   ) {}
 
   /** Runs the job; a node lost under it moves it once (excluding that node). Never throws for the job's own outcome. */
-  async run(job: SwarmJob, signal?: AbortSignal): Promise<SwarmJobResult> {
-    const first = await this.once(job, 1, [], signal);
+  async run(job: SwarmJob, r: SwarmRunOptions = {}): Promise<SwarmJobResult> {
+    if (job.archive && job.archive.length > MAX_ARCHIVE_BYTES) {
+      return { ...empty(), status: 'failed', tries: 1, reason: `the run's archive is ${mb(job.archive.length)}, over the ${mb(MAX_ARCHIVE_BYTES)} the swarm backend delivers in configs: give the task an image that holds its repository (repo kind "image")` };
+    }
+    const first = await this.once(job, 1, [], r);
     if (first.lostNode === undefined) return { ...first.result, tries: 1 };
-    const second = await this.once(job, 2, [`node.id!=${first.lostNode}`], signal);
-    return { ...second.result, tries: 2, reason: `node ${first.lostNode} went down under the first try${second.result.reason ? `; ${second.result.reason}` : ''}` };
+    const why = `node ${first.lostNode} went down under the first try`;
+    r.onRetry?.(why);
+    const second = await this.once(job, 2, [`node.id!=${first.lostNode}`], r);
+    return { ...second.result, tries: 2, reason: `${why}${second.result.reason ? `; ${second.result.reason}` : ''}` };
   }
 
-  private async once(job: SwarmJob, attempt: 1 | 2, extra: string[], signal?: AbortSignal): Promise<{ result: Omit<SwarmJobResult, 'tries'>; lostNode?: string }> {
+  private async once(job: SwarmJob, attempt: 1 | 2, extra: string[], ro: SwarmRunOptions): Promise<Try> {
+    const t0 = Date.now();
     const docker = await this.manager.docker();
     const nonce = randomBytes(16).toString('hex');
     const id = `${job.name.toLowerCase().replace(/[^a-z0-9-]/g, '-').slice(0, 40)}-${randomBytes(4).toString('hex')}`;
-    const files = [
-      { path: NONCE_FILE, content: nonce, mode: 0o400, uid: '0' },
-      { path: COMMAND_FILE, content: job.command, mode: 0o444, uid: '0' },
-      ...(job.files ?? []).map((f) => ({ path: f.path, content: f.content, mode: f.mode ?? 0o444, uid: '0' })),
+    const files: Array<{ path: string; content: Buffer; mode: number }> = [
+      { path: NONCE_FILE, content: Buffer.from(nonce), mode: 0o400 },
+      { path: COMMAND_FILE, content: Buffer.from(job.command), mode: 0o444 },
+      ...(job.files ?? []).map((f) => ({ path: f.path, content: Buffer.from(f.content), mode: f.mode ?? 0o444 })),
     ];
-    const configs: Array<{ id: string; name: string; file: string; mode: number; uid: string }> = [];
+    for (let i = 0, at = 0; job.archive && at < job.archive.length; i++, at += MAX_CONFIG_BYTES) {
+      files.push({ path: `${RUN_DIR}/archive.${String(i).padStart(4, '0')}`, content: job.archive.subarray(at, at + MAX_CONFIG_BYTES), mode: 0o400 });
+    }
+    const configs: Array<{ id: string; name: string; file: string; mode: number }> = [];
     let service: Docker.Service | undefined;
     try {
       for (const [i, f] of files.entries()) {
-        if (Buffer.byteLength(f.content) > MAX_CONFIG_BYTES) throw new Error(`file ${f.path} is over ${MAX_CONFIG_BYTES} bytes, the most a Swarm config holds`);
+        if (f.content.length > MAX_CONFIG_BYTES) throw new Error(`file ${f.path} is over ${MAX_CONFIG_BYTES} bytes, the most a Swarm config holds`);
         const name = `${id}-f${i}`;
-        const c = (await docker.createConfig({ Name: name, Data: Buffer.from(f.content).toString('base64'), Labels: { 'specweave.owned': 'true' } })) as unknown as { id: string };
-        configs.push({ id: c.id, name, file: f.path, mode: f.mode, uid: f.uid });
+        const c = (await docker.createConfig({ Name: name, Data: f.content.toString('base64'), Labels: { ...(job.labels ?? {}), 'specweave.owned': 'true' } })) as unknown as { id: string };
+        configs.push({ id: c.id, name, file: f.path, mode: f.mode });
       }
-      service = await docker.createService({
-        Name: id,
-        Labels: { 'specweave.owned': 'true', ...(job.labels ?? {}) },
-        Mode: { ReplicatedJob: { MaxConcurrent: 1, TotalCompletions: 1 } },
-        TaskTemplate: {
-          ContainerSpec: {
-            Image: job.image,
-            Command: entrypoint(job),
-            User: '0:0',
-            Env: job.env ?? [],
-            Labels: { 'specweave.owned': 'true', ...(job.labels ?? {}) },
-            Configs: configs.map((c) => ({ File: { Name: c.file, UID: c.uid, GID: '0', Mode: c.mode }, ConfigID: c.id, ConfigName: c.name })),
-          },
-          Resources: { Limits: { MemoryBytes: job.limits.memoryBytes, NanoCPUs: job.limits.nanoCpus, ...(job.limits.pids ? { Pids: job.limits.pids } : {}) } },
-          RestartPolicy: { Condition: 'none', MaxAttempts: 0 },
-          Placement: { Constraints: [...(job.constraints ?? []), ...extra] },
-        },
-      } as unknown as Docker.CreateServiceOptions);
-      return await this.follow(docker, service, nonce, job.timeoutMs, signal, (node) => this.o.onRunning?.(job, node, attempt));
+      service = await docker.createService(serviceSpec(job, id, configs, extra) as unknown as Docker.CreateServiceOptions);
+      return await this.follow(docker, service, nonce, job, t0, (node) => {
+        this.o.onRunning?.(job, node, attempt);
+        ro.onRunning?.(node, attempt);
+      }, ro);
     } catch (e) {
-      return { result: { status: 'failed', output: '', reason: errorText(e) } };
+      return { result: { ...empty(), status: 'failed', reason: errorText(e), timings: { startMs: Date.now() - t0, runMs: 0 } } };
     } finally {
       if (service) await service.remove().catch(() => undefined);
       for (const c of configs) await this.removeConfig(docker, c.id);
@@ -170,32 +298,80 @@ export class SwarmJobRunner {
     }
   }
 
-  private async follow(docker: Docker, service: Docker.Service, nonce: string, timeoutMs: number, signal: AbortSignal | undefined, onRunning: (node: string) => void): Promise<{ result: Omit<SwarmJobResult, 'tries'>; lostNode?: string }> {
+  private async follow(docker: Docker, service: Docker.Service, nonce: string, job: SwarmJob, t0: number, onRunning: (node: string) => void, ro: SwarmRunOptions): Promise<Try> {
     const stream = (await service.logs({ stdout: true, stderr: true, follow: true })) as unknown as NodeJS.ReadableStream & { destroy(): void };
-    let buf: Buffer = Buffer.alloc(0);
-    let text = '';
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    const stdout = new NeedleSplit(Buffer.from(`\n${MARKER} ${nonce} `), (c) => {
+      out.push(c);
+      ro.onOutput?.('stdout', c);
+    });
+    const stderr = new NeedleSplit(Buffer.from(`\n${END} ${nonce}\n`), (c) => {
+      err.push(c);
+      ro.onOutput?.('stderr', c);
+    });
+    let frames: Buffer = Buffer.alloc(0);
     let node: string | undefined;
-    let told = false;
+    let runningAt: number | undefined;
+    const signal = ro.signal;
     return new Promise((resolve) => {
       let settled = false;
-      const finish = (r: { result: Omit<SwarmJobResult, 'tries'>; lostNode?: string }) => {
+      const finish = (r: Omit<Try['result'], 'stdout' | 'stderr' | 'output' | 'files' | 'timings'> & Partial<Pick<Try['result'], 'files'>>, lostNode?: string) => {
         if (settled) return;
         settled = true;
         clearTimeout(deadline);
         clearInterval(watch);
         signal?.removeEventListener('abort', onAbort);
         stream.destroy();
-        resolve(r);
+        if (!r.files) {
+          stdout.flush();
+          stderr.flush();
+        }
+        const o = Buffer.concat(out);
+        const now = Date.now();
+        resolve({
+          result: {
+            files: {},
+            ...r,
+            stdout: o,
+            stderr: Buffer.concat(err),
+            output: o.toString('utf8'),
+            ...(node ? { node } : {}),
+            timings: { startMs: (runningAt ?? now) - t0, runMs: runningAt ? now - runningAt : 0 },
+          },
+          ...(lostNode ? { lostNode } : {}),
+        });
       };
-      const onAbort = () => finish({ result: { status: 'failed', output: text, ...(node ? { node } : {}), reason: 'cancelled' } });
+      const onAbort = () => finish({ status: 'failed', reason: 'cancelled' });
       signal?.addEventListener('abort', onAbort, { once: true });
-      const deadline = setTimeout(() => finish({ result: { status: 'timeout', output: text, ...(node ? { node } : {}), reason: `no result within ${timeoutMs} ms` } }), timeoutMs);
+      const startMs = job.startTimeoutMs ?? 120_000;
+      let deadline = setTimeout(() => finish({ status: 'timeout', reason: `the task did not start running within ${startMs} ms` }), startMs);
+      const done = () => {
+        const tail = stdout.tail();
+        if (!tail || !stderr.tail()) return;
+        const t = readTrailer(tail.toString('latin1'), nonce);
+        if (!t) return;
+        if (t.error) {
+          finish({ status: 'failed', exitCode: t.exitCode, reason: t.error });
+          return;
+        }
+        const byPath: Record<string, Buffer | undefined> = {};
+        for (const [i, f] of (job.readBack ?? []).entries()) byPath[f.path] = t.files[i];
+        finish({ status: 'exited', exitCode: t.exitCode, files: byPath, ...(t.oomKills !== undefined ? { oomKills: t.oomKills } : {}), ...(t.commandMs !== undefined ? { commandMs: t.commandMs } : {}) });
+      };
       stream.on('data', (chunk: Buffer) => {
-        const d = demux(Buffer.concat([buf, chunk]));
-        buf = d.rest;
-        text += d.text;
-        const m = readMarker(text, nonce);
-        if (m) finish({ result: { status: 'exited', exitCode: m.exitCode, output: m.output, ...(node ? { node } : {}) } });
+        frames = Buffer.concat([frames, chunk]);
+        let i = 0;
+        while (i + 8 <= frames.length) {
+          const len = frames.readUInt32BE(i + 4);
+          if (i + 8 + len > frames.length) break;
+          const body = frames.subarray(i + 8, i + 8 + len);
+          if (frames[i] === 2) stderr.write(body);
+          else stdout.write(body);
+          i += 8 + len;
+        }
+        frames = frames.subarray(i);
+        done();
       });
       stream.on('error', () => undefined);
       // The task and its node: where it runs, and whether that node went down (its logs then never end).
@@ -204,20 +380,56 @@ export class SwarmJobRunner {
           const tasks = (await docker.listTasks({ filters: { service: [service.id] } })) as Array<{ NodeID?: string; Status?: { State?: string; Err?: string } }>;
           const t = tasks[0];
           if (t?.NodeID) node = t.NodeID;
-          if (node && !told && t?.Status?.State === 'running') {
-            told = true;
+          if (node && runningAt === undefined && (t?.Status?.State === 'running' || t?.Status?.State === 'complete')) {
+            runningAt = Date.now();
+            clearTimeout(deadline);
+            deadline = setTimeout(() => finish({ status: 'timeout', reason: `no result within ${job.timeoutMs} ms` }), job.timeoutMs);
             onRunning(node);
           }
           if (t?.Status?.State === 'rejected' || t?.Status?.State === 'failed') {
-            finish({ result: { status: 'failed', output: text, ...(node ? { node } : {}), reason: `the task was ${t.Status.State}: ${t.Status.Err ?? ''}` } });
+            finish({ status: 'failed', reason: `the task was ${t.Status.State}: ${t.Status.Err ?? ''}` });
             return;
           }
           if (node) {
             const n = (await docker.getNode(node).inspect()) as { Status?: { State?: string } };
-            if (n.Status?.State === 'down') finish({ result: { status: 'failed', output: text, node, reason: 'its node went down' }, lostNode: node });
+            if (n.Status?.State === 'down') finish({ status: 'failed', reason: 'its node went down' }, node);
           }
         })().catch(() => undefined); // a failed look is tried again at the next tick
       }, this.o.watchMs ?? 1000);
     });
   }
+}
+
+/** The service of one try: a replicated job of one task, root entrypoint with only the capabilities it needs. */
+export function serviceSpec(job: SwarmJob, id: string, configs: Array<{ id: string; name: string; file: string; mode: number }>, extraConstraints: string[] = []): Record<string, unknown> {
+  return {
+    Name: id,
+    Labels: { ...(job.labels ?? {}), 'specweave.owned': 'true' },
+    Mode: { ReplicatedJob: { MaxConcurrent: 1, TotalCompletions: 1 } },
+    TaskTemplate: {
+      ContainerSpec: {
+        Image: job.image,
+        Command: entrypoint(job),
+        User: '0:0',
+        Env: job.env ?? [],
+        Labels: { ...(job.labels ?? {}), 'specweave.owned': 'true' },
+        // The entrypoint unpacks as root and drops to the run user; the command itself gets none of these.
+        CapabilityDrop: ['ALL'],
+        CapabilityAdd: ['CAP_CHOWN', 'CAP_DAC_OVERRIDE', 'CAP_FOWNER', 'CAP_SETUID', 'CAP_SETGID', 'CAP_SETPCAP', 'CAP_KILL'],
+        ...(job.ulimits ? { Ulimits: job.ulimits } : {}),
+        Configs: configs.map((c) => ({ File: { Name: c.file, UID: '0', GID: '0', Mode: c.mode }, ConfigID: c.id, ConfigName: c.name })),
+      },
+      Resources: { Limits: { MemoryBytes: job.limits.memoryBytes, NanoCPUs: job.limits.nanoCpus, ...(job.limits.pids ? { Pids: job.limits.pids } : {}) } },
+      RestartPolicy: { Condition: 'none', MaxAttempts: 0 },
+      Placement: { Constraints: [...(job.constraints ?? []), ...extraConstraints] },
+    },
+  };
+}
+
+function empty(): Omit<SwarmJobResult, 'status' | 'tries'> {
+  return { output: '', stdout: Buffer.alloc(0), stderr: Buffer.alloc(0), files: {}, timings: { startMs: 0, runMs: 0 } };
+}
+
+function mb(n: number): string {
+  return `${(n / (1024 * 1024)).toFixed(1)} MiB`;
 }

@@ -95,3 +95,37 @@ export async function listOwned(engine: Engine): Promise<{ id: string; labels: R
   );
   return list.map((c) => ({ id: c.Id, labels: c.Labels ?? {}, state: c.State }));
 }
+
+/**
+ * The swarm's services and configs of ours that an earlier crash left (swarmJobs.ts labels them as it labels
+ * containers): removed unless their process lives. A config still in use by a service is refused by the engine and
+ * stays. Returns the names removed.
+ */
+export async function sweepSwarmOrphans(engine: Engine, o: SweepOptions = {}): Promise<string[]> {
+  const docker = await engine.docker();
+  const filters = { label: [`${OWNED_LABEL}=true`] };
+  const removed: string[] = [];
+  const services = await withDeadline('listing our swarm services', 10_000, () => docker.listServices({ filters }), o.signal);
+  for (const s of services) {
+    if (!isOrphan(s.Spec?.Labels ?? {}, o)) continue;
+    try {
+      await withDeadline(`removing service ${s.Spec?.Name ?? s.ID}`, 15_000, () => docker.getService(s.ID).remove(), o.signal);
+      removed.push(`service ${s.Spec?.Name ?? s.ID}`);
+    } catch (e) {
+      if ((e as { statusCode?: number }).statusCode !== 404) throw e;
+    }
+  }
+  const configs = (await withDeadline('listing our swarm configs', 10_000, () => docker.listConfigs({ filters }), o.signal)) as Array<{ ID: string; Spec?: { Name?: string; Labels?: Record<string, string> } }>;
+  for (const c of configs) {
+    if (!isOrphan(c.Spec?.Labels ?? {}, o)) continue;
+    try {
+      await withDeadline(`removing config ${c.Spec?.Name ?? c.ID}`, 15_000, () => docker.getConfig(c.ID).remove(), o.signal);
+      removed.push(`config ${c.Spec?.Name ?? c.ID}`);
+    } catch (e) {
+      // 404: gone; 400/409: still in use by a service that lives.
+      const code = (e as { statusCode?: number }).statusCode;
+      if (code !== 404 && code !== 400 && code !== 409) throw e;
+    }
+  }
+  return removed;
+}

@@ -36,6 +36,7 @@ import { addedFilesOf } from '../../core/addedFiles';
 import { describeRun } from './runSpec';
 import { WARM_DIR } from './warm';
 import { sweepOrphans } from './sweep';
+import { SwarmExecutor } from './swarmExecutor';
 import { errnoCode, errorText } from '../../core/errorText';
 
 export interface VerifyRequest {
@@ -76,8 +77,10 @@ export interface VerifierServiceOptions {
   onOutcome?: (req: VerifyRequest, outcome: ExecutionOutcome) => void;
   /** A run was given an engine (or moved to another): the queue view and the per-node counts change. */
   onPlaced?: (req: VerifyRequest, node: string) => void;
-  /** Where runs execute: `local` (the default) or `pool` with `pool` members; the caller refuses the others (`parseBackend`). */
+  /** Where runs execute: `local` (the default), `pool` with `pool` members, `swarm` on the swarm `engine` manages; the caller refuses the others (`parseBackend`). */
   backend?: Backend;
+  /** Placement constraints of the `swarm` backend's runs (`node.role==worker`). */
+  swarmConstraints?: string[];
   /** The engines of the `pool` backend. The first one resolves and builds images; the others get them from it. */
   pool?: PoolMemberSpec[];
   /** Where the pool keeps the image saves it loads into engines that lack an image (default: a folder under the OS temp dir). */
@@ -171,6 +174,11 @@ export class VerifierService {
         ...(opts.log ? { log: opts.log } : {}),
         engine: (host) => (host === (members[0] as PoolMemberSpec).host ? this.engine : new Engine({ host })),
       });
+    } else if (opts.backend === 'swarm') {
+      if (opts.warm) throw new Error('warm containers are for the local and pool backends: a swarm run is a task of its own');
+      // The engine is a swarm manager: images are resolved there; every node must hold them (swarmExecutor.ts).
+      this.engine = opts.engine instanceof Engine ? opts.engine : new Engine(opts.engine ?? {});
+      this.executor = new SwarmExecutor(this.engine, { ...(opts.swarmConstraints ? { constraints: opts.swarmConstraints } : {}), ...(opts.log ? { log: opts.log } : {}) });
     } else {
       this.engine = opts.engine instanceof Engine ? opts.engine : new Engine(opts.engine ?? {});
       this.executor = new LocalExecutor(this.engine, { warm: opts.warm === true, log: opts.log });
@@ -187,7 +195,7 @@ export class VerifierService {
   /** Contacts the engine (one ping, short deadline); throws EngineUnavailableError with what to do. */
   async checkEngine(): Promise<EngineTarget> {
     await this.engine.docker();
-    if (this.executor instanceof PoolExecutor) {
+    if (this.executor instanceof PoolExecutor || this.executor instanceof SwarmExecutor) {
       try {
         await this.executor.ready();
       } catch (e) {
@@ -220,8 +228,10 @@ export class VerifierService {
 
   /** Removes containers an earlier crash left; done once, before the first run. */
   private ensureSwept(): Promise<void> {
-    this.swept ??= sweepOrphans(this.engine).then(
-      (ids) => {
+    const swarm = this.executor instanceof SwarmExecutor ? this.executor : undefined;
+    this.swept ??= Promise.all([sweepOrphans(this.engine), swarm ? swarm.sweep() : []]).then(
+      ([ids, left]) => {
+        if (left.length > 0) this.opts.log?.(`removed ${left.length} swarm service(s) and config(s) left by an earlier run`);
         if (ids.length > 0) this.opts.log?.(`removed ${ids.length} container(s) left by an earlier run`);
       },
       (e: unknown) => {
@@ -368,6 +378,7 @@ export class VerifierService {
         owner: { pid: process.pid, host: os.hostname() },
         createdAt: Date.now(),
         testPatchPaths: testPatchPaths(testPatch),
+        ...(this.executor.backend === 'swarm' ? { detached: true } : {}),
       };
       const desc = describeRun(specInput);
       // Warm containers hold an uploaded repository (their reset is git's) and no unpacked files.

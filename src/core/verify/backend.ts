@@ -3,7 +3,7 @@
 export const BACKENDS = ['local', 'pool', 'swarm', 'kubernetes'] as const;
 export type Backend = (typeof BACKENDS)[number];
 /** The backends that run today; the others are refused with a message naming where the choice came from. */
-export const BUILT_BACKENDS: readonly Backend[] = ['local', 'pool'];
+export const BUILT_BACKENDS: readonly Backend[] = ['local', 'pool', 'swarm'];
 
 /**
  * Reads a backend choice (`where`: the setting or flag it came from, named in the message). Undefined or empty is
@@ -16,7 +16,7 @@ export function parseBackend(value: unknown, where: string): { ok: true; backend
   }
   const backend = value as Backend;
   if (!BUILT_BACKENDS.includes(backend)) {
-    return { ok: false, message: `${where}: the "${backend}" backend is not built yet; "local" and "pool" run (issue 15)` };
+    return { ok: false, message: `${where}: the "${backend}" backend is not built yet; ${BUILT_BACKENDS.map((b) => `"${b}"`).join(', ')} run (issue 15)` };
   }
   return { ok: true, backend };
 }

@@ -94,6 +94,9 @@ interface ServiceSlot {
 /** Where runs go, from the settings: `local`, or `pool` with the members of `specweave.verifier.pool`; else why not. */
 export function backendFromSettings(set: { verifierBackend: string; verifierPool: unknown }): { ok: true; backend: Backend; pool?: PoolMemberSpec[] } | { ok: false; message: string } {
   const parsed = parseBackend(set.verifierBackend, 'specweave.verifier.backend');
+  if (parsed.ok && parsed.backend === 'swarm') {
+    return { ok: false, message: 'specweave.verifier.backend: "swarm" runs from the CLI for now (specweave verify DATASET --backend swarm --host MANAGER); the workbench runs "local" or "pool"' };
+  }
   if (!parsed.ok || parsed.backend !== 'pool') return parsed;
   const entries = set.verifierPool;
   if (!Array.isArray(entries) || entries.some((e) => typeof e !== 'string')) {

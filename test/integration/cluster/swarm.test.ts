@@ -1,6 +1,6 @@
 // The Swarm job runner (src/adapters/docker/swarmJobs.ts) on a real three-node swarm of scripts/cluster-up.sh: a run
 // is a `replicated-job` service with limits, no network and its files as configs; the command's exit code comes back
-// in the logs on a line only the entrypoint can write (a forged one is ignored, the nonce cannot be read by the run
+// in the logs in a trailer only the entrypoint can write (a forged one is ignored, the nonce cannot be read by the run
 // user); a run past its deadline is a timeout and its service is removed; a worker killed under a run moves it to
 // another node once. Nothing of ours is left on the swarm afterwards.
 import * as assert from 'node:assert/strict';
@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { Engine } from '../../../src/adapters/docker/engine';
 import type { SwarmJob } from '../../../src/adapters/docker/swarmJobs';
-import { readMarker, SwarmJobRunner } from '../../../src/adapters/docker/swarmJobs';
+import { SwarmJobRunner } from '../../../src/adapters/docker/swarmJobs';
 import { BASE_IMAGE } from '../../fixtures/verify/dataset';
 import { clusterScript } from './clusterKit';
 
@@ -49,12 +49,6 @@ async function leftovers(): Promise<string[]> {
   const services = (await docker.listServices({ filters: { label: ['specweave.owned=true'] } })).map((s) => `service ${s.Spec?.Name}`);
   return services;
 }
-
-test('the marker: only the last line with the nonce counts, and what comes before it is the output', () => {
-  assert.deepEqual(readMarker('hello\n\n__SPECWEAVE_EXIT__ abc 3\n', 'abc'), { exitCode: 3, output: 'hello' });
-  assert.equal(readMarker('__SPECWEAVE_EXIT__ forged 0\nmore\n', 'abc'), undefined);
-  assert.equal(readMarker('__SPECWEAVE_EXIT__ abc 0\nprinted after it\n', 'abc'), undefined, 'a marker not at the end is not the entrypoint\'s');
-});
 
 test('a run: its exit code and output come back through the logs; files in place; loopback only; the run user; the limits', async () => {
   const r = await runner.run(

@@ -14,13 +14,14 @@ import { executionFlags, executionOptions } from '../../../src/cli/containerRun'
 import { parseBackend, runPlace } from '../../../src/core/verify/backend';
 import type { VerifierRunRecord } from '../../../src/core/verify/runResult';
 
-test('local and pool run; swarm and kubernetes are refused naming the setting or flag; --host reads as the backend needs', () => {
+test('local, pool and swarm run; kubernetes is refused naming the setting or flag; --host reads as the backend needs', () => {
   assert.deepEqual(parseBackend(undefined, 'specweave.verifier.backend'), { ok: true, backend: 'local' });
   assert.deepEqual(parseBackend('local', '--backend'), { ok: true, backend: 'local' });
   assert.deepEqual(parseBackend('pool', '--backend'), { ok: true, backend: 'pool' });
-  const swarm = parseBackend('swarm', 'specweave.verifier.backend');
-  assert.equal(swarm.ok, false);
-  assert.match((swarm as { message: string }).message, /^specweave\.verifier\.backend: the "swarm" backend is not built yet/);
+  assert.deepEqual(parseBackend('swarm', '--backend'), { ok: true, backend: 'swarm' });
+  const k8s = parseBackend('kubernetes', 'specweave.verifier.backend');
+  assert.equal(k8s.ok, false);
+  assert.match((k8s as { message: string }).message, /^specweave\.verifier\.backend: the "kubernetes" backend is not built yet; "local", "pool", "swarm" run/);
   assert.match((parseBackend('mesos', '--backend') as { message: string }).message, /^--backend: unknown backend "mesos"; one of local, pool, swarm, kubernetes/);
   const flags = { ...executionFlags };
   assert.deepEqual(executionOptions(parseArgs(['--backend', 'local', '--warm'], flags)), { backend: 'local', warm: true, engine: {} });
@@ -40,6 +41,17 @@ test('local and pool run; swarm and kubernetes are refused naming the setting or
   assert.throws(() => executionOptions(parseArgs(['--backend', 'pool', '--host', 'a.sock'], flags)), /--host entry 1 \("a\.sock"\): the address must start with unix:\/\//);
   assert.throws(() => executionOptions(parseArgs(['--host', 'unix:///a', '--host', 'unix:///b'], flags)), /--host is given 2 times; several engines need --backend pool/);
   assert.throws(() => executionOptions(parseArgs(['--backend', 'pool', '--host', 'unix:///a'], flags), { pool: false, command: 'specweave solve' }), /--backend pool: specweave solve runs on one engine/);
+  // The swarm: its manager from --host, placement constraints checked; no warm containers; solver trials stay local.
+  assert.deepEqual(executionOptions(parseArgs(['--backend', 'swarm', '--host', 'unix:///m.sock', '--constraint', 'node.role==worker'], flags)), {
+    backend: 'swarm',
+    warm: false,
+    engine: { host: 'unix:///m.sock' },
+    swarmConstraints: ['node.role==worker'],
+  });
+  assert.throws(() => executionOptions(parseArgs(['--backend', 'swarm', '--warm'], flags)), /--warm: warm containers are for the local and pool backends/);
+  assert.throws(() => executionOptions(parseArgs(['--backend', 'swarm', '--constraint', 'role worker'], flags)), /--constraint "role worker": a placement constraint reads KEY==VALUE/);
+  assert.throws(() => executionOptions(parseArgs(['--constraint', 'node.role==worker'], flags)), /--constraint is for --backend swarm/);
+  assert.throws(() => executionOptions(parseArgs(['--backend', 'swarm'], flags), { pool: false, command: 'specweave solve' }), /--backend swarm: specweave solve runs on one engine/);
 });
 
 test('a run record written before backends existed still loads, read as a local run on an unknown node', async () => {
