@@ -49,6 +49,9 @@ test('verify --backend pool spreads the runs over the engines given with --host,
   assert.ok(pool.runs.every((r) => names.includes(r.node)), JSON.stringify(pool.runs.map((r) => r.node)));
   assert.ok(new Set(pool.runs.map((r) => r.node)).size >= 2, 'the runs went to more than one engine');
 
+  // Real verdicts, not the same failure twice: the gold patch resolves, the empty one does not.
+  assert.ok(pool.runs.every((r) => r.status !== 'infra_error'), JSON.stringify(pool.runs));
+  assert.ok(new Set(pool.runs.map((r) => r.status)).size >= 2, JSON.stringify(pool.runs.map((r) => r.status)));
   const local = await verify([copyExample(), 'total-command', '--backend', 'local']);
   const verdicts = (rs: typeof pool.runs) => rs.map((r) => [r.attemptId, r.status]).sort();
   assert.deepEqual(verdicts(pool.runs), verdicts(local.runs));
