@@ -44,7 +44,8 @@ export function cancelOnSigint(service: VerifierService): { readonly interrupted
 /** The flags of every command that runs verifier containers: where they run, and warm containers. */
 export const executionFlags = {
   host: { type: 'list', help: 'container engine address (unix://, tcp://, ssh://); default DOCKER_HOST, then the local socket. With --backend pool, one per engine, each ADDRESS[,capacity=N]' },
-  backend: { type: 'string', help: 'where runs execute: local (the default), pool (the engines given with --host), or swarm (jobs on the swarm whose manager --host gives); kubernetes is not built yet' },
+  backend: { type: 'string', help: 'where runs execute: local (the default), pool (the engines given with --host), swarm (jobs on the swarm whose manager --host gives), or kubernetes (Jobs on the cluster of the kubeconfig, KUBECONFIG or ~/.kube/config)' },
+  namespace: { type: 'string', help: 'with --backend kubernetes, the namespace the Jobs go to (default: the kubeconfig context\'s, else default)' },
   constraint: { type: 'list', help: 'with --backend swarm, a placement constraint every run gets (node.role==worker), repeatable' },
   warm: { type: 'boolean', help: 'reuse a container for the runs of one task revision, reset between runs (not for final verdicts)' },
 } as const satisfies Record<string, FlagSpec>;
@@ -56,6 +57,8 @@ export interface ExecutionChoice {
   pool?: PoolMemberSpec[];
   /** The swarm backend's placement constraints. */
   swarmConstraints?: string[];
+  /** The kubernetes backend's namespace. */
+  namespace?: string;
 }
 
 /**
@@ -87,5 +90,14 @@ export function executionOptions(a: ParsedArgs, o: { pool?: boolean; command?: s
     return { backend: 'swarm', warm, engine: hosts[0] !== undefined ? { host: hosts[0] } : {}, ...(constraints.length ? { swarmConstraints: constraints } : {}) };
   }
   if (constraints.length > 0) throw new UsageError('--constraint is for --backend swarm');
+  const namespace = a.strings.namespace;
+  if (b.backend === 'kubernetes') {
+    if (o.pool === false) throw new UsageError(`--backend kubernetes: ${o.command ?? 'this command'} runs on one engine (give it with --host)`);
+    if (warm) throw new UsageError('--warm: warm containers are for the local and pool backends; a Kubernetes run is a Job of its own');
+    if (namespace !== undefined && !/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(namespace)) throw new UsageError(`--namespace ${JSON.stringify(namespace)}: a namespace is a DNS label (lowercase letters, digits and dashes, at most 63)`);
+    // --host still names the engine that resolves and builds images here; the cluster pulls them by the same name.
+    return { backend: 'kubernetes', warm, engine: hosts[0] !== undefined ? { host: hosts[0] } : {}, ...(namespace ? { namespace } : {}) };
+  }
+  if (namespace !== undefined) throw new UsageError('--namespace is for --backend kubernetes');
   return { backend: b.backend, warm, engine: hosts[0] !== undefined ? { host: hosts[0] } : {} };
 }

@@ -9,9 +9,8 @@
 // watch of the writable layer (each file is still capped by `fsize`), and the image must be on every node the run
 // may go to (no registry here: `docker save | docker load` on each, as scripts/cluster-up.sh does).
 import type Docker from 'dockerode';
-import { DEFAULT_KEEP_BYTES, HeadTailCapture, MarkerSplitCapture } from './capture';
-import { parsePrelude, TESTS_BEGIN_MARKER } from './driver';
 import type { Engine } from './engine';
+import { driverCommand, executionOf, jobCaptures, readBackOf } from './jobExecution';
 import type { ExecuteOptions } from './executor';
 import { CancelledError } from './executor';
 import type { RunDescription } from './runSpec';
@@ -20,8 +19,6 @@ import type { SwarmJob } from './swarmJobs';
 import { SwarmJobRunner } from './swarmJobs';
 import { sweepSwarmOrphans } from './sweep';
 
-const MAX_REPORT_BYTES = 32 * 1024 * 1024;
-const MAX_OUTPUT_FILE_BYTES = 1024 * 1024;
 
 export interface SwarmExecutorOptions {
   /** Placement constraints every run gets (`node.role==worker`, `node.labels.verifier==yes`). */
@@ -33,20 +30,15 @@ export interface SwarmExecutorOptions {
 
 /** The Swarm job of a run description (pure): the same image, user, workdir, driver and limits as a local run. */
 export function swarmJobOf(d: RunDescription, archive: Buffer, constraints: readonly string[] = []): SwarmJob {
-  const readBack = [
-    ...(d.junitPath ? [{ path: `${d.workdir}/${d.junitPath}`, maxBytes: MAX_REPORT_BYTES }] : []),
-    ...(d.harnessReportPath ? [{ path: d.harnessReportPath, maxBytes: MAX_REPORT_BYTES }] : []),
-    ...(d.outputFiles ?? []).map((path) => ({ path, maxBytes: MAX_OUTPUT_FILE_BYTES })),
-  ];
   return {
     name: d.name,
     image: d.image,
-    command: `exec ${[...d.entrypoint, ...d.cmd].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ')}\n`,
+    command: driverCommand(d),
     workdir: d.workdir,
     user: d.user,
     env: d.env,
     archive,
-    readBack,
+    readBack: readBackOf(d),
     limits: { memoryBytes: d.hostConfig.Memory, nanoCpus: d.hostConfig.NanoCpus, pids: d.hostConfig.PidsLimit },
     ulimits: d.hostConfig.Ulimits,
     timeoutMs: d.clientDeadlineMs,
@@ -103,12 +95,7 @@ export class SwarmExecutor implements RunExecutor {
   async run(job: RunJob, o: ExecuteOptions & RunHooks): Promise<RunExecution> {
     if (o.signal?.aborted) throw new CancelledError();
     const d = job.description;
-    const keep = o.keepBytes ?? DEFAULT_KEEP_BYTES;
-    const fresh = () => ({
-      stdout: new MarkerSplitCapture(Buffer.from(TESTS_BEGIN_MARKER), keep, 256 * 1024, (c) => o.onOutput?.('stdout', c)),
-      stderr: new HeadTailCapture(keep),
-    });
-    let cap = fresh();
+    let cap = jobCaptures(o.keepBytes, o.onOutput);
     const archive = await job.archive(d, true);
     const sj = swarmJobOf(d, archive, this.o.constraints);
     let placed = Promise.resolve();
@@ -122,7 +109,7 @@ export class SwarmExecutor implements RunExecutor {
         }
       },
       onRetry: (why) => {
-        cap = fresh();
+        cap = jobCaptures(o.keepBytes, o.onOutput);
         o.onRetry?.(why);
       },
       onRunning: (id) => {
@@ -132,45 +119,17 @@ export class SwarmExecutor implements RunExecutor {
     await placed;
     if (o.signal?.aborted) throw new CancelledError();
     if (r.status === 'failed') throw new Error(`swarm: ${r.reason ?? 'the run failed'}`);
-    const killedByClient = r.status === 'timeout';
-    const exitCode = killedByClient ? null : (r.exitCode ?? null);
-    const containerMs = r.commandMs ?? r.timings.runMs;
-    const oomKilled = exitCode !== 0 && (r.oomKills ?? 0) > 0;
-    const timedOut = killedByClient || (!oomKilled && (exitCode === 124 || exitCode === 137) && containerMs >= d.timeoutSec * 1000);
-    const readable = !timedOut && cap.stdout.markerSeen;
-    const text = (p: string | undefined) => (p !== undefined && readable ? r.files[p]?.toString('utf8') : undefined);
-    let junitXml = text(d.junitPath ? `${d.workdir}/${d.junitPath}` : undefined);
-    let harnessReport: RunExecution['harnessReport'];
-    if (d.harnessReportPath) {
-      const xml = text(d.harnessReportPath);
-      harnessReport = { format: 'junit', xml: xml ?? (d.junitPath ? junitXml : undefined) };
-      if (d.junitPath) junitXml ??= xml;
-    }
-    let outputFiles: Record<string, string | undefined> | undefined;
-    if (d.outputFiles && readable) outputFiles = Object.fromEntries(d.outputFiles.map((f) => [f, text(f)]));
-    const prelude = cap.stdout.prelude().toString('utf8');
     const node = r.node ? await this.where(r.node) : undefined;
-    return {
-      containerId: '',
-      apply: parsePrelude(prelude),
-      prelude,
-      exitCode,
-      timedOut,
-      killedByClient,
-      oomKilled,
-      stdout: cap.stdout.after.result(),
-      stderr: cap.stderr.result(),
-      junitXml,
-      harnessReport,
-      diskLimitExceeded: false,
-      diskWrittenBytes: 0,
-      ...(outputFiles ? { outputFiles } : {}),
-      timings: { createMs: r.timings.startMs, uploadMs: 0, containerMs, removeMs: 0, startToRemovedMs: r.timings.runMs },
-      removed: true,
-      warm: false,
+    return executionOf(d, cap, {
+      status: r.status,
+      ...(r.exitCode !== undefined ? { exitCode: r.exitCode } : {}),
+      ...(r.oomKills !== undefined ? { oomKills: r.oomKills } : {}),
+      ...(r.commandMs !== undefined ? { commandMs: r.commandMs } : {}),
+      files: r.files,
+      timings: r.timings,
       ...(node ? { node } : {}),
       ...(r.tries === 2 ? { movedFrom: r.reason ?? 'its first node went down' } : {}),
-    };
+    });
   }
 
   /** Removes the services and configs an earlier crash left on the swarm. */

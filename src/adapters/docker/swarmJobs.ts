@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import type Docker from 'dockerode';
 import { errorText } from '../../core/errorText';
 import type { Engine } from './engine';
+import { END, entrypoint, MARKER, NeedleSplit, readTrailer } from './jobEntrypoint';
 
 export interface SwarmJob {
   /** A name for the service (made safe and unique). */
@@ -81,8 +82,6 @@ export interface SwarmRunOptions {
   onRunning?: (node: string, attempt: 1 | 2) => void;
 }
 
-const MARKER = '__SPECWEAVE_EXIT__';
-const END = '__SPECWEAVE_END__';
 const RUN_DIR = '/run/specweave';
 const NONCE_FILE = `${RUN_DIR}/nonce`;
 const COMMAND_FILE = `${RUN_DIR}/command.sh`;
@@ -90,140 +89,12 @@ export const MAX_CONFIG_BYTES = 500 * 1024;
 /** The most an archive may take in configs (the swarm's store holds every config until the run ends). */
 export const MAX_ARCHIVE_BYTES = 64 * 1024 * 1024;
 
-function shQuote(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
+const archivePart = (i: number) => `${RUN_DIR}/archive.${String(i).padStart(4, '0')}`;
 
-/** The `setpriv` arguments that drop to the run user with no capabilities and no new privileges. */
-function dropTo(user: string | undefined): string {
-  const u = user ?? '1000:1000';
-  const caps = '--no-new-privs --inh-caps=-all --bounding-set=-all';
-  if (u === '' || u === 'root' || u === '0' || u === '0:0') return `setpriv --reuid=0 --regid=0 --clear-groups ${caps}`;
-  const m = /^(\d+)(?::(\d+))?$/.exec(u);
-  if (m) return `setpriv --reuid=${m[1]} --regid=${m[2] ?? m[1]} --clear-groups ${caps}`;
-  const [name = '', group] = u.split(':');
-  return `setpriv --reuid=${shQuote(name)} --regid=${group ? shQuote(group) : `"$(id -g ${shQuote(name)})"`} --clear-groups ${caps}`;
-}
-
-/** The entrypoint: as root, unpack, run the command as the run user, kill what it left, print the trailer, exit 0. */
-export function entrypoint(job: Pick<SwarmJob, 'workdir' | 'user' | 'archive' | 'readBack'>): string[] {
+/** The Swarm task's layout: the nonce, the command and the archive's parts as configs under /run/specweave. */
+export function swarmLayout(job: Pick<SwarmJob, 'archive'>): { nonce: string; command: string; archive: string[] } {
   const parts = job.archive ? Math.ceil(job.archive.length / MAX_CONFIG_BYTES) : 0;
-  const lines = [
-    `n="$(cat ${NONCE_FILE})"`,
-    // A run that cannot start: the code, one line of why, and the end lines on both streams.
-    'fail() {',
-    `  echo; echo "${MARKER} $n $1"; printf 'error %s\\n' "$(printf %s "$2" | tr '\\n' ' ' | head -c 500)"; echo "${END} $n"`,
-    `  echo >&2; echo "${END} $n" >&2; exit 0`,
-    '}',
-    "command -v setpriv >/dev/null 2>&1 || fail 127 'the image has no setpriv (util-linux): the swarm backend needs it to run the command as the run user'",
-  ];
-  if (parts > 0) {
-    const files = Array.from({ length: parts }, (_, i) => `${RUN_DIR}/archive.${String(i).padStart(4, '0')}`).join(' ');
-    lines.push(`e="$(cat ${files} | tar -x -f - -C / 2>&1)" || fail 126 "the run's archive could not be unpacked: $e"`);
-  }
-  lines.push(
-    `cd ${shQuote(job.workdir)} || fail 127 ${shQuote(`cannot enter ${job.workdir}`)}`,
-    "u0=\"$(cut -d ' ' -f 1 /proc/uptime 2>/dev/null)\"",
-    `${dropTo(job.user)} sh ${COMMAND_FILE} </dev/null`,
-    'c=$?',
-    "u1=\"$(cut -d ' ' -f 1 /proc/uptime 2>/dev/null)\"",
-    // As PID 1, kill(-1) takes every other process: nothing of the run writes after the trailer begins.
-    'kill -9 -1 2>/dev/null',
-    'echo',
-    `echo "${MARKER} $n $c"`,
-    `o="$(cat /sys/fs/cgroup/memory.events /sys/fs/cgroup/memory/memory.oom_control 2>/dev/null | sed -n 's/^oom_kill //p' | head -n 1)"`,
-    'echo "oom ${o:--}"',
-    'echo "took ${u0:--} ${u1:--}"',
-  );
-  for (const [i, f] of (job.readBack ?? []).entries()) {
-    const p = shQuote(f.path);
-    lines.push(`if [ -f ${p} ] && [ ! -L ${p} ]; then echo "file ${i}"; head -c ${f.maxBytes} ${p} | base64; echo end; else echo "file ${i} -"; fi`);
-  }
-  lines.push(`echo "${END} $n"`, 'echo >&2', `echo "${END} $n" >&2`, 'exit 0');
-  return ['sh', '-c', lines.join('\n')];
-}
-
-/**
- * Passes a stream's bytes on until `needle` shows up: the bytes before it go to `emit` as they come (the last
- * `needle.length - 1` held back, they may begin it), the bytes from it on are kept as the tail.
- */
-export class NeedleSplit {
-  private held: Buffer = Buffer.alloc(0);
-  private found?: Buffer;
-
-  constructor(
-    private readonly needle: Buffer,
-    private readonly emit: (chunk: Buffer) => void,
-  ) {}
-
-  write(chunk: Buffer): void {
-    if (this.found) {
-      this.found = Buffer.concat([this.found, chunk]);
-      return;
-    }
-    const buf = Buffer.concat([this.held, chunk]);
-    const at = buf.indexOf(this.needle);
-    if (at >= 0) {
-      if (at > 0) this.emit(buf.subarray(0, at));
-      this.found = buf.subarray(at + this.needle.length);
-      this.held = Buffer.alloc(0);
-      return;
-    }
-    const keep = Math.min(buf.length, this.needle.length - 1);
-    if (buf.length > keep) this.emit(buf.subarray(0, buf.length - keep));
-    this.held = Buffer.from(buf.subarray(buf.length - keep));
-  }
-
-  /** The bytes after the needle, once it came. */
-  tail(): Buffer | undefined {
-    return this.found;
-  }
-
-  /** What was held back: the stream ended without the needle. */
-  flush(): void {
-    if (!this.found && this.held.length > 0) this.emit(this.held);
-    this.held = Buffer.alloc(0);
-  }
-}
-
-export interface Trailer {
-  exitCode: number;
-  oomKills?: number;
-  /** How long the command ran, measured inside the task (`/proc/uptime` before and after). */
-  commandMs?: number;
-  files: Record<number, Buffer | undefined>;
-  error?: string;
-}
-
-/** The trailer after `__SPECWEAVE_EXIT__ <nonce> ` (the rest of that line on); undefined until it is complete. */
-export function readTrailer(tail: string, nonce: string): Trailer | undefined {
-  const end = `${END} ${nonce}\n`;
-  if (!tail.endsWith(end)) return undefined;
-  const lines = tail.slice(0, -end.length).split('\n');
-  const code = /^(\d{1,3})$/.exec(lines[0] ?? '');
-  if (!code) return undefined;
-  const t: Trailer = { exitCode: Number(code[1]), files: {} };
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i] as string;
-    let m: RegExpExecArray | null;
-    if ((m = /^oom (\d+|-)$/.exec(line))) {
-      if (m[1] !== '-') t.oomKills = Number(m[1]);
-    } else if ((m = /^took (\d+(?:\.\d+)?) (\d+(?:\.\d+)?)$/.exec(line))) {
-      t.commandMs = Math.max(0, Math.round((Number(m[2]) - Number(m[1])) * 1000));
-    } else if ((m = /^file (\d+)( -)?$/.exec(line))) {
-      const idx = Number(m[1]);
-      if (m[2]) {
-        t.files[idx] = undefined;
-        continue;
-      }
-      const b64: string[] = [];
-      for (i++; i < lines.length && lines[i] !== 'end'; i++) b64.push(lines[i] as string);
-      t.files[idx] = Buffer.from(b64.join(''), 'base64');
-    } else if (line.startsWith('error ')) {
-      t.error = line.slice('error '.length);
-    }
-  }
-  return t;
+  return { nonce: NONCE_FILE, command: COMMAND_FILE, archive: Array.from({ length: parts }, (_, i) => archivePart(i)) };
 }
 
 interface Try {
@@ -261,7 +132,7 @@ export class SwarmJobRunner {
       ...(job.files ?? []).map((f) => ({ path: f.path, content: Buffer.from(f.content), mode: f.mode ?? 0o444 })),
     ];
     for (let i = 0, at = 0; job.archive && at < job.archive.length; i++, at += MAX_CONFIG_BYTES) {
-      files.push({ path: `${RUN_DIR}/archive.${String(i).padStart(4, '0')}`, content: job.archive.subarray(at, at + MAX_CONFIG_BYTES), mode: 0o400 });
+      files.push({ path: archivePart(i), content: job.archive.subarray(at, at + MAX_CONFIG_BYTES), mode: 0o400 });
     }
     const configs: Array<{ id: string; name: string; file: string; mode: number }> = [];
     let service: Docker.Service | undefined;
@@ -409,7 +280,7 @@ export function serviceSpec(job: SwarmJob, id: string, configs: Array<{ id: stri
     TaskTemplate: {
       ContainerSpec: {
         Image: job.image,
-        Command: entrypoint(job),
+        Command: entrypoint(job, swarmLayout(job)),
         User: '0:0',
         Env: job.env ?? [],
         Labels: { ...(job.labels ?? {}), 'specweave.owned': 'true' },

@@ -37,6 +37,7 @@ import { describeRun } from './runSpec';
 import { WARM_DIR } from './warm';
 import { sweepOrphans } from './sweep';
 import { SwarmExecutor } from './swarmExecutor';
+import { KubernetesExecutor } from '../kubernetes/kubernetesExecutor';
 import { errnoCode, errorText } from '../../core/errorText';
 
 export interface VerifyRequest {
@@ -81,6 +82,8 @@ export interface VerifierServiceOptions {
   backend?: Backend;
   /** Placement constraints of the `swarm` backend's runs (`node.role==worker`). */
   swarmConstraints?: string[];
+  /** The `kubernetes` backend's namespace (default: the kubeconfig context's). */
+  namespace?: string;
   /** The engines of the `pool` backend. The first one resolves and builds images; the others get them from it. */
   pool?: PoolMemberSpec[];
   /** Where the pool keeps the image saves it loads into engines that lack an image (default: a folder under the OS temp dir). */
@@ -179,6 +182,11 @@ export class VerifierService {
       // The engine is a swarm manager: images are resolved there; every node must hold them (swarmExecutor.ts).
       this.engine = opts.engine instanceof Engine ? opts.engine : new Engine(opts.engine ?? {});
       this.executor = new SwarmExecutor(this.engine, { ...(opts.swarmConstraints ? { constraints: opts.swarmConstraints } : {}), ...(opts.log ? { log: opts.log } : {}) });
+    } else if (opts.backend === 'kubernetes') {
+      if (opts.warm) throw new Error('warm containers are for the local and pool backends: a Kubernetes run is a Job of its own');
+      // Images are resolved on the local engine; the cluster's nodes pull them by the same reference (kubernetesExecutor.ts).
+      this.engine = opts.engine instanceof Engine ? opts.engine : new Engine(opts.engine ?? {});
+      this.executor = new KubernetesExecutor({ ...(opts.namespace ? { namespace: opts.namespace } : {}), ...(opts.log ? { log: opts.log } : {}) });
     } else {
       this.engine = opts.engine instanceof Engine ? opts.engine : new Engine(opts.engine ?? {});
       this.executor = new LocalExecutor(this.engine, { warm: opts.warm === true, log: opts.log });
@@ -200,6 +208,13 @@ export class VerifierService {
         await this.executor.ready();
       } catch (e) {
         throw new EngineUnavailableError('engine_down', this.engine.describe(), errorText(e));
+      }
+    }
+    if (this.executor instanceof KubernetesExecutor) {
+      try {
+        await this.executor.ready();
+      } catch (e) {
+        throw new EngineUnavailableError('engine_down', undefined, `kubernetes: ${errorText(e)}`);
       }
     }
     return this.engine.describe();
@@ -378,7 +393,7 @@ export class VerifierService {
         owner: { pid: process.pid, host: os.hostname() },
         createdAt: Date.now(),
         testPatchPaths: testPatchPaths(testPatch),
-        ...(this.executor.backend === 'swarm' ? { detached: true } : {}),
+        ...(this.executor.backend === 'swarm' || this.executor.backend === 'kubernetes' ? { detached: true } : {}),
       };
       const desc = describeRun(specInput);
       // Warm containers hold an uploaded repository (their reset is git's) and no unpacked files.

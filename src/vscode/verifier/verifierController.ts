@@ -97,6 +97,9 @@ export function backendFromSettings(set: { verifierBackend: string; verifierPool
   if (parsed.ok && parsed.backend === 'swarm') {
     return { ok: false, message: 'specweave.verifier.backend: "swarm" runs from the CLI for now (specweave verify DATASET --backend swarm --host MANAGER); the workbench runs "local" or "pool"' };
   }
+  if (parsed.ok && parsed.backend === 'kubernetes') {
+    return { ok: false, message: 'specweave.verifier.backend: "kubernetes" runs from the CLI for now (specweave verify DATASET --backend kubernetes, the cluster from KUBECONFIG); the workbench runs "local" or "pool"' };
+  }
   if (!parsed.ok || parsed.backend !== 'pool') return parsed;
   const entries = set.verifierPool;
   if (!Array.isArray(entries) || entries.some((e) => typeof e !== 'string')) {

@@ -8,7 +8,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, beforeEach, test } from 'node:test';
+import { END, MARKER } from '../../../src/adapters/docker/jobEntrypoint';
 import type { KubernetesRun } from '../../../src/adapters/kubernetes/jobManifest';
+import { MAX_ARCHIVE_BYTES, PART_BYTES } from '../../../src/adapters/kubernetes/jobManifest';
 import { defaultKubeConfig, KubernetesJobRunner } from '../../../src/adapters/kubernetes/jobRunner';
 import { tmpDir } from '../../unit/helpers/tmp';
 import { FakeKubeApi } from './fakeApiServer';
@@ -59,6 +61,8 @@ beforeEach(() => {
   delete api.refuseJobs;
 });
 
+const NONCE = 'n0nce5eed1234567';
+
 const run = (over: Partial<KubernetesRun> = {}): KubernetesRun => ({
   name: 'verify format-precision/a1',
   id: 'a1b2c3d4e5f6',
@@ -66,19 +70,33 @@ const run = (over: Partial<KubernetesRun> = {}): KubernetesRun => ({
   image: 'specweave-base:bookworm',
   command: 'python -m pytest -q tests/test_format.py; echo done',
   workdir: '/repo',
-  files: [
-    { path: 'tests/test_format.py', content: 'def test_x():\n    assert True\n' },
-    { path: 'attempt.patch', content: 'diff --git a/x b/x\n' },
-  ],
+  archive: Buffer.alloc(PART_BYTES + 10, 7),
+  readBack: [{ path: '/repo/report.xml', maxBytes: 1024 }],
   limits: { memoryBytes: 512 * 1024 * 1024, milliCpus: 1000, ephemeralBytes: 1024 * 1024 * 1024 },
   timeoutSec: 300,
+  nonce: NONCE,
   ...over,
 });
 
-test('contract: a run creates a locked-down Job, reads its exit code and log, and deletes what it made', async () => {
-  api.endings = [{ kind: 'exit', code: 3, log: '1 failed\n', node: 'worker-7' }];
+/** A log as the entrypoint writes it: the command's stdout, then the trailer with the files asked back. */
+function entrypointLog(stdout: string, code: number, files: Array<string | undefined>, nonce = NONCE): string {
+  const back = files.map((f, i) => (f === undefined ? `file ${i} -` : `file ${i}\n${Buffer.from(f).toString('base64')}\nend`));
+  return `${stdout}\n${MARKER} ${nonce} ${code}\noom 0\ntook 10.25 11.5\n${back.join('\n')}\n${END} ${nonce}\n`;
+}
+
+test('contract: a run creates a locked-down Job, reads its exit code, stdout, stderr and files from the log, and deletes what it made', async () => {
+  api.endings = [{ kind: 'exit', code: 0, log: entrypointLog('1 failed\n', 3, ['<testsuite/>', 'a warning\n']), node: 'worker-7' }];
   const r = await runner.run(run());
-  assert.deepEqual(r, { status: 'exited', exitCode: 3, output: '1 failed\n', node: 'worker-7', tries: 1, notes: [] });
+  assert.equal(r.status, 'exited');
+  assert.equal(r.exitCode, 3, 'the command\'s code from the trailer, though the container exited 0');
+  assert.equal(r.output, '1 failed\n');
+  assert.equal(r.stderr.toString(), 'a warning\n');
+  assert.equal(r.files['/repo/report.xml']?.toString(), '<testsuite/>');
+  assert.equal(r.commandMs, 1250);
+  assert.equal(r.oomKills, 0);
+  assert.equal(r.node, 'worker-7');
+  assert.equal(r.tries, 1);
+  assert.deepEqual(r.notes, []);
 
   // The kubeconfig's token went in every request's header.
   assert.ok(api.requests.every((q) => q.authorization === `Bearer ${TOKEN}`));
@@ -92,32 +110,52 @@ test('contract: a run creates a locked-down Job, reads its exit code and log, an
   const pod = job.spec.template.spec;
   assert.equal(pod.restartPolicy, 'Never');
   assert.equal(pod.automountServiceAccountToken, false);
-  assert.deepEqual([pod.hostNetwork, pod.hostPID, pod.hostIPC], [false, false, false]);
-  assert.equal(pod.securityContext.runAsNonRoot, true);
+  assert.deepEqual([pod.hostNetwork, pod.hostPID, pod.hostIPC, pod.shareProcessNamespace], [false, false, false, false]);
   const main = pod.containers[0];
   assert.equal(main.name, 'run');
-  assert.equal(main.workingDir, '/repo');
-  assert.deepEqual(main.securityContext, { runAsUser: 1000, runAsGroup: 1000, runAsNonRoot: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
-  assert.deepEqual(main.resources, {
-    requests: { memory: String(512 * 1024 * 1024), cpu: '1000m', 'ephemeral-storage': String(1024 * 1024 * 1024) },
-    limits: { memory: String(512 * 1024 * 1024), cpu: '1000m', 'ephemeral-storage': String(1024 * 1024 * 1024) },
-  });
-  // The init step puts the run's files in the workdir's volume from the ConfigMap.
+  // Root only to unpack and drop: no escalation, the few capabilities that takes; the command runs as the run user.
+  assert.deepEqual(main.securityContext, { runAsUser: 0, runAsGroup: 0, runAsNonRoot: false, allowPrivilegeEscalation: false, privileged: false, capabilities: { drop: ['ALL'], add: ['CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'SETUID', 'SETGID', 'SETPCAP', 'KILL'] } });
+  assert.match(main.command[2], /setpriv --reuid=1000 --regid=1000 --clear-groups --no-new-privs --inh-caps=-all --bounding-set=-all sh '\/run\/specweave\/ctl\/command\.sh' <\/dev\/null 2>'\/run\/specweave\/in\/stderr'/);
+  assert.equal(main.resources.limits.memory, String(512 * 1024 * 1024));
+  assert.equal(main.resources.limits.cpu, '1000m');
+  assert.deepEqual(main.resources.requests, main.resources.limits);
+  // The init step assembles the archive from its parts and checks its size; the parts are ConfigMaps of the run.
   const init = pod.initContainers[0];
-  assert.match(init.command[2], /cp \/input\/f0 '\/work\/tests\/test_format\.py'/);
-  assert.match(init.command[2], /mkdir -p '\/work\/tests'/);
-  const [cm] = api.created('configmaps');
-  assert.equal(cm?.data.f0, 'def test_x():\n    assert True\n');
-  assert.equal(cm?.data.command, run().command);
+  assert.equal(init.securityContext.capabilities.drop[0], 'ALL');
+  assert.equal(init.securityContext.capabilities.add, undefined);
+  assert.match(init.command[2], /cat \/run\/specweave\/parts\/0000\/part \/run\/specweave\/parts\/0001\/part > \/run\/specweave\/in\/archive\.tar/);
+  assert.match(init.command[2], new RegExp(`-eq ${PART_BYTES + 10} `));
+  const maps = api.created('configmaps');
+  assert.deepEqual(maps.map((m) => m.metadata.name), [name, `${name}-p0000`, `${name}-p0001`]);
+  assert.equal(maps[0]?.data.command, run().command);
+  assert.equal(maps[0]?.data.nonce, NONCE);
+  assert.equal(Buffer.from(maps[1]?.binaryData.part, 'base64').length, PART_BYTES);
+  assert.equal(Buffer.from(maps[2]?.binaryData.part, 'base64').length, 10);
+  // The nonce is a root-only file; the command readable by the run user.
+  const ctl = pod.volumes.find((v: { name: string }) => v.name === 'ctl');
+  assert.deepEqual(ctl.configMap.items, [{ key: 'command', path: 'command.sh', mode: 0o444 }, { key: 'nonce', path: 'nonce', mode: 0o400 }]);
   // Every ingress and egress of the run's pod denied.
   const [np] = api.created('networkpolicies');
   assert.deepEqual(np?.spec, { podSelector: { matchLabels: { 'specweave.io/run': name } }, policyTypes: ['Ingress', 'Egress'], ingress: [], egress: [] });
   assert.equal(job.spec.template.metadata.labels['specweave.io/run'], name);
 
-  // Deleted afterwards: the Job with its pods (propagation Background), the policy, the ConfigMap.
+  // Deleted afterwards: the Job with its pods (propagation Background), the policy, every ConfigMap.
   assert.deepEqual(api.deleted('jobs').map((d) => [d.name, d.query.get('propagationPolicy')]), [[name, 'Background']]);
   assert.deepEqual(api.deleted('networkpolicies').map((d) => d.name), [name]);
-  assert.deepEqual(api.deleted('configmaps').map((d) => d.name), [name]);
+  assert.deepEqual(api.deleted('configmaps').map((d) => d.name), [name, `${name}-p0000`, `${name}-p0001`]);
+  assert.equal(api.objects.size, 0);
+});
+
+test('contract: a marker printed by the command without the nonce is output, not a result; a log with no trailer is a failure', async () => {
+  api.endings = [{ kind: 'exit', code: 0, log: entrypointLog(`fake\n${MARKER} 0000000000000000 0\n${END} 0000000000000000\n`, 1, [undefined, '']) }];
+  const r = await runner.run(run({ id: 'forged01' }));
+  assert.equal(r.exitCode, 1);
+  assert.match(r.output, /^fake\n__SPECWEAVE_EXIT__ 0000000000000000 0\n/);
+  api.reset();
+  api.endings = [{ kind: 'exit', code: 0, log: 'no trailer here\n' }];
+  const lost = await runner.run(run({ id: 'notrailer01' }));
+  assert.equal(lost.status, 'failed');
+  assert.match(lost.reason ?? '', /its log has no result trailer \(the run container exited 0\)/);
   assert.equal(api.objects.size, 0);
 });
 
@@ -133,11 +171,12 @@ test('contract: a Job past its activeDeadlineSeconds is a timeout, and is delete
 });
 
 test('contract: an evicted pod moves the run to a new Job once; both are deleted', async () => {
-  api.endings = [{ kind: 'evict' }, { kind: 'exit', code: 0, log: 'ok\n' }];
+  api.endings = [{ kind: 'evict' }, { kind: 'exit', code: 0, log: entrypointLog('ok\n', 0, [undefined, '']) }];
   const r = await runner.run(run({ id: 'evict0001' }));
   assert.equal(r.status, 'exited');
   assert.equal(r.exitCode, 0);
   assert.equal(r.tries, 2);
+  assert.equal(r.output, 'ok\n');
   assert.match(r.reason ?? '', /the first pod was evicted \(evicted: The node was low on resource: memory\.\)/);
   const names = api.created('jobs').map((j) => j.metadata.name as string);
   assert.equal(names.length, 2);
@@ -148,7 +187,7 @@ test('contract: an evicted pod moves the run to a new Job once; both are deleted
 
 test('contract: a cluster without the NetworkPolicy API still runs, and the result says the network is not restricted by it', async () => {
   api.noNetworkPolicies = true;
-  api.endings = [{ kind: 'exit', code: 0, log: '' }];
+  api.endings = [{ kind: 'exit', code: 0, log: entrypointLog('', 0, [undefined, '']) }];
   const r = await runner.run(run({ id: 'nopolicy01' }));
   assert.equal(r.status, 'exited');
   assert.deepEqual(r.notes, ["no NetworkPolicy API on this cluster: the pod's network is not restricted by the cluster"]);
@@ -160,15 +199,15 @@ test('contract: a refused Job is a failure naming the refusal; the ConfigMap and
   const r = await runner.run(run({ id: 'refused01' }));
   assert.equal(r.status, 'failed');
   assert.match(r.reason ?? '', /403|forbidden/i);
-  assert.equal(api.deleted('configmaps').length, 1);
+  assert.equal(api.deleted('configmaps').length, 3);
   assert.equal(api.deleted('networkpolicies').length, 1);
   assert.equal(api.objects.size, 0);
 });
 
-test('contract: a file path out of the workdir is refused before anything is sent', async () => {
-  const r = await runner.run(run({ id: 'badpath01', files: [{ path: '../etc/passwd', content: 'x' }] }));
+test('contract: an archive over what ConfigMaps may carry is refused before anything is sent, saying what to do', async () => {
+  const r = await runner.run(run({ id: 'huge01', archive: Buffer.alloc(MAX_ARCHIVE_BYTES + 1) }));
   assert.equal(r.status, 'failed');
-  assert.match(r.reason ?? '', /file path "\.\.\/etc\/passwd" must be relative, inside the workdir/);
+  assert.match(r.reason ?? '', /archive is \d+ bytes, over the \d+ the kubernetes backend delivers in ConfigMaps: give the task an image that holds its repository/);
   assert.equal(api.requests.length, 0);
 });
 

@@ -14,19 +14,22 @@ import { executionFlags, executionOptions } from '../../../src/cli/containerRun'
 import { parseBackend, runPlace } from '../../../src/core/verify/backend';
 import type { VerifierRunRecord } from '../../../src/core/verify/runResult';
 
-test('local, pool and swarm run; kubernetes is refused naming the setting or flag; --host reads as the backend needs', () => {
+test('the four backends parse; an unknown one is refused naming the setting or flag; --host reads as the backend needs', () => {
   assert.deepEqual(parseBackend(undefined, 'specweave.verifier.backend'), { ok: true, backend: 'local' });
   assert.deepEqual(parseBackend('local', '--backend'), { ok: true, backend: 'local' });
   assert.deepEqual(parseBackend('pool', '--backend'), { ok: true, backend: 'pool' });
   assert.deepEqual(parseBackend('swarm', '--backend'), { ok: true, backend: 'swarm' });
-  const k8s = parseBackend('kubernetes', 'specweave.verifier.backend');
-  assert.equal(k8s.ok, false);
-  assert.match((k8s as { message: string }).message, /^specweave\.verifier\.backend: the "kubernetes" backend is not built yet; "local", "pool", "swarm" run/);
+  assert.deepEqual(parseBackend('kubernetes', 'specweave.verifier.backend'), { ok: true, backend: 'kubernetes' });
   assert.match((parseBackend('mesos', '--backend') as { message: string }).message, /^--backend: unknown backend "mesos"; one of local, pool, swarm, kubernetes/);
   const flags = { ...executionFlags };
   assert.deepEqual(executionOptions(parseArgs(['--backend', 'local', '--warm'], flags)), { backend: 'local', warm: true, engine: {} });
   assert.deepEqual(executionOptions(parseArgs(['--host', 'unix:///a.sock'], flags)), { backend: 'local', warm: false, engine: { host: 'unix:///a.sock' } });
-  assert.throws(() => executionOptions(parseArgs(['--backend', 'kubernetes'], flags)), /--backend: the "kubernetes" backend is not built yet/);
+  // Kubernetes: the namespace checked; no warm containers; solver trials stay local; --host still names the image engine.
+  assert.deepEqual(executionOptions(parseArgs(['--backend', 'kubernetes', '--namespace', 'audits'], flags)), { backend: 'kubernetes', warm: false, engine: {}, namespace: 'audits' });
+  assert.throws(() => executionOptions(parseArgs(['--backend', 'kubernetes', '--namespace', 'Audits_1'], flags)), /--namespace "Audits_1": a namespace is a DNS label/);
+  assert.throws(() => executionOptions(parseArgs(['--backend', 'kubernetes', '--warm'], flags)), /--warm: warm containers are for the local and pool backends; a Kubernetes run/);
+  assert.throws(() => executionOptions(parseArgs(['--namespace', 'audits'], flags)), /--namespace is for --backend kubernetes/);
+  assert.throws(() => executionOptions(parseArgs(['--backend', 'kubernetes'], flags), { pool: false, command: 'specweave solve' }), /--backend kubernetes: specweave solve runs on one engine/);
   // The pool: one --host per engine, with its capacity; a bad entry or no engine is a usage error naming --host.
   assert.deepEqual(executionOptions(parseArgs(['--backend', 'pool', '--host', 'unix:///a.sock,capacity=2', '--host', 'tcp://h:2376'], flags)), {
     backend: 'pool',

@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import { describeRun } from '../../../src/adapters/docker/runSpec';
 import { swarmJobOf } from '../../../src/adapters/docker/swarmExecutor';
 import type { SwarmJob } from '../../../src/adapters/docker/swarmJobs';
-import { entrypoint, MAX_CONFIG_BYTES, NeedleSplit, readTrailer, serviceSpec } from '../../../src/adapters/docker/swarmJobs';
+import { entrypoint, NeedleSplit, readTrailer } from '../../../src/adapters/docker/jobEntrypoint';
+import { MAX_CONFIG_BYTES, serviceSpec, swarmLayout } from '../../../src/adapters/docker/swarmJobs';
 import { isOrphan } from '../../../src/adapters/docker/sweep';
 
 test('the trailer: the exit code, the OOM kills, the command\'s time, the files asked back; incomplete until its end line', () => {
@@ -78,12 +79,13 @@ test('the service: a one-shot job, limits, the entrypoint\'s few capabilities, o
 test('the entrypoint: parses as sh; unpacks every part of the archive; drops to the run user with no capabilities', () => {
   const archive = Buffer.alloc(MAX_CONFIG_BYTES * 2 + 1);
   for (const user of ['1000:1000', '', 'app', "o'brien:staff"]) {
-    const script = entrypoint(job({ user, archive, readBack: [{ path: "/x/it's.xml", maxBytes: 9 }] }))[2] as string;
+    const j = job({ user, archive, readBack: [{ path: "/x/it's.xml", maxBytes: 9 }] });
+    const script = entrypoint(j, swarmLayout(j))[2] as string;
     execFileSync('sh', ['-n', '-c', script]);
-    assert.match(script, /archive\.0000 \/run\/specweave\/archive\.0001 \/run\/specweave\/archive\.0002 \| tar -x/);
-    assert.match(script, /setpriv --reuid=\S+ --regid=.* --clear-groups --no-new-privs --inh-caps=-all --bounding-set=-all sh \/run\/specweave\/command\.sh/);
+    assert.match(script, /'\/run\/specweave\/archive\.0000' '\/run\/specweave\/archive\.0001' '\/run\/specweave\/archive\.0002' \| tar -x/);
+    assert.match(script, /setpriv --reuid=\S+ --regid=.* --clear-groups --no-new-privs --inh-caps=-all --bounding-set=-all sh '\/run\/specweave\/command\.sh' <\/dev\/null\n/);
   }
-  assert.match(entrypoint(job({ user: '' }))[2] as string, /setpriv --reuid=0 --regid=0/, 'root still loses its capabilities');
+  assert.match(entrypoint(job({ user: '' }), swarmLayout({}))[2] as string, /setpriv --reuid=0 --regid=0/, 'root still loses its capabilities');
 });
 
 test('a run description becomes the job of the same driver, user, workdir, limits, deadline and reports', () => {
