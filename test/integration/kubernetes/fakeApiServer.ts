@@ -4,8 +4,18 @@
 // Every request is recorded (method, path, query, the Authorization header, the body).
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { PodEnding } from './dockerKubelet';
 
-export type JobEnding = { kind: 'exit'; code: number; log: string; node?: string } | { kind: 'deadline'; log?: string } | { kind: 'evict' } | { kind: 'never' };
+export type JobEnding =
+  | { kind: 'exit'; code: number; log: string; node?: string; initCode?: number; oomKilled?: boolean }
+  | { kind: 'deadline'; log?: string }
+  | { kind: 'evict' }
+  | { kind: 'never' }
+  /** The kubelet is still running the pod. */
+  | { kind: 'running' };
+
+/** Runs a Job's pod somewhere real (dockerKubelet.ts) with the ConfigMaps it names; resolves with how it ended. */
+export type Kubelet = (job: Record<string, unknown>, configMaps: Map<string, Record<string, unknown>>) => Promise<PodEnding>;
 
 export interface Recorded {
   method: string;
@@ -26,6 +36,10 @@ export class FakeKubeApi {
   noNetworkPolicies = false;
   /** Refuse Job creation with this status. */
   refuseJobs?: number;
+  /** Run each Job's pod with this (its ending then comes from the run, not from `endings`). */
+  kubelet?: Kubelet;
+  /** The kubelet's runs still going. */
+  readonly pods: Array<Promise<void>> = [];
   private jobs = 0;
   private readonly reads = new Map<string, number>();
   private server?: http.Server;
@@ -82,7 +96,21 @@ export class FakeKubeApi {
       const n = (body.metadata as Obj).name as string;
       if (this.objects.has(key(n))) return this.status(res, 409, 'AlreadyExists', `${kind} "${n}" already exists`);
       this.objects.set(key(n), body);
-      if (kind === 'jobs') {
+      if (kind === 'jobs' && this.kubelet) {
+        const maps = new Map([...this.objects.entries()].filter(([k]) => k.startsWith(`configmaps/${ns}/`)).map(([k, v]) => [k.split('/')[2] as string, v]));
+        const pod: Obj = { apiVersion: 'v1', kind: 'Pod', metadata: { name: `${n}-pod`, namespace: ns, labels: { 'job-name': n } }, spec: { nodeName: 'docker-kubelet' }, status: { phase: 'Running' }, ending: { kind: 'running' } };
+        this.objects.set(`pods/${ns}/${n}-pod`, pod);
+        this.pods.push(
+          this.kubelet(body, maps).then(
+            (e) => {
+              pod.ending = e.deadline ? { kind: 'deadline', log: e.log } : { kind: 'exit', code: e.code ?? 1, log: e.log, node: 'docker-kubelet', ...(e.initCode !== undefined ? { initCode: e.initCode } : {}), ...(e.oomKilled ? { oomKilled: true } : {}) };
+            },
+            (err: unknown) => {
+              pod.ending = { kind: 'exit', code: 1, initCode: 1, log: `the fake kubelet could not run the pod: ${String(err)}` };
+            },
+          ),
+        );
+      } else if (kind === 'jobs') {
         const ending = this.endings[Math.min(this.jobs, this.endings.length - 1)] as JobEnding;
         this.jobs++;
         this.objects.set(`pods/${ns}/${n}-pod`, { apiVersion: 'v1', kind: 'Pod', metadata: { name: `${n}-pod`, namespace: ns, labels: { 'job-name': n } }, spec: { nodeName: ending.kind === 'exit' ? (ending.node ?? 'node-a') : 'node-a' }, status: { phase: 'Running' }, ending });
@@ -97,9 +125,13 @@ export class FakeKubeApi {
       this.reads.set(name, reads);
       const pod = this.objects.get(`pods/${ns}/${name}-pod`) as Obj;
       const ending = pod.ending as JobEnding;
-      if (reads < 2 || ending.kind === 'never') return this.send(res, 200, { ...job, status: { active: 1 } });
+      if (reads < 2 || ending.kind === 'never' || ending.kind === 'running') return this.send(res, 200, { ...job, status: { active: 1 } });
+      if (ending.kind === 'exit' && ending.initCode !== undefined) {
+        pod.status = { phase: 'Failed', initContainerStatuses: [{ name: 'inputs', state: { terminated: { exitCode: ending.initCode, reason: 'Error' } } }], containerStatuses: [{ name: 'run', state: { waiting: { reason: 'PodInitializing' } } }] };
+        return this.send(res, 200, { ...job, status: { failed: 1, conditions: [{ type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded' }] } });
+      }
       if (ending.kind === 'exit') {
-        pod.status = { phase: ending.code === 0 ? 'Succeeded' : 'Failed', containerStatuses: [{ name: 'run', state: { terminated: { exitCode: ending.code, reason: ending.code === 0 ? 'Completed' : 'Error' } } }] };
+        pod.status = { phase: ending.code === 0 ? 'Succeeded' : 'Failed', containerStatuses: [{ name: 'run', state: { terminated: { exitCode: ending.code, reason: ending.oomKilled ? 'OOMKilled' : ending.code === 0 ? 'Completed' : 'Error' } } }] };
         return this.send(res, 200, { ...job, status: ending.code === 0 ? { succeeded: 1, conditions: [{ type: 'Complete', status: 'True' }] } : { failed: 1, conditions: [{ type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded' }] } });
       }
       if (ending.kind === 'deadline') {
