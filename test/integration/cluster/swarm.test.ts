@@ -4,6 +4,7 @@
 // user); a run past its deadline is a timeout and its service is removed; a worker killed under a run moves it to
 // another node once. Nothing of ours is left on the swarm afterwards.
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -79,6 +80,36 @@ test('past its deadline a run is a timeout, and its service is removed', async (
   assert.equal(r.status, 'timeout');
   assert.match(r.reason ?? '', /no result within 3000 ms/);
   assert.deepEqual(await leftovers(), []);
+});
+
+test("a worker's link taken down under a run: the manager loses it, the run moves to another node once and finishes there", async () => {
+  const docker = await manager.docker();
+  const nodes = (await docker.listNodes()) as Array<{ ID: string; Status: { Addr: string } }>;
+  const byAddr = new Map(nodes.map((n) => [n.ID, n.Status.Addr]));
+  const cut: string[] = [];
+  const link = (ns: string, state: 'up' | 'down') => execFileSync('nsenter', [`--net=/run/netns/${ns}`, 'ip', 'link', 'set', 'eth0', state]);
+  let victim: string | undefined;
+  const cutting = new SwarmJobRunner(manager, {
+    watchMs: 250,
+    onRunning: (_job, node, attempt) => {
+      if (attempt !== 1) return;
+      victim = node;
+      const ns = `${NAME}-n${Number((byAddr.get(node) as string).split('.')[3]) - 10}`;
+      link(ns, 'down');
+      cut.push(ns);
+    },
+  });
+  try {
+    const r = await cutting.run(job({ command: 'echo started; sleep 5; echo done' }));
+    assert.equal(r.tries, 2, JSON.stringify(r));
+    assert.equal(r.status, 'exited', r.reason);
+    assert.equal(r.output, 'started\ndone\n', "the second try's output only");
+    assert.notEqual(r.node, victim);
+    assert.match(r.reason ?? '', /went down under the first try/);
+  } finally {
+    // Back up, so that the next test has two workers again (the swarm sees it Ready within seconds).
+    for (const ns of cut) link(ns, 'up');
+  }
 });
 
 test('a worker killed under a run: the run moves to another node once and finishes there', async () => {
