@@ -25,7 +25,7 @@ const ROUNDS = i > 0 ? Number(process.argv[i + 1]) : 2;
 const ROOT = path.resolve(__dirname, '..');
 const script = (name: string, ...a: string[]) => execFileSync('bash', [path.join(ROOT, 'scripts', name), '--name', NAME, ...a], { encoding: 'utf8' });
 
-async function verify(args: string[]): Promise<{ ms: number; verdicts: string[] }> {
+async function verify(args: string[]): Promise<{ ms: number; verdicts: string[]; reasons: string[] }> {
   let stdout = '';
   let stderr = '';
   setOutput({ stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
@@ -37,9 +37,9 @@ async function verify(args: string[]): Promise<{ ms: number; verdicts: string[] 
     setOutput(undefined);
   }
   const ms = Number(process.hrtime.bigint() - t) / 1e6;
-  const runs = stdout.trim().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { attemptId: string; status: string });
+  const runs = stdout.trim().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { attemptId: string; status: string; reason: string });
   if ((code !== 0 && code !== 1) || runs.length === 0 || runs.some((r) => r.status === 'infra_error')) throw new Error(`verify ${args.join(' ')}: code ${code}\n${stderr}`);
-  return { ms: ms / runs.length, verdicts: runs.map((r) => `${r.attemptId} ${r.status}`).sort() };
+  return { ms: ms / runs.length, verdicts: runs.map((r) => `${r.attemptId} ${r.status}`).sort(), reasons: runs.map((r) => `${r.attemptId} ${r.status}: ${r.reason}`).sort() };
 }
 
 async function main(): Promise<void> {
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
     for (let r = 0; r < ROUNDS; r++) {
       for (const m of r % 2 === 0 ? names : [...names].reverse()) {
         const got = await verify(modes[m] as string[]);
-        if (got.verdicts.join('\n') !== reference.join('\n')) throw new Error(`${m}: verdicts differ from local:\n${got.verdicts.join('\n')}`);
+        if (got.verdicts.join('\n') !== reference.join('\n')) throw new Error(`${m}: verdicts differ from local:\n${got.reasons.join('\n')}`);
         per[m]?.push(got.ms);
       }
     }

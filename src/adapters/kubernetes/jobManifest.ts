@@ -81,7 +81,8 @@ export function entrypointReadBack(run: Pick<KubernetesRun, 'readBack'>): Array<
 
 export function buildRunObjects(run: KubernetesRun): KubernetesObjects {
   const name = objectName(run);
-  const labels = { [OWNED_LABEL]: 'true', [RUN_LABEL]: name, ...(run.labels ?? {}) };
+  // Ours last: the run label is what the NetworkPolicy selects the pod by, and no label of the caller may change it.
+  const labels = { ...(run.labels ?? {}), [OWNED_LABEL]: 'true', [RUN_LABEL]: name };
   const archive = run.archive ?? Buffer.alloc(0);
   if (archive.length > MAX_ARCHIVE_BYTES) {
     throw new ManifestError(`the run's archive is ${archive.length} bytes, over the ${MAX_ARCHIVE_BYTES} the kubernetes backend delivers in ConfigMaps: give the task an image that holds its repository`);

@@ -1,7 +1,8 @@
 // One run as a Kubernetes Job (issue 15, item 5), through @kubernetes/client-node with the kubeconfig found the usual
 // way (KUBECONFIG, ~/.kube/config, or the in-cluster service account): the objects of jobManifest.ts created, the Job
-// watched until it completes, fails or passes its deadline, the pod's exit code and logs read for grading, and every
-// object deleted afterwards, whatever the ending. A pod evicted under the run moves it to a new Job once. Tested
+// watched until it completes, fails or passes its deadline (its node reported once the pod has one), the pod's log
+// split at the entrypoint's nonce-framed trailer (../docker/jobEntrypoint.ts: the command's exit code, stderr and
+// report files), and every object deleted afterwards, whatever the ending. A pod evicted under the run moves it to a new Job once. Tested
 // against a loopback API server of the tests (contract tests: no control plane can be installed here). docs/cluster.md.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -11,7 +12,7 @@ import { errorText } from '../../core/errorText';
 import type { KubernetesRun } from './jobManifest';
 import type { Trailer } from '../docker/jobEntrypoint';
 import { MARKER, readTrailer } from '../docker/jobEntrypoint';
-import { buildRunObjects, objectName, entrypointReadBack } from './jobManifest';
+import { buildRunObjects, entrypointReadBack, objectName, OWNED_LABEL } from './jobManifest';
 
 export interface KubernetesRunResult {
   status: 'exited' | 'timeout' | 'failed';
@@ -114,6 +115,40 @@ export class KubernetesJobRunner {
     } catch (e) {
       throw new Error(`the Kubernetes API at ${this.kc.getCurrentCluster()?.server ?? '(no server)'} did not list pods in namespace ${namespace}: ${errorText(e)}`);
     }
+  }
+
+  /**
+   * Deletes the Jobs, policies and ConfigMaps of ours in `namespace` that `orphan` says nobody runs any more (their
+   * process is gone); returns what it deleted, as `kind/name`.
+   */
+  async sweep(namespace: string, orphan: (labels: Record<string, string>) => boolean): Promise<string[]> {
+    const labelSelector = `${OWNED_LABEL}=true`;
+    const gone: string[] = [];
+    const quiet = async (what: string, p: Promise<unknown>) => {
+      try {
+        await p;
+        gone.push(what);
+      } catch (e) {
+        if (statusOf(e) !== 404) throw e;
+      }
+    };
+    for (const j of (await this.batch.listNamespacedJob({ namespace, labelSelector })).items) {
+      const name = j.metadata?.name;
+      if (name && orphan(j.metadata?.labels ?? {})) await quiet(`job/${name}`, this.batch.deleteNamespacedJob({ name, namespace, propagationPolicy: 'Background' }));
+    }
+    try {
+      for (const n of (await this.net.listNamespacedNetworkPolicy({ namespace, labelSelector })).items) {
+        const name = n.metadata?.name;
+        if (name && orphan(n.metadata?.labels ?? {})) await quiet(`networkpolicy/${name}`, this.net.deleteNamespacedNetworkPolicy({ name, namespace }));
+      }
+    } catch (e) {
+      if (statusOf(e) !== 404) throw e;
+    }
+    for (const c of (await this.core.listNamespacedConfigMap({ namespace, labelSelector })).items) {
+      const name = c.metadata?.name;
+      if (name && orphan(c.metadata?.labels ?? {})) await quiet(`configmap/${name}`, this.core.deleteNamespacedConfigMap({ name, namespace }));
+    }
+    return gone;
   }
 
   async run(run: KubernetesRun, ro: KubernetesRunOptions = {}): Promise<KubernetesRunResult> {

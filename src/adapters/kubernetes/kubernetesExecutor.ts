@@ -15,6 +15,8 @@ import { CancelledError } from '../docker/executor';
 import type { ExecuteOptions } from '../docker/executor';
 import { driverCommand, executionOf, jobCaptures, readBackOf } from '../docker/jobExecution';
 import type { RunDescription } from '../docker/runSpec';
+import { LABELS } from '../docker/runSpec';
+import { isOrphan } from '../docker/sweep';
 import type { RunExecution, RunExecutor, RunHooks, RunJob } from '../docker/runExecutor';
 import type { KubernetesRun } from './jobManifest';
 import { KubernetesJobRunner } from './jobRunner';
@@ -29,6 +31,30 @@ export interface KubernetesExecutorOptions {
   /** How often a Job is looked at (default 1 s). */
   pollMs?: number;
   log?: (line: string) => void;
+}
+
+/**
+ * The run description's labels as Kubernetes labels: `specweave.pid` as `specweave.io/pid`, values cut to what a label
+ * value may hold. The ownership and run labels are the manifest's own; the run id goes as `specweave.io/run-id`.
+ */
+export function kubernetesLabels(labels: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(labels)) {
+    const key = k === LABELS.run ? 'specweave.io/run-id' : k.replace(/^specweave\./, 'specweave.io/');
+    if (k === LABELS.owned || !/^specweave\.io\/[a-z0-9-]{1,40}$/.test(key)) continue;
+    out[key] = v.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 63).replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '');
+  }
+  return out;
+}
+
+/** The owner's labels back under the names the sweep reads (`specweave.io/pid` as `specweave.pid`). */
+export function fromKubernetesLabels(labels: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of [LABELS.pid, LABELS.host, LABELS.created]) {
+    const v = labels[k.replace(/^specweave\./, 'specweave.io/')];
+    if (v !== undefined) out[k] = v;
+  }
+  return out;
 }
 
 /** The Kubernetes run of a run description (pure): the same image, user, workdir, driver, limits and reports. */
@@ -47,7 +73,7 @@ export function kubernetesRunOf(d: RunDescription, archive: Buffer, namespace: s
     limits: { memoryBytes: d.hostConfig.Memory, milliCpus: Math.max(1, Math.round(d.hostConfig.NanoCpus / 1e6)), ephemeralBytes: d.diskLimitBytes },
     timeoutSec: Math.ceil(d.clientDeadlineMs / 1000) + START_SLACK_SEC,
     nonce,
-    labels: Object.fromEntries(Object.entries(d.labels).map(([k, v]) => [k.replace(/^specweave\./, 'specweave.io/'), v.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 63).replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, '')])),
+    labels: kubernetesLabels(d.labels),
   };
 }
 
@@ -117,6 +143,11 @@ export class KubernetesExecutor implements RunExecutor {
       ...(r.node ? { node: `${r.node} kubernetes node` } : {}),
       ...(r.tries === 2 ? { movedFrom: r.reason ?? 'its first pod was evicted' } : {}),
     });
+  }
+
+  /** Deletes the Jobs, policies and ConfigMaps a dead process of ours left in the namespace (the sweep's rule). */
+  async sweep(): Promise<string[]> {
+    return this.runner.sweep(this.namespace, (l) => isOrphan(fromKubernetesLabels(l), {}));
   }
 
   async close(): Promise<void> {

@@ -150,6 +150,12 @@ export class FakeKubeApi {
       });
       return this.send(res, 200, { apiVersion: 'v1', kind: 'PodList', metadata: {}, items });
     }
+    if (req.method === 'GET' && !name) {
+      // A list by `key=value` selectors, as the sweep asks.
+      const sel = (url.searchParams.get('labelSelector') ?? '').split(',').filter(Boolean).map((p) => p.split('=') as [string, string]);
+      const items = [...this.objects.entries()].filter(([k, v]) => k.startsWith(`${kind}/${ns}/`) && sel.every(([lk, lv]) => (v.metadata as Obj).labels?.[lk] === lv)).map(([, v]) => v);
+      return this.send(res, 200, { apiVersion: 'v1', kind: 'List', metadata: {}, items });
+    }
     if (req.method === 'GET' && kind === 'pods' && name && sub === 'log') {
       const pod = this.objects.get(`pods/${ns}/${name}`);
       if (!pod) return this.status(res, 404, 'NotFound', `pods "${name}" not found`);

@@ -6,12 +6,14 @@
 // what it made. They are not cluster tests: docs/cluster.md gives the recipe for a real cluster.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, beforeEach, test } from 'node:test';
 import { END, MARKER } from '../../../src/adapters/docker/jobEntrypoint';
 import type { KubernetesRun } from '../../../src/adapters/kubernetes/jobManifest';
 import { MAX_ARCHIVE_BYTES, PART_BYTES } from '../../../src/adapters/kubernetes/jobManifest';
 import { defaultKubeConfig, KubernetesJobRunner } from '../../../src/adapters/kubernetes/jobRunner';
+import { KubernetesExecutor } from '../../../src/adapters/kubernetes/kubernetesExecutor';
 import { tmpDir } from '../../unit/helpers/tmp';
 import { FakeKubeApi } from './fakeApiServer';
 
@@ -225,4 +227,20 @@ test('contract: a kubeconfig that cannot be read, or none anywhere, is a clear e
     process.env.KUBECONFIG = was;
     process.env.HOME = home;
   }
+});
+
+test('contract: the sweep deletes the Jobs, policies and ConfigMaps a dead process of ours left, and nothing a live one runs', async () => {
+  const host = os.hostname();
+  const labels = (pid: number) => ({ 'specweave.io/owned': 'true', 'specweave.io/pid': String(pid), 'specweave.io/host': host, 'specweave.io/created': String(Date.now()) });
+  const dead = 2 ** 22 + 17; // above the kernel's pid range: no process has it
+  for (const [kind, name, pid] of [['jobs', 'left-1', dead], ['networkpolicies', 'left-1', dead], ['configmaps', 'left-1', dead], ['configmaps', 'left-1-p0000', dead], ['jobs', 'live-1', process.pid], ['configmaps', 'live-1', process.pid]] as const) {
+    api.objects.set(`${kind}/audits/${name}`, { metadata: { name, namespace: 'audits', labels: labels(pid) } });
+  }
+  api.objects.set('configmaps/audits/not-ours', { metadata: { name: 'not-ours', namespace: 'audits', labels: { app: 'x' } } });
+  const executor = new KubernetesExecutor({ kubeConfig: defaultKubeConfig() });
+  assert.equal(executor.namespace, 'audits', "the kubeconfig context's namespace");
+  const gone = await executor.sweep();
+  assert.deepEqual(gone.sort(), ['configmap/left-1', 'configmap/left-1-p0000', 'job/left-1', 'networkpolicy/left-1']);
+  assert.deepEqual([...api.objects.keys()].sort(), ['configmaps/audits/live-1', 'configmaps/audits/not-ours', 'jobs/audits/live-1']);
+  api.objects.clear();
 });

@@ -84,6 +84,17 @@ test('contract: verify --backend kubernetes runs each attempt as a Job, grades i
   const jobs = api.created('jobs');
   assert.equal(jobs.length, k8s.runs.length);
   assert.ok(jobs.every((j) => j.metadata.namespace === 'audits'));
+  // Each pod is selected by its own deny-all policy (the run description's labels cannot displace the run label),
+  // and carries the owner's labels the sweep reads.
+  const policies = api.created('networkpolicies');
+  for (const j of jobs) {
+    const podLabels = j.spec.template.metadata.labels as Record<string, string>;
+    assert.equal(podLabels['specweave.io/run'], j.metadata.name);
+    assert.ok(policies.some((p) => p.spec.podSelector.matchLabels['specweave.io/run'] === j.metadata.name), `no policy selects ${j.metadata.name}`);
+    assert.equal(podLabels['specweave.io/owned'], 'true');
+    assert.equal(podLabels['specweave.io/pid'], String(process.pid));
+    assert.match(podLabels['specweave.io/run-id'] ?? '', /^\d{8}T\d+Z-[a-z0-9]+$/);
+  }
 });
 
 test('contract: verify --backend kubernetes with no cluster configured is a clear error naming where it looked', async () => {
