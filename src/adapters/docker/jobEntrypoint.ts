@@ -49,14 +49,18 @@ function dropTo(user: string | undefined): string {
 
 /** The entrypoint: as root, unpack, run the command as the run user, kill what it left, print the trailer, exit 0. */
 export function entrypoint(job: EntrypointJob, layout: JobLayout): string[] {
+  // Where one log holds both streams, the runtime merges them in whatever order it reads them: a line written to
+  // stderr could land inside the trailer. So then nothing but the trailer's own lines go to the log after the command.
+  const mixed = layout.stderrFile !== undefined;
+  const stderrEnd = mixed ? '' : `; echo >&2; echo "${END} $n" >&2`;
   const lines = [
+    ...(mixed ? ['exec 2>/dev/null'] : []),
     `n="$(cat ${shQuote(layout.nonce)})"`,
-    // A run that cannot start: the code, one line of why, and the end lines on both streams.
+    // A run that cannot start: the code, one line of why, and the end lines (on both streams where they are apart).
     'fail() {',
-    `  echo; echo "${MARKER} $n $1"; printf 'error %s\\n' "$(printf %s "$2" | tr '\\n' ' ' | head -c 500)"; echo "${END} $n"`,
-    `  echo >&2; echo "${END} $n" >&2; exit 0`,
+    `  echo; echo "${MARKER} $n $1"; printf 'error %s\\n' "$(printf %s "$2" | tr '\\n' ' ' | head -c 500)"; echo "${END} $n"${stderrEnd}; exit 0`,
     '}',
-    "command -v setpriv >/dev/null 2>&1 || fail 127 'the image has no setpriv (util-linux): the swarm backend needs it to run the command as the run user'",
+    "command -v setpriv >/dev/null 2>&1 || fail 127 'the image has no setpriv (util-linux): this backend needs it to run the command as the run user'",
   ];
   if (layout.archive.length > 0) {
     const files = layout.archive.map(shQuote).join(' ');
@@ -80,7 +84,7 @@ export function entrypoint(job: EntrypointJob, layout: JobLayout): string[] {
     const p = shQuote(f.path);
     lines.push(`if [ -f ${p} ] && [ ! -L ${p} ]; then echo "file ${i}"; head -c ${f.maxBytes} ${p} | base64; echo end; else echo "file ${i} -"; fi`);
   }
-  lines.push(`echo "${END} $n"`, 'echo >&2', `echo "${END} $n" >&2`, 'exit 0');
+  lines.push(`echo "${END} $n"${stderrEnd}`, 'exit 0');
   return ['sh', '-c', lines.join('\n')];
 }
 
@@ -159,6 +163,12 @@ export function readTrailer(tail: string, nonce: string): Trailer | undefined {
       }
       const b64: string[] = [];
       for (i++; i < lines.length && lines[i] !== 'end'; i++) b64.push(lines[i] as string);
+      // Node's decoder skips what is not base64: a line of something else would corrupt the file without a word.
+      if (b64.some((l) => !/^[A-Za-z0-9+/]*={0,2}$/.test(l))) {
+        t.error ??= `file ${idx} came back corrupted in the log (a line that is not base64 among its lines)`;
+        t.files[idx] = undefined;
+        continue;
+      }
       t.files[idx] = Buffer.from(b64.join(''), 'base64');
     } else if (line.startsWith('error ')) {
       t.error = line.slice('error '.length);

@@ -38,6 +38,8 @@ export class FakeKubeApi {
   refuseJobs?: number;
   /** Run each Job's pod with this (its ending then comes from the run, not from `endings`). */
   kubelet?: Kubelet;
+  /** Every pod log served, in order. */
+  readonly logs: string[] = [];
   /** The kubelet's runs still going. */
   readonly pods: Array<Promise<void>> = [];
   private jobs = 0;
@@ -160,7 +162,9 @@ export class FakeKubeApi {
       const pod = this.objects.get(`pods/${ns}/${name}`);
       if (!pod) return this.status(res, 404, 'NotFound', `pods "${name}" not found`);
       const ending = pod.ending as JobEnding;
-      return this.send(res, 200, ending.kind === 'exit' ? ending.log : ending.kind === 'deadline' ? (ending.log ?? '') : '', 'text/plain');
+      const log = ending.kind === 'exit' ? ending.log : ending.kind === 'deadline' ? (ending.log ?? '') : '';
+      this.logs.push(log);
+      return this.send(res, 200, log, 'text/plain');
     }
     if (req.method === 'DELETE' && name) {
       if (!this.objects.delete(key(name))) return this.status(res, 404, 'NotFound', `${kind} "${name}" not found`);

@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { Engine } from '../../../src/adapters/docker/engine';
+import { END } from '../../../src/adapters/docker/jobEntrypoint';
 import { defaultKubeConfig, KubernetesJobRunner } from '../../../src/adapters/kubernetes/jobRunner';
 import { setOutput } from '../../../src/cli/output';
 import { runCli } from '../../../src/cli/run';
@@ -125,6 +126,11 @@ test('contract: in a pod the command runs as the run user, cannot read the nonce
   assert.equal(r.exitCode, 4);
   assert.match(r.output, /^1000\n.*Permission_denied\nlo\n$/);
   assert.equal(r.stderr.toString(), 'to-stderr\n');
+  // The pod's log mixes the streams in whatever order the runtime reads them: nothing but stdout may reach it (a
+  // second end line on stderr once landed inside a report's base64 and corrupted it).
+  const served = api.logs.at(-1) ?? '';
+  assert.equal(served.split(`${END} ${base.nonce}`).length, 2, served);
+  assert.ok(served.endsWith(`${END} ${base.nonce}\n`));
   const late = await runner.run({ ...base, id: 'podcheck2', command: 'sleep 60', timeoutSec: 2 });
   assert.equal(late.status, 'timeout');
   assert.match(late.reason ?? '', /passed its deadline/);

@@ -26,6 +26,11 @@ test('the trailer: the exit code, the OOM kills, the command\'s time, the files 
   assert.equal(readTrailer(tail.replace('END__ abc', 'END__ xyz'), 'abc'), undefined, 'an end line with another nonce is not the end');
   assert.equal(readTrailer('0\noom -\n__SPECWEAVE_END__ abc\n', 'abc')?.oomKills, undefined, 'no OOM count where the kernel says none');
   assert.equal(readTrailer('127\nerror the image has no setpriv\n__SPECWEAVE_END__ abc\n', 'abc')?.error, 'the image has no setpriv');
+  // A line of something else among a file's base64 (another stream's line merged into the log) is said, not decoded.
+  const b64 = Buffer.from('<testsuite name="x"></testsuite>').toString('base64');
+  const torn = readTrailer(`1\nfile 0\n${b64.slice(0, 8)}\n\n__SPECWEAVE_END__ abc\n${b64.slice(8)}\nend\n__SPECWEAVE_END__ abc\n`, 'abc');
+  assert.equal(torn?.files[0], undefined);
+  assert.match(torn?.error ?? '', /file 0 came back corrupted in the log/);
 });
 
 test('the command\'s output is passed on as it comes, without the entrypoint\'s needle, whatever the chunking', () => {
