@@ -4,7 +4,7 @@ import { EngineUnavailableError } from '../adapters/docker/engine';
 import type { PoolMemberSpec } from '../adapters/docker/enginePool';
 import { parsePoolMembers, PoolConfigError } from '../adapters/docker/enginePool';
 import type { Backend } from '../core/verify/backend';
-import { parseBackend } from '../core/verify/backend';
+import { constraintProblem, namespaceProblem, parseBackend } from '../core/verify/backend';
 import type { FlagSpec, ParsedArgs } from './args';
 import { UsageError } from './args';
 import type { VerifierService } from '../adapters/docker/verifyService';
@@ -85,8 +85,8 @@ export function executionOptions(a: ParsedArgs, o: { pool?: boolean; command?: s
   if (b.backend === 'swarm') {
     if (o.pool === false) throw new UsageError(`--backend swarm: ${o.command ?? 'this command'} runs on one engine (give it with --host)`);
     if (warm) throw new UsageError('--warm: warm containers are for the local and pool backends; a swarm run is a task of its own');
-    const bad = constraints.find((c) => !/^[A-Za-z0-9_.-]+\s*(==|!=)\s*\S+$/.test(c));
-    if (bad !== undefined) throw new UsageError(`--constraint ${JSON.stringify(bad)}: a placement constraint reads KEY==VALUE or KEY!=VALUE (node.role==worker)`);
+    const bad = constraints.map((c) => constraintProblem(c, '--constraint')).find((m) => m !== undefined);
+    if (bad !== undefined) throw new UsageError(bad);
     return { backend: 'swarm', warm, engine: hosts[0] !== undefined ? { host: hosts[0] } : {}, ...(constraints.length ? { swarmConstraints: constraints } : {}) };
   }
   if (constraints.length > 0) throw new UsageError('--constraint is for --backend swarm');
@@ -94,7 +94,8 @@ export function executionOptions(a: ParsedArgs, o: { pool?: boolean; command?: s
   if (b.backend === 'kubernetes') {
     if (o.pool === false) throw new UsageError(`--backend kubernetes: ${o.command ?? 'this command'} runs on one engine (give it with --host)`);
     if (warm) throw new UsageError('--warm: warm containers are for the local and pool backends; a Kubernetes run is a Job of its own');
-    if (namespace !== undefined && !/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(namespace)) throw new UsageError(`--namespace ${JSON.stringify(namespace)}: a namespace is a DNS label (lowercase letters, digits and dashes, at most 63)`);
+    const badNs = namespace !== undefined ? namespaceProblem(namespace, '--namespace') : undefined;
+    if (badNs !== undefined) throw new UsageError(badNs);
     // --host still names the engine that resolves and builds images here; the cluster pulls them by the same name.
     return { backend: 'kubernetes', warm, engine: hosts[0] !== undefined ? { host: hosts[0] } : {}, ...(namespace ? { namespace } : {}) };
   }

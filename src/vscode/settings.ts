@@ -26,6 +26,10 @@ export interface Settings {
   verifierWarm: boolean;
   /** `specweave.verifier.pool`: the engines of the `pool` backend, each `ADDRESS[,capacity=N]` (checked where runs start). */
   verifierPool: unknown;
+  /** `specweave.verifier.swarmConstraints`: placement constraints of the `swarm` backend's runs (checked where runs start). */
+  verifierSwarmConstraints: unknown;
+  /** `specweave.verifier.kubernetesNamespace`: the `kubernetes` backend's namespace ('' the kubeconfig context's). */
+  verifierKubernetesNamespace: string;
 }
 
 export function readSettings(): Settings {
@@ -40,6 +44,8 @@ export function readSettings(): Settings {
     verifierBackend: String(c.get<string>('verifier.backend', 'local') ?? 'local'),
     verifierWarm: c.get<boolean>('verifier.warm', false) === true,
     verifierPool: c.get<unknown>('verifier.pool', []),
+    verifierSwarmConstraints: c.get<unknown>('verifier.swarmConstraints', []),
+    verifierKubernetesNamespace: String(c.get<string>('verifier.kubernetesNamespace', '') ?? '').trim(),
   };
 }
 

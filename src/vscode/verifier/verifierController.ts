@@ -31,7 +31,7 @@ import { QueueStatusItem, formatDuration } from './queueStatus';
 import { RUN_LOG_SCHEME, RunLogDocuments, runLogUri } from './runLogDocuments';
 import { errorText } from '../../core/errorText';
 import type { Backend } from '../../core/verify/backend';
-import { parseBackend, runPlace } from '../../core/verify/backend';
+import { constraintProblem, namespaceProblem, parseBackend, runPlace } from '../../core/verify/backend';
 import type { NodeCount, QueueRunRow } from '../../core/verify/queueView';
 import { nodeCounts, queueRowText, queueStatusText, sortQueueRows } from '../../core/verify/queueView';
 import type { PoolMemberSpec } from '../../adapters/docker/enginePool';
@@ -91,14 +91,36 @@ interface ServiceSlot {
   where: string;
 }
 
-/** Where runs go, from the settings: `local`, or `pool` with the members of `specweave.verifier.pool`; else why not. */
-export function backendFromSettings(set: { verifierBackend: string; verifierPool: unknown }): { ok: true; backend: Backend; pool?: PoolMemberSpec[] } | { ok: false; message: string } {
+/** Where runs go, from the settings, as the service takes it. */
+export interface BackendChoice {
+  backend: Backend;
+  pool?: PoolMemberSpec[];
+  swarmConstraints?: string[];
+  namespace?: string;
+}
+
+/**
+ * Where runs go, from the settings: `local`; `pool` with the members of `specweave.verifier.pool`; `swarm` on the
+ * swarm of `specweave.docker.host` (a manager) with `specweave.verifier.swarmConstraints`; `kubernetes` on the
+ * kubeconfig's cluster in `specweave.verifier.kubernetesNamespace`. Else why not, naming the setting.
+ */
+export function backendFromSettings(set: { verifierBackend: string; verifierPool: unknown; verifierWarm?: boolean; verifierSwarmConstraints?: unknown; verifierKubernetesNamespace?: string }): ({ ok: true } & BackendChoice) | { ok: false; message: string } {
   const parsed = parseBackend(set.verifierBackend, 'specweave.verifier.backend');
+  if (parsed.ok && (parsed.backend === 'swarm' || parsed.backend === 'kubernetes') && set.verifierWarm) {
+    return { ok: false, message: `specweave.verifier.warm: warm containers are for the local and pool backends; a ${parsed.backend === 'swarm' ? 'swarm task' : 'Kubernetes Job'} is a container of its own (specweave.verifier.backend is "${parsed.backend}")` };
+  }
   if (parsed.ok && parsed.backend === 'swarm') {
-    return { ok: false, message: 'specweave.verifier.backend: "swarm" runs from the CLI for now (specweave verify DATASET --backend swarm --host MANAGER); the workbench runs "local" or "pool"' };
+    const list = set.verifierSwarmConstraints ?? [];
+    if (!Array.isArray(list) || list.some((e) => typeof e !== 'string')) return { ok: false, message: 'specweave.verifier.swarmConstraints: must be a list of placement constraints, each KEY==VALUE or KEY!=VALUE' };
+    const bad = (list as string[]).map((c, i) => constraintProblem(c, `specweave.verifier.swarmConstraints entry ${i + 1}`)).find((m) => m !== undefined);
+    if (bad !== undefined) return { ok: false, message: bad };
+    return { ok: true, backend: 'swarm', ...(list.length > 0 ? { swarmConstraints: list as string[] } : {}) };
   }
   if (parsed.ok && parsed.backend === 'kubernetes') {
-    return { ok: false, message: 'specweave.verifier.backend: "kubernetes" runs from the CLI for now (specweave verify DATASET --backend kubernetes, the cluster from KUBECONFIG); the workbench runs "local" or "pool"' };
+    const ns = set.verifierKubernetesNamespace ?? '';
+    const bad = ns !== '' ? namespaceProblem(ns, 'specweave.verifier.kubernetesNamespace') : undefined;
+    if (bad !== undefined) return { ok: false, message: bad };
+    return { ok: true, backend: 'kubernetes', ...(ns !== '' ? { namespace: ns } : {}) };
   }
   if (!parsed.ok || parsed.backend !== 'pool') return parsed;
   const entries = set.verifierPool;
@@ -248,9 +270,16 @@ export class VerifierController implements vscode.Disposable {
    * The service every command shares, for this dataset and engine setting. A changed engine setting applies once
    * the queue is idle: runs already queued keep the engine they were queued for.
    */
-  private serviceFor(root: string, backend: { backend: Backend; pool?: PoolMemberSpec[] } = { backend: 'local' }): VerifierService {
+  private serviceFor(root: string, backend: BackendChoice = { backend: 'local' }): VerifierService {
     const { dockerHost: host, verifierWarm: warm } = readSettings();
-    const where = backend.backend === 'pool' ? `pool ${(backend.pool ?? []).map((m) => `${m.host},capacity=${m.capacity}`).join(' ')}` : 'local';
+    const where =
+      backend.backend === 'pool'
+        ? `pool ${(backend.pool ?? []).map((m) => `${m.host},capacity=${m.capacity}`).join(' ')}`
+        : backend.backend === 'swarm'
+          ? `swarm ${(backend.swarmConstraints ?? []).join(' ')}`
+          : backend.backend === 'kubernetes'
+            ? `kubernetes ${backend.namespace ?? ''}`
+            : 'local';
     const s = this.slot;
     if (s && s.root === root && ((s.host === host && s.warm === warm && s.where === where) || this.busy())) {
       if (s.host !== host || s.where !== where) this.line(`the engine settings changed; they apply once the current runs have finished`);
@@ -268,6 +297,8 @@ export class VerifierController implements vscode.Disposable {
       onPlaced: () => this.onProgress(service, service.queue.progress()),
       warm,
       ...(backend.backend === 'pool' ? { backend: 'pool' as const, pool: backend.pool ?? [] } : {}),
+      ...(backend.backend === 'swarm' ? { backend: 'swarm' as const, ...(backend.swarmConstraints ? { swarmConstraints: backend.swarmConstraints } : {}) } : {}),
+      ...(backend.backend === 'kubernetes' ? { backend: 'kubernetes' as const, ...(backend.namespace ? { namespace: backend.namespace } : {}) } : {}),
     });
     if (s) void s.service.close().catch(() => undefined);
     this.slot = { service, root, host, warm, where };

@@ -10,6 +10,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SpecWeaveApi } from '../../../src/vscode/extension';
 import type { VerifierBatchResult } from '../../../src/vscode/verifier/verifierController';
+import { runPod } from '../../integration/kubernetes/dockerKubelet';
+import { FakeKubeApi } from '../../integration/kubernetes/fakeApiServer';
 import { api, closeAllEditors, extensionId, openDataset, projectRoot, until } from './helpers';
 
 const TASK = 'format-precision';
@@ -49,6 +51,7 @@ describe('verifier (trusted workspace)', function () {
     await setting('verifier.reuseRuns', undefined);
     await setting('verifier.backend', undefined);
     await setting('verifier.pool', undefined);
+    await setting('verifier.kubernetesNamespace', undefined);
     fs.rmSync(path.dirname(path.dirname(root)), { recursive: true, force: true });
   });
 
@@ -211,6 +214,50 @@ describe('verifier (trusted workspace)', function () {
       await setting('verifier.backend', undefined);
       await setting('verifier.pool', undefined);
       await setting('verifier.reuseRuns', undefined);
+    }
+  });
+
+  it('runs a task on the kubernetes backend from the settings (the contract tests\' loopback API server, pods on the real engine): the local verdicts, each run named by its node in the queue view and its record', async () => {
+    const kube = new FakeKubeApi();
+    // The kubelet runs pods on the extension's own engine (made before the first Job is sent).
+    kube.kubelet = async (job, maps) => runPod(await (a.verifier.service as NonNullable<typeof a.verifier.service>).engine.docker(), job, maps);
+    const server = await kube.start();
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sw-inhost-kube-')), 'config');
+    fs.writeFileSync(file, ['apiVersion: v1', 'kind: Config', 'clusters:', '- name: loopback', '  cluster:', `    server: ${server}`, '    insecure-skip-tls-verify: true', 'users:', '- name: curator', '  user:', '    token: t', 'contexts:', '- name: ctx', '  context: { cluster: loopback, user: curator }', 'current-context: ctx', ''].join('\n'));
+    const was = process.env.KUBECONFIG;
+    process.env.KUBECONFIG = file;
+    await setting('verifier.reuseRuns', false);
+    await setting('verifier.backend', 'kubernetes');
+    try {
+      await setting('verifier.kubernetesNamespace', 'Not_A_Label');
+      const bad = await vscode.commands.executeCommand<VerifierBatchResult>('specweave.verifier.runGold', TASK);
+      assert.equal(bad.state, 'no-engine');
+      assert.match(bad.message ?? '', /specweave\.verifier\.kubernetesNamespace "Not_A_Label": a namespace is a DNS label/);
+      await setting('verifier.kubernetesNamespace', 'inhost');
+      const r = await vscode.commands.executeCommand<VerifierBatchResult>('specweave.verifier.runTask', TASK);
+      assert.equal(r.state, 'done', r.message);
+      assert.deepEqual(r.errors, []);
+      const status = Object.fromEntries(r.runs.map((x) => [x.attemptId, x.status]));
+      assert.deepEqual(status, { gold: 'passed', empty: 'failed', [FP_ATTEMPT]: 'passed', 'mini-gpt-5-mini': 'passed', [FAILING_ATTEMPT]: 'failed' }, 'the same verdicts as the local engine gives');
+      const runs = a.verifier.queueView().items.filter((i) => i.id.startsWith('run:'));
+      assert.equal(runs.length, 5);
+      for (const i of runs) assert.equal(i.description, 'done · kubernetes · docker-kubelet kubernetes node', i.label);
+      for (const x of r.runs) {
+        const dir = path.join(root, 'runs', TASK, x.attemptId);
+        const rec = fs.readdirSync(dir).filter((n) => n.endsWith('.json')).map((n) => JSON.parse(fs.readFileSync(path.join(dir, n), 'utf8')) as { runId?: string; backend?: string; node?: string }).find((y) => y.runId === x.runId);
+        assert.equal(rec?.backend, 'kubernetes', x.attemptId);
+      }
+      // Every Job went to the namespace of the setting, and every object made is deleted.
+      assert.ok(kube.created('jobs').length >= 5 && kube.created('jobs').every((j) => j.metadata.namespace === 'inhost'));
+      assert.deepEqual([...kube.objects.keys()], []);
+    } finally {
+      await setting('verifier.backend', undefined);
+      await setting('verifier.kubernetesNamespace', undefined);
+      await setting('verifier.reuseRuns', undefined);
+      if (was === undefined) delete process.env.KUBECONFIG;
+      else process.env.KUBECONFIG = was;
+      await Promise.all(kube.pods);
+      await kube.stop();
     }
   });
 
