@@ -110,6 +110,11 @@ export class EnginePool {
   }
 
   /** Pings every engine (a healthy one too: it may have died); resolves with the states. */
+  /** The engines that answered at the last check, by name. */
+  healthyEngines(): Array<{ name: string; engine: Engine }> {
+    return this.nodes.filter((n) => n.healthy).map((n) => ({ name: n.name, engine: n.engine }));
+  }
+
   async check(): Promise<PoolNodeState[]> {
     await Promise.all(this.nodes.map((n) => this.ping(n)));
     this.wake();

@@ -9,6 +9,7 @@ import type { ExecuteOptions, ExecuteResult } from './executor';
 import { CancelledError, executeRun } from './executor';
 import type { RunDescription } from './runSpec';
 import { WarmPool, WarmUnusableError } from './warm';
+import { sweepOrphans } from './sweep';
 import type { PoolMemberSpec } from './enginePool';
 import { EnginePool } from './enginePool';
 
@@ -164,6 +165,18 @@ export class PoolExecutor implements RunExecutor {
       return local.run(job, rest);
     }, o.signal);
     return { ...r.value, node: this.where(r.node), ...(r.movedFrom ? { movedFrom: `${r.movedFrom.node}: ${r.movedFrom.reason}` } : {}) };
+  }
+
+  /**
+   * Removes the containers an earlier crash left on every engine of the pool that answers (the local sweep's rule);
+   * returns their ids. The image engine is swept by the service as the local engine is.
+   */
+  async sweep(except: Engine): Promise<string[]> {
+    // An engine that does not answer is not swept; a pool with none answering fails its runs, saying why.
+    await this.ready().catch(() => undefined);
+    const engines = this.pool.healthyEngines().filter((e) => e.engine !== except);
+    const lists = await Promise.all(engines.map((e) => sweepOrphans(e.engine).catch(() => [] as string[])));
+    return lists.flat();
   }
 
   /** A pool member as run records and the queue view name it: `node2 unix:///...`. */

@@ -244,8 +244,10 @@ export class VerifierService {
   /** Removes containers an earlier crash left; done once, before the first run. */
   private ensureSwept(): Promise<void> {
     const jobs = this.executor instanceof SwarmExecutor || this.executor instanceof KubernetesExecutor ? this.executor : undefined;
-    this.swept ??= Promise.all([sweepOrphans(this.engine), jobs ? jobs.sweep() : []]).then(
-      ([ids, left]) => {
+    const pool = this.executor instanceof PoolExecutor ? this.executor : undefined;
+    this.swept ??= Promise.all([sweepOrphans(this.engine), jobs ? jobs.sweep() : [], pool ? pool.sweep(this.engine) : []]).then(
+      ([local, left, members]) => {
+        const ids = [...local, ...members];
         if (left.length > 0) this.opts.log?.(`removed ${left.length} ${jobs?.backend === 'kubernetes' ? 'Kubernetes Job(s), policies and ConfigMap(s)' : 'swarm service(s) and config(s)'} left by an earlier run`);
         if (ids.length > 0) this.opts.log?.(`removed ${ids.length} container(s) left by an earlier run`);
       },

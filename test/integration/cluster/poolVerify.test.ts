@@ -3,9 +3,11 @@
 // verdicts as the same runs on the local engine; nothing of ours is left on any engine.
 import * as assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import * as os from 'node:os';
 import Docker from 'dockerode';
 import { setOutput } from '../../../src/cli/output';
 import { runCli } from '../../../src/cli/run';
+import { BASE_IMAGE } from '../../fixtures/verify/dataset';
 import { copyExample } from '../repair/exampleCopy';
 import { clusterScript } from './clusterKit';
 
@@ -40,6 +42,14 @@ async function verify(args: string[]): Promise<{ code: number; runs: Array<{ att
 }
 
 test('verify --backend pool spreads the runs over the engines given with --host, each record says where, verdicts as on the local engine', async () => {
+  // What a crashed earlier batch left on the second and third engines (its process is gone): swept before the runs.
+  const dead = 2 ** 22 + 17; // above the kernel's pid range: no process has it
+  const left: string[] = [];
+  for (const s of sockets.slice(1)) {
+    const docker = new Docker({ socketPath: s.replace(/^unix:\/\//, '') });
+    const c = await docker.createContainer({ Image: BASE_IMAGE, Cmd: ['true'], Labels: { 'specweave.owned': '1', 'specweave.pid': String(dead), 'specweave.host': os.hostname(), 'specweave.created': String(Date.now()) } });
+    left.push(c.id);
+  }
   const root = copyExample();
   const pool = await verify([root, 'total-command', '--backend', 'pool', '--host', sockets[0] as string, '--host', sockets[1] as string, '--host', sockets[2] as string, '--concurrency', '3']);
   assert.equal(pool.code === 0 || pool.code === 1, true, pool.stderr);
@@ -58,8 +68,8 @@ test('verify --backend pool spreads the runs over the engines given with --host,
   assert.ok(local.runs.every((r) => r.backend === 'local'));
 
   for (const s of sockets) {
-    const left = await new Docker({ socketPath: s.replace(/^unix:\/\//, '') }).listContainers({ all: true, filters: { label: ['specweave.owned'] } });
-    assert.deepEqual(left.map((c) => c.Id), [], `containers left on ${s}`);
+    const remaining = await new Docker({ socketPath: s.replace(/^unix:\/\//, '') }).listContainers({ all: true, filters: { label: ['specweave.owned'] } });
+    assert.deepEqual(remaining.map((c) => c.Id), [], `containers left on ${s} (the crashed batch's: ${left.join(', ')})`);
   }
 });
 
