@@ -1,13 +1,10 @@
 // One run as a Docker Swarm `replicated-job` service (issue 15, item 4): resource limits, no network (a task attached
-// to no network has loopback only), placement constraints, files and an archive delivered as Swarm configs. Swarm
-// restarts a job task whose container fails, so the entrypoint always exits 0 and the command's exit code comes back
-// in the logs, in a trailer only the entrypoint can write: it runs as root, reads a nonce from a root-only config,
-// runs the command as the unprivileged run user (who cannot read the nonce, with no capabilities and no new
-// privileges), kills whatever the command left running, then prints `\n__SPECWEAVE_EXIT__ <nonce> <code>` and the
-// trailer: the OOM kills of the task's cgroup, the files asked back (base64), `__SPECWEAVE_END__ <nonce>`. A command
-// that prints a marker of its own cannot know the nonce. The output is collected from the service's logs, stdout and
-// stderr apart; a node that goes down under the run moves it to another node once; the service and its configs are
-// removed afterwards.
+// to no network has loopback only), placement constraints, the nonce, the command and the run's archive delivered as
+// Swarm configs. Swarm restarts a job task whose container fails, so the task runs the job entrypoint shared with the
+// Kubernetes backend (jobEntrypoint.ts): it always exits 0 and the command's exit code, OOM kills, run time and the
+// files asked back come in a nonce-framed trailer of its logs. The output is collected from the service's logs,
+// stdout and stderr apart; a node that goes down under the run moves it to another node once; the service and its
+// configs are removed afterwards.
 import { randomBytes } from 'node:crypto';
 import type Docker from 'dockerode';
 import { errorText } from '../../core/errorText';

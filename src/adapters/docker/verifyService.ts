@@ -78,7 +78,7 @@ export interface VerifierServiceOptions {
   onOutcome?: (req: VerifyRequest, outcome: ExecutionOutcome) => void;
   /** A run was given an engine (or moved to another): the queue view and the per-node counts change. */
   onPlaced?: (req: VerifyRequest, node: string) => void;
-  /** Where runs execute: `local` (the default), `pool` with `pool` members, `swarm` on the swarm `engine` manages; the caller refuses the others (`parseBackend`). */
+  /** Where runs execute: `local` (the default), `pool` with `pool` members, `swarm` on the swarm `engine` manages, `kubernetes` on the kubeconfig's cluster in `namespace`. */
   backend?: Backend;
   /** Placement constraints of the `swarm` backend's runs (`node.role==worker`). */
   swarmConstraints?: string[];

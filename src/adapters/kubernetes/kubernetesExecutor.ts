@@ -11,6 +11,7 @@
 // replaced) and a kubelet rotating a very long log keeps only its end.
 import { randomBytes } from 'node:crypto';
 import type * as k8s from '@kubernetes/client-node';
+import { errorText } from '../../core/errorText';
 import { CancelledError } from '../docker/executor';
 import type { ExecuteOptions } from '../docker/executor';
 import { driverCommand, executionOf, jobCaptures, readBackOf } from '../docker/jobExecution';
@@ -99,11 +100,6 @@ export class KubernetesExecutor implements RunExecutor {
     return this.made;
   }
 
-  /** Where runs go, for messages: the API server and the namespace. */
-  describe(): string {
-    return this.made instanceof Error ? '(no kubeconfig)' : `${this.made.kc.getCurrentCluster()?.server ?? '(no server)'} namespace ${this.namespace}`;
-  }
-
   node(): Promise<string> {
     return Promise.resolve('');
   }
@@ -147,7 +143,13 @@ export class KubernetesExecutor implements RunExecutor {
 
   /** Deletes the Jobs, policies and ConfigMaps a dead process of ours left in the namespace (the sweep's rule). */
   async sweep(): Promise<string[]> {
-    return this.runner.sweep(this.namespace, (l) => isOrphan(fromKubernetesLabels(l), {}));
+    try {
+      return await this.runner.sweep(this.namespace, (l) => isOrphan(fromKubernetesLabels(l), {}));
+    } catch (e) {
+      // An account that may create and delete but not list still runs; it just cannot clean up after a crash.
+      this.o.log?.(`kubernetes: could not look for what an earlier batch left in namespace ${this.namespace}: ${errorText(e)}`);
+      return [];
+    }
   }
 
   async close(): Promise<void> {
