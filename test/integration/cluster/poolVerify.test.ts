@@ -5,10 +5,9 @@ import * as assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import * as os from 'node:os';
 import Docker from 'dockerode';
-import { setOutput } from '../../../src/cli/output';
-import { runCli } from '../../../src/cli/run';
 import { BASE_IMAGE } from '../../fixtures/verify/dataset';
 import { copyExample } from '../repair/exampleCopy';
+import { verifyCli } from '../verifyCli';
 import { clusterScript } from './clusterKit';
 
 const script = clusterScript('swv');
@@ -23,23 +22,7 @@ after(async () => {
   await script('cluster-down.sh');
 });
 
-async function verify(args: string[]): Promise<{ code: number; runs: Array<{ attemptId: string; status: string; backend: string; node: string }>; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  setOutput({ stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
-  let code: number;
-  try {
-    code = await runCli(['verify', ...args, '--json', '--force']);
-  } finally {
-    setOutput(undefined);
-  }
-  const runs = stdout
-    .trim()
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l) as { attemptId: string; status: string; backend: string; node: string });
-  return { code, runs, stderr };
-}
+const verify = verifyCli;
 
 test('verify --backend pool spreads the runs over the engines given with --host, each record says where, verdicts as on the local engine', async () => {
   // What a crashed earlier batch left on the second and third engines (its process is gone): swept before the runs.

@@ -4,9 +4,9 @@
 import * as assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import Docker from 'dockerode';
-import { setOutput } from '../../../src/cli/output';
-import { runCli } from '../../../src/cli/run';
 import { copyExample } from '../repair/exampleCopy';
+import type { RunLine } from '../verifyCli';
+import { verifyCli } from '../verifyCli';
 import { clusterScript } from './clusterKit';
 
 const script = clusterScript('swj');
@@ -21,30 +21,8 @@ after(async () => {
   await script('cluster-down.sh');
 });
 
-interface RunLine {
-  attemptId: string;
-  status: string;
-  backend: string;
-  node: string;
-}
 
-async function verify(args: string[]): Promise<{ code: number; runs: RunLine[]; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  setOutput({ stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
-  let code: number;
-  try {
-    code = await runCli(['verify', ...args, '--json', '--force']);
-  } finally {
-    setOutput(undefined);
-  }
-  const runs = stdout
-    .trim()
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l) as RunLine);
-  return { code, runs, stderr };
-}
+const verify = verifyCli;
 
 test('verify --backend swarm runs each attempt as a job on a worker, each record names the node, verdicts as on the local engine, nothing left', async () => {
   const manager = sockets[0] as string;

@@ -11,11 +11,11 @@ import { after, before, test } from 'node:test';
 import { Engine } from '../../../src/adapters/docker/engine';
 import { END } from '../../../src/adapters/docker/jobEntrypoint';
 import { defaultKubeConfig, KubernetesJobRunner } from '../../../src/adapters/kubernetes/jobRunner';
-import { setOutput } from '../../../src/cli/output';
-import { runCli } from '../../../src/cli/run';
 import { BASE_IMAGE } from '../../fixtures/verify/dataset';
 import { tmpDir } from '../../unit/helpers/tmp';
 import { copyExample } from '../repair/exampleCopy';
+import type { RunLine } from '../verifyCli';
+import { verifyCli } from '../verifyCli';
 import { runPod } from './dockerKubelet';
 import { FakeKubeApi } from './fakeApiServer';
 
@@ -42,30 +42,8 @@ after(async () => {
   await api.stop();
 });
 
-interface RunLine {
-  attemptId: string;
-  status: string;
-  backend: string;
-  node: string;
-}
 
-async function verify(args: string[]): Promise<{ code: number; runs: RunLine[]; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  setOutput({ stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
-  let code: number;
-  try {
-    code = await runCli(['verify', ...args, '--json', '--force']);
-  } finally {
-    setOutput(undefined);
-  }
-  const runs = stdout
-    .trim()
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l) as RunLine);
-  return { code, runs, stderr };
-}
+const verify = verifyCli;
 
 test('contract: verify --backend kubernetes runs each attempt as a Job, grades its log as a local run, names the node, deletes everything', async () => {
   const k8s = await verify([copyExample(), 'total-command', '--backend', 'kubernetes', '--concurrency', '2']);
