@@ -38,6 +38,11 @@ export function driverCommand(d: RunDescription): string {
   return `exec ${[...d.entrypoint, ...d.cmd].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ')}\n`;
 }
 
+/** What every job backend takes from a run description alike: the image, the driver, its user, folder and files. */
+export function jobBase(d: RunDescription, archive: Buffer): { name: string; image: string; command: string; workdir: string; user: string; env: string[]; archive: Buffer; readBack: Array<{ path: string; maxBytes: number }> } {
+  return { name: d.name, image: d.image, command: driverCommand(d), workdir: d.workdir, user: d.user, env: d.env, archive, readBack: readBackOf(d) };
+}
+
 export interface JobEnd {
   /** `timeout`: the backend's deadline ended the job from outside. */
   status: 'exited' | 'timeout';

@@ -10,7 +10,7 @@
 // may go to (no registry here: `docker save | docker load` on each, as scripts/cluster-up.sh does).
 import type Docker from 'dockerode';
 import type { Engine } from './engine';
-import { driverCommand, executionOf, jobCaptures, readBackOf } from './jobExecution';
+import { executionOf, jobBase, jobCaptures } from './jobExecution';
 import type { ExecuteOptions } from './executor';
 import { CancelledError } from './executor';
 import type { RunDescription } from './runSpec';
@@ -31,14 +31,7 @@ export interface SwarmExecutorOptions {
 /** The Swarm job of a run description (pure): the same image, user, workdir, driver and limits as a local run. */
 export function swarmJobOf(d: RunDescription, archive: Buffer, constraints: readonly string[] = []): SwarmJob {
   return {
-    name: d.name,
-    image: d.image,
-    command: driverCommand(d),
-    workdir: d.workdir,
-    user: d.user,
-    env: d.env,
-    archive,
-    readBack: readBackOf(d),
+    ...jobBase(d, archive),
     limits: { memoryBytes: d.hostConfig.Memory, nanoCpus: d.hostConfig.NanoCpus, pids: d.hostConfig.PidsLimit },
     ulimits: d.hostConfig.Ulimits,
     timeoutMs: d.clientDeadlineMs,

@@ -14,7 +14,7 @@ import type * as k8s from '@kubernetes/client-node';
 import { errorText } from '../../core/errorText';
 import { CancelledError } from '../docker/executor';
 import type { ExecuteOptions } from '../docker/executor';
-import { driverCommand, executionOf, jobCaptures, readBackOf } from '../docker/jobExecution';
+import { executionOf, jobBase, jobCaptures } from '../docker/jobExecution';
 import type { RunDescription } from '../docker/runSpec';
 import { LABELS } from '../docker/runSpec';
 import { isOrphan } from '../docker/sweep';
@@ -61,16 +61,9 @@ export function fromKubernetesLabels(labels: Record<string, string>): Record<str
 /** The Kubernetes run of a run description (pure): the same image, user, workdir, driver, limits and reports. */
 export function kubernetesRunOf(d: RunDescription, archive: Buffer, namespace: string, id: string, nonce: string): KubernetesRun {
   return {
-    name: d.name,
+    ...jobBase(d, archive),
     id,
     namespace,
-    image: d.image,
-    command: driverCommand(d),
-    workdir: d.workdir,
-    user: d.user,
-    env: d.env,
-    archive,
-    readBack: readBackOf(d),
     limits: { memoryBytes: d.hostConfig.Memory, milliCpus: Math.max(1, Math.round(d.hostConfig.NanoCpus / 1e6)), ephemeralBytes: d.diskLimitBytes },
     timeoutSec: Math.ceil(d.clientDeadlineMs / 1000) + START_SLACK_SEC,
     nonce,
