@@ -35,9 +35,12 @@ const node = {
   plugins: watch ? [problemMatcher] : [],
 };
 
+/** The CLI bundle, the package's bin; the tests rebuild it with these options when a source is newer (test/unit/helpers/cli.ts). */
+const cli = { ...node, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } };
+
 const contexts = [
   { ...node, entryPoints: { extension: 'src/vscode/extension.ts' }, outdir: 'dist' },
-  { ...node, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
+  cli,
   {
     bundle: true,
     platform: 'browser',
@@ -76,7 +79,11 @@ async function main() {
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+module.exports = { cli };
+
+if (require.main === module) {
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}

@@ -4,9 +4,10 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { copyFixture } from './helpers/tmp';
+import { cliArgs } from './helpers/cli';
 
 const root = path.resolve(__dirname, '../..');
-const cli = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'src/cli/main.ts'), ...args], { encoding: 'utf8', cwd: root });
+const cli = (args: string[]) => spawnSync(process.execPath, [...cliArgs(), ...args], { encoding: 'utf8', cwd: root });
 
 test('list shows counts and the review status from the review log', () => {
   const ds = copyFixture('datasets/tiny');
@@ -49,5 +50,5 @@ test('an unknown command or option is a usage error with exit code 2', () => {
   const r = cli(['list', '--bogus']);
   assert.equal(r.status, 2);
   assert.match(r.stderr, /unknown option --bogus/);
-  assert.match(execFileSync(process.execPath, ['--import', 'tsx', path.join(root, 'src/cli/main.ts'), '--help'], { encoding: 'utf8', cwd: root }), /validate/);
+  assert.match(execFileSync(process.execPath, [...cliArgs(), '--help'], { encoding: 'utf8', cwd: root }), /validate/);
 });

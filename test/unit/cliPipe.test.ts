@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { copyFixture } from './helpers/tmp';
+import { cliArgs } from './helpers/cli';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -23,7 +24,7 @@ function bigDataset(): string {
 /** Runs the CLI with stdout on a pipe that this side closes after `lines` lines; resolves when the CLI has exited. */
 function closedAfter(args: string[], lines: number): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string; got: string }> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/cli/main.ts'), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(process.execPath, [...cliArgs(), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let got = '';
     let stderr = '';
     p.stdout.on('data', (c: Buffer) => {

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { ReviewLog } from '../../../src/adapters/fs/reviewLog';
 import type { EventDraft } from '../../../src/core/review/events';
 import { copyFixture, tmpDir } from '../../unit/helpers/tmp';
+import { cliArgs } from '../../unit/helpers/cli';
 
 export const ROOT = path.resolve(__dirname, '../../..');
 
@@ -17,7 +18,7 @@ export interface CliResult {
 
 /** Runs `specweave ARGS` as a user would, in its own process (real exit code, real stdout and stderr). */
 export function cli(args: string[], opts: { input?: string; timeoutMs?: number } = {}): CliResult {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...args], {
+  const r = spawnSync(process.execPath, [...cliArgs(), ...args], {
     cwd: ROOT,
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,

@@ -20,6 +20,7 @@ import type { RequestedTarget } from '../../../src/core/repair/suggestion';
 import { taskState } from '../../../src/core/review/reducer';
 import { FN_ATTEMPT, FN_TASK, LOOSENED, PINNED, TEST_FILE, copyExample, filesContaining, goodReplyDiff, goodReplyWhole, reply } from './exampleCopy';
 import { FakeOpenAI } from './fakeOpenAI';
+import { cliArgs } from '../../unit/helpers/cli';
 
 const KEY = 'sk-test-SPECWEAVE-FAKE-KEY-flow-91c4e0d2aa';
 let fake: FakeOpenAI;
@@ -51,7 +52,7 @@ async function ask(root: string, target: RequestedTarget = 'tests', logs: string
 /** The CLI in a child process (asynchronous: the fake server answers from this process). */
 function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../../../src/cli/main.ts'), ...args], {
+    const p = spawn(process.execPath, [...cliArgs(), ...args], {
       env: { ...process.env, OPENAI_API_KEY: KEY, OPENAI_BASE_URL: base, SPECWEAVE_MODEL: 'gpt-4o-mini', ...env },
     });
     let stdout = '';

@@ -5,7 +5,6 @@
 // (once in a child process, else in this process with the output captured where it leaves the CLI).
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CurationStore } from '../../../src/app/curationStore';
 import { listSuggestions } from '../../../src/adapters/fs/repairStore';
@@ -17,6 +16,7 @@ import { runCli } from '../../../src/cli/run';
 import { FN_TASK, TEST_FILE, copyExample, currentTestFile, filesContaining, reply } from './exampleCopy';
 import type { FakeReply } from './fakeOpenAI';
 import { FakeOpenAI, keyForms } from './fakeOpenAI';
+import { cliArgs } from '../../unit/helpers/cli';
 
 const KEY = 'sk-proj-SPECWEAVE-FAKE-KEY-redaction-c0ffee42';
 const FORMS = Object.values(keyForms(KEY));
@@ -33,7 +33,7 @@ after(() => fake.stop());
 /** The CLI in a child process, as a curator runs it. */
 function spawned(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../../../src/cli/main.ts'), ...args], {
+    const p = spawn(process.execPath, [...cliArgs(), ...args], {
       env: { ...process.env, OPENAI_API_KEY: KEY, OPENAI_BASE_URL: base, SPECWEAVE_MODEL: 'gpt-4o-mini' },
     });
     let stdout = '';

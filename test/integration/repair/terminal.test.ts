@@ -3,10 +3,10 @@
 // the real loopback server, the real CLI process, its real stdout and stderr.
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { FN_TASK, TEST_FILE, copyExample, currentTestFile, reply } from './exampleCopy';
 import { FakeOpenAI } from './fakeOpenAI';
+import { cliArgs } from '../../unit/helpers/cli';
 
 const HOSTILE = '\x1b]0;pwned\x07\x1b]52;c;cHduZWQ=\x07\x1b[2J\x1b[H\x9b31m\u202eevil\u202c real\rFAKE\x7f';
 // eslint-disable-next-line no-control-regex
@@ -22,7 +22,7 @@ after(() => fake.stop());
 
 function cli(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../../../src/cli/main.ts'), ...args], {
+    const p = spawn(process.execPath, [...cliArgs(), ...args], {
       env: { ...process.env, OPENAI_API_KEY: 'sk-test-SPECWEAVE-FAKE-KEY-terminal-0d1e', OPENAI_BASE_URL: base, SPECWEAVE_MODEL: 'gpt-4o-mini' },
     });
     let stdout = '';

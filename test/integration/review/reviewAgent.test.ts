@@ -26,9 +26,9 @@ import { writeRun } from '../../unit/review/helpers';
 import { copyFixture, tmpDir } from '../../unit/helpers/tmp';
 import { copyExample } from '../repair/exampleCopy';
 import { FakeOpenAI } from '../repair/fakeOpenAI';
+import { cliArgs } from '../../unit/helpers/cli';
 
 const KEY = 'sk-test-SPECWEAVE-FAKE-KEY-review-4be1d07a';
-const MAIN = path.resolve(__dirname, '../../../src/cli/main.ts');
 let fake: FakeOpenAI;
 let base = '';
 before(async () => {
@@ -275,7 +275,7 @@ describe('specweave review, bad input', () => {
     const n0 = fake.requests.length;
     const cli = (...a: string[]) =>
       new Promise<{ code: number | null; stdout: string; stderr: string }>((ok) => {
-        const p = spawn(process.execPath, ['--import', 'tsx', MAIN, 'review', root, ...a, '--curator', 'alice'], { env: { ...process.env, OPENAI_API_KEY: KEY, OPENAI_BASE_URL: base } });
+        const p = spawn(process.execPath, [...cliArgs(), 'review', root, ...a, '--curator', 'alice'], { env: { ...process.env, OPENAI_API_KEY: KEY, OPENAI_BASE_URL: base } });
         let stdout = '';
         let stderr = '';
         p.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -327,7 +327,7 @@ describe('a 50-task batch killed with SIGKILL, then --resume', () => {
     const n0 = fake.requests.length;
     fake.push(...Array.from({ length: N }, answer), { kind: 'hang' });
     const env = { ...process.env, OPENAI_API_KEY: KEY, OPENAI_BASE_URL: base, SPECWEAVE_MODEL: 'gpt-4o-mini' };
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'review', root, '--attempt', 'a1', '--concurrency', '1', '--curator', 'alice'], { env });
+    const child = spawn(process.execPath, [...cliArgs(), 'review', root, '--attempt', 'a1', '--concurrency', '1', '--curator', 'alice'], { env });
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     const exited = new Promise<void>((ok) => child.on('exit', () => ok()));
@@ -339,7 +339,7 @@ describe('a 50-task batch killed with SIGKILL, then --resume', () => {
 
     fake.clear();
     fake.push(...Array.from({ length: 50 - N }, answer));
-    const resumed = spawn(process.execPath, ['--import', 'tsx', MAIN, 'review', root, '--attempt', 'a1', '--concurrency', '3', '--resume', '--json', '--curator', 'alice'], { env });
+    const resumed = spawn(process.execPath, [...cliArgs(), 'review', root, '--attempt', 'a1', '--concurrency', '3', '--resume', '--json', '--curator', 'alice'], { env });
     let stdout = '';
     let stderr2 = '';
     resumed.stdout.on('data', (c: Buffer) => (stdout += c.toString()));

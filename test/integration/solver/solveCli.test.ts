@@ -13,6 +13,7 @@ import type { BuiltDataset } from '../../fixtures/verify/dataset';
 import { buildDataset } from '../../fixtures/verify/dataset';
 import { FakeOpenAI } from '../repair/fakeOpenAI';
 import { assertNoOwnedContainers, requireEngine } from '../verify/engineGuard';
+import { cliArgs } from '../../unit/helpers/cli';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const KEY = 'sk-test-SOLVE-7c1e9a';
@@ -36,7 +37,7 @@ after(async () => {
 
 function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...args], { cwd: ROOT, env: { ...process.env, OPENAI_API_KEY: KEY }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(process.execPath, [...cliArgs(), ...args], { cwd: ROOT, env: { ...process.env, OPENAI_API_KEY: KEY }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -5,9 +5,10 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { tmpDir } from '../../unit/helpers/tmp';
+import { cliArgs } from '../../unit/helpers/cli';
 
 const repoRoot = path.resolve(__dirname, '../../..');
-const cli = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'src/cli/main.ts'), ...args], { encoding: 'utf8', cwd: repoRoot });
+const cli = (args: string[]) => spawnSync(process.execPath, [...cliArgs(), ...args], { encoding: 'utf8', cwd: repoRoot });
 const TASK = 'total-command';
 
 function dataset(): string {

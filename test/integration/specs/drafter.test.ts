@@ -20,6 +20,7 @@ import { Redactor } from '../../../src/adapters/llm/redact';
 import { RULE_IDS } from '../../../src/core/review/rules';
 import { tmpDir } from '../../unit/helpers/tmp';
 import { FakeOpenAI } from '../repair/fakeOpenAI';
+import { cliArgs } from '../../unit/helpers/cli';
 
 const KEY = 'sk-test-SPECWEAVE-FAKE-KEY-drafter-7f3a19c2';
 const SWE = path.resolve(__dirname, '../../../../shared/samples/swebench');
@@ -232,7 +233,7 @@ describe('batch', () => {
     const tasks = CurationStore.open(root).dataset.tasks.map((t) => t.id).slice(0, 3);
     const n0 = fake.requests.length;
     fake.push({ kind: 'answer', content: replyForRequest(root) }, { kind: 'answer', content: replyForRequest(root) }, { kind: 'hang' });
-    const child = spawn(process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../../../src/cli/main.ts'), 'specs', 'draft', root, ...tasks, '--concurrency', '1', '--curator', 'alice'], {
+    const child = spawn(process.execPath, [...cliArgs(), 'specs', 'draft', root, ...tasks, '--concurrency', '1', '--curator', 'alice'], {
       env: { ...process.env, OPENAI_API_KEY: KEY, OPENAI_BASE_URL: base, SPECWEAVE_MODEL: 'gpt-4o-mini' },
     });
     let stderr = '';
@@ -247,7 +248,7 @@ describe('batch', () => {
     const n1 = fake.requests.length;
     fake.push({ kind: 'answer', content: replyForRequest(root) });
     const out = await new Promise<{ code: number | null; stdout: string; stderr: string }>((ok) => {
-      const p = spawn(process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../../../src/cli/main.ts'), 'specs', 'draft', root, ...tasks, '--resume', '--json', '--curator', 'alice'], {
+      const p = spawn(process.execPath, [...cliArgs(), 'specs', 'draft', root, ...tasks, '--resume', '--json', '--curator', 'alice'], {
         env: { ...process.env, OPENAI_API_KEY: KEY, OPENAI_BASE_URL: base, SPECWEAVE_MODEL: 'gpt-4o-mini' },
       });
       let so = '';

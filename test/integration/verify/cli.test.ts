@@ -12,6 +12,7 @@ import type { RunSummary } from '../../../src/core/verify/summary';
 import { ADD_TEST_FILE, FIXED_CALC, buildDataset } from '../../fixtures/verify/dataset';
 import { watchContainers } from './engineEvents';
 import { assertNoOwnedContainers, requireEngine } from './engineGuard';
+import { cliArgs } from '../../unit/helpers/cli';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
@@ -22,7 +23,7 @@ function cli(
 ): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; ms: number }> {
   const t0 = Date.now();
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), 'verify', ...args], {
+    const p = spawn(process.execPath, [...cliArgs(), 'verify', ...args], {
       cwd: ROOT,
       env: { ...process.env, ...env },
     });

@@ -13,11 +13,12 @@ import { listOwned } from '../../../src/adapters/docker/sweep';
 import { buildDataset } from '../../fixtures/verify/dataset';
 import { untilNotRunning, watchContainers } from './engineEvents';
 import { assertNoOwnedContainers, requireEngine } from './engineGuard';
+import { cliArgs } from '../../unit/helpers/cli';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
 function startCli(args: string[]): { p: ChildProcess; exited: Promise<number | null>; output: () => string } {
-  const p = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const p = spawn(process.execPath, [...cliArgs(), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   p.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   p.stderr?.on('data', (d: Buffer) => (out += d.toString()));

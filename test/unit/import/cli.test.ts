@@ -7,13 +7,14 @@ import * as path from 'node:path';
 import { importCommand } from '../../../src/cli/import';
 import type { ImportSummary } from '../../../src/core/import/summary';
 import { tmpDir } from '../helpers/tmp';
+import { cliArgs } from '../helpers/cli';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const FX = path.join(ROOT, 'test/fixtures/import');
 const SWE = path.resolve(ROOT, '../shared/samples/swebench');
 
 function cli(...args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...args], { cwd: ROOT, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [...cliArgs(), ...args], { cwd: ROOT, encoding: 'utf8' });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

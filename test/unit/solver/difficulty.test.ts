@@ -12,6 +12,7 @@ import { buildSolveRatesView } from '../../../src/core/view/solveRatesView';
 import { MAX_SOLVE_RATE_MODELS } from '../../../src/protocol/messages';
 import { solveRatesViewProblem } from '../../../src/protocol/validate';
 import { reviewDataset, writeRun } from '../review/helpers';
+import { cliArgs } from '../helpers/cli';
 
 const attempt = (id: string, model: string) => ({ id, model, agent: '', dir: '', recordedResults: [] });
 const task = (id: string, models: string[]): CandidateTask =>
@@ -125,7 +126,7 @@ describe('solve rates in the statistics panel', () => {
 });
 
 const ROOT = path.resolve(__dirname, '../../..');
-const cli = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...args], { encoding: 'utf8', cwd: ROOT });
+const cli = (args: string[]) => spawnSync(process.execPath, [...cliArgs(), ...args], { encoding: 'utf8', cwd: ROOT });
 
 describe('solve rates in the store', () => {
   it('are kept while nothing they come from changes, and follow new runs', async () => {
