@@ -182,6 +182,7 @@ export class SwarmJobRunner {
     let node: string | undefined;
     let runningAt: number | undefined;
     const signal = ro.signal;
+    const taskOf = async () => ((await docker.listTasks({ filters: { service: [service.id] } })) as Array<{ NodeID?: string; Status?: { State?: string; Err?: string } }>)[0];
     return new Promise((resolve) => {
       let settled = false;
       const finish = (r: Omit<Try['result'], 'stdout' | 'stderr' | 'output' | 'files' | 'timings'> & Partial<Pick<Try['result'], 'files'>>, lostNode?: string) => {
@@ -214,18 +215,35 @@ export class SwarmJobRunner {
       signal?.addEventListener('abort', onAbort, { once: true });
       const startMs = job.startTimeoutMs ?? 120_000;
       let deadline = setTimeout(() => finish({ status: 'timeout', reason: `the task did not start running within ${startMs} ms` }), startMs);
+      // A run can be over before the watch first looks at its task: its node is then looked up once before the
+      // result is given, so that every record says where it ran.
+      let ending = false;
+      const finishWithNode: typeof finish = (r) => {
+        if (ending) return;
+        ending = true;
+        if (node) {
+          finish(r);
+          return;
+        }
+        void taskOf()
+          .then((t) => {
+            if (t?.NodeID) node = t.NodeID;
+          })
+          .catch(() => undefined)
+          .finally(() => finish(r));
+      };
       const done = () => {
         const tail = stdout.tail();
         if (!tail || !stderr.tail()) return;
         const t = readTrailer(tail.toString('latin1'), nonce);
         if (!t) return;
         if (t.error) {
-          finish({ status: 'failed', exitCode: t.exitCode, reason: t.error });
+          finishWithNode({ status: 'failed', exitCode: t.exitCode, reason: t.error });
           return;
         }
         const byPath: Record<string, Buffer | undefined> = {};
         for (const [i, f] of (job.readBack ?? []).entries()) byPath[f.path] = t.files[i];
-        finish({ status: 'exited', exitCode: t.exitCode, files: byPath, ...(t.oomKills !== undefined ? { oomKills: t.oomKills } : {}), ...(t.commandMs !== undefined ? { commandMs: t.commandMs } : {}) });
+        finishWithNode({ status: 'exited', exitCode: t.exitCode, files: byPath, ...(t.oomKills !== undefined ? { oomKills: t.oomKills } : {}), ...(t.commandMs !== undefined ? { commandMs: t.commandMs } : {}) });
       };
       stream.on('data', (chunk: Buffer) => {
         frames = Buffer.concat([frames, chunk]);
@@ -245,8 +263,7 @@ export class SwarmJobRunner {
       // The task and its node: where it runs, and whether that node went down (its logs then never end).
       const watch = setInterval(() => {
         void (async () => {
-          const tasks = (await docker.listTasks({ filters: { service: [service.id] } })) as Array<{ NodeID?: string; Status?: { State?: string; Err?: string } }>;
-          const t = tasks[0];
+          const t = await taskOf();
           if (t?.NodeID) node = t.NodeID;
           if (node && runningAt === undefined && (t?.Status?.State === 'running' || t?.Status?.State === 'complete')) {
             runningAt = Date.now();

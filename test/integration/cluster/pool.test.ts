@@ -2,15 +2,21 @@
 // image checked on each and loaded from one local save where missing; jobs spread by free capacity, never more at
 // once on an engine than its capacity; an engine killed (SIGKILL) under a running job: the job runs again on another
 // engine, once, and every job of the batch is counted exactly once; the dead engine is out of the pool with the
-// reason, and no later job goes to it.
+// reason, and no later job goes to it. `specweave verify --backend pool` on the same engines: the example dataset's
+// total-command attempts spread over the engines given with --host (each run record says which), the verdicts of the
+// local engine, nothing of ours left on any engine. One cluster for all of these; the engine is killed last.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { Engine } from '../../../src/adapters/docker/engine';
 import type { PoolJobContext } from '../../../src/adapters/docker/enginePool';
 import { EnginePool, parsePoolMembers, PoolConfigError } from '../../../src/adapters/docker/enginePool';
+import Docker from 'dockerode';
 import { BASE_IMAGE } from '../../fixtures/verify/dataset';
+import { copyExample } from '../repair/exampleCopy';
+import { verifyCli } from '../verifyCli';
 import { clusterScript, demux } from './clusterKit';
 import { tmpDir } from '../../unit/helpers/tmp';
 
@@ -97,6 +103,49 @@ test('jobs spread by free capacity and never exceed an engine capacity', async (
   assert.ok((peak.get('node1') ?? 0) <= 2 && (peak.get('node2') ?? 0) <= 1 && (peak.get('node3') ?? 0) <= 1, JSON.stringify([...peak]));
   assert.equal(pool.state().reduce((n, s) => n + s.done, 0), 8);
   assert.ok(pool.state().every((s) => s.running === 0));
+});
+
+test('verify --backend pool spreads the runs over the engines given with --host, each record says where, verdicts as on the local engine', async () => {
+  // What a crashed earlier batch left on the second and third engines (its process is gone): swept before the runs.
+  const dead = 2 ** 22 + 17; // above the kernel's pid range: no process has it
+  await pool.ensureImage(BASE_IMAGE, saveDir, new Engine());
+  const left: string[] = [];
+  for (const s of sockets.slice(1)) {
+    const docker = new Docker({ socketPath: s.replace(/^unix:\/\//, '') });
+    const c = await docker.createContainer({ Image: BASE_IMAGE, Cmd: ['true'], Labels: { 'specweave.owned': '1', 'specweave.pid': String(dead), 'specweave.host': os.hostname(), 'specweave.created': String(Date.now()) } });
+    left.push(c.id);
+  }
+  const root = copyExample();
+  const batch = await verifyCli([root, 'total-command', '--backend', 'pool', '--host', sockets[0] as string, '--host', sockets[1] as string, '--host', sockets[2] as string, '--concurrency', '3']);
+  assert.equal(batch.code === 0 || batch.code === 1, true, batch.stderr);
+  assert.ok(batch.runs.length >= 3, batch.stderr);
+  assert.ok(batch.runs.every((r) => r.backend === 'pool'), JSON.stringify(batch.runs));
+  const names = sockets.map((s, i) => `node${i + 1} ${s}`);
+  assert.ok(batch.runs.every((r) => names.includes(r.node)), JSON.stringify(batch.runs.map((r) => r.node)));
+  assert.ok(new Set(batch.runs.map((r) => r.node)).size >= 2, 'the runs went to more than one engine');
+
+  // Real verdicts, not the same failure twice: the gold patch resolves, the empty one does not.
+  assert.ok(batch.runs.every((r) => r.status !== 'infra_error'), JSON.stringify(batch.runs));
+  assert.ok(new Set(batch.runs.map((r) => r.status)).size >= 2, JSON.stringify(batch.runs.map((r) => r.status)));
+  const local = await verifyCli([copyExample(), 'total-command', '--backend', 'local']);
+  const verdicts = (rs: typeof batch.runs) => rs.map((r) => [r.attemptId, r.status]).sort();
+  assert.deepEqual(verdicts(batch.runs), verdicts(local.runs));
+  assert.ok(local.runs.every((r) => r.backend === 'local'));
+
+  for (const s of sockets) {
+    const remaining = await new Docker({ socketPath: s.replace(/^unix:\/\//, '') }).listContainers({ all: true, filters: { label: ['specweave.owned'] } });
+    assert.deepEqual(remaining.map((c) => c.Id), [], `containers left on ${s} (the crashed batch's: ${left.join(', ')})`);
+  }
+});
+
+test('verify --backend pool with an engine that does not answer: the others take the runs; none answering is a clear error', async () => {
+  const root = copyExample();
+  const r = await verifyCli([root, 'total-command', '--backend', 'pool', '--host', sockets[0] as string, '--host', `unix://${RUN_DIR}/nothing.sock`]);
+  assert.ok(r.runs.length >= 3, r.stderr);
+  assert.ok(r.runs.every((x) => x.node === `node1 ${sockets[0]}`));
+  const none = await verifyCli([root, 'total-command', '--backend', 'pool', '--host', `unix://${RUN_DIR}/nothing.sock`]);
+  assert.equal(none.code, 1);
+  assert.match(none.stderr, /nothing\.sock/);
 });
 
 test('an engine killed under a running job: the job runs again elsewhere once, every job is counted once, the engine is out', async () => {

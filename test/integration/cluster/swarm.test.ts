@@ -2,7 +2,10 @@
 // is a `replicated-job` service with limits, no network and its files as configs; the command's exit code comes back
 // in the logs in a trailer only the entrypoint can write (a forged one is ignored, the nonce cannot be read by the run
 // user); a run past its deadline is a timeout and its service is removed; a worker killed under a run moves it to
-// another node once. Nothing of ours is left on the swarm afterwards.
+// another node once. `specweave verify --backend swarm` runs the example dataset's total-command attempts there as
+// jobs on the workers (`--constraint node.role==worker`): each record names its node, the verdicts are those of the
+// local engine. Nothing of ours is left on the swarm afterwards. One cluster for all of these (a start costs about
+// 20 s of CI); the tests that take a node away come last.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -12,6 +15,9 @@ import { Engine } from '../../../src/adapters/docker/engine';
 import type { SwarmJob } from '../../../src/adapters/docker/swarmJobs';
 import { SwarmJobRunner } from '../../../src/adapters/docker/swarmJobs';
 import { BASE_IMAGE } from '../../fixtures/verify/dataset';
+import { copyExample } from '../repair/exampleCopy';
+import type { RunLine } from '../verifyCli';
+import { verifyCli } from '../verifyCli';
 import { clusterScript } from './clusterKit';
 
 const NAME = 'sws';
@@ -80,6 +86,49 @@ test('past its deadline a run is a timeout, and its service is removed', async (
   assert.equal(r.status, 'timeout');
   assert.match(r.reason ?? '', /no result within 3000 ms/);
   assert.deepEqual(await leftovers(), []);
+});
+
+test('a run that is over before its task is first looked at still names the node it ran on', async () => {
+  // The watch looks at the task once a minute here: the run's logs end long before that.
+  const slow = new SwarmJobRunner(manager, { watchMs: 60_000 });
+  const r = await slow.run(job({ command: 'echo quick' }));
+  assert.equal(r.status, 'exited', r.reason);
+  assert.equal(r.output, 'quick\n');
+  const docker = await manager.docker();
+  const workers = ((await docker.listNodes()) as Array<{ ID: string; Spec: { Role: string } }>).filter((n) => n.Spec.Role === 'worker').map((n) => n.ID);
+  assert.ok(r.node && workers.includes(r.node), `the node it ran on, not ${JSON.stringify(r.node)}`);
+  assert.deepEqual(await leftovers(), []);
+});
+
+test('verify --backend swarm runs each attempt as a job on a worker, each record names the node, verdicts as on the local engine, nothing left', async () => {
+  const docker = await manager.docker();
+  const workers = ((await docker.listNodes()) as Array<{ ID: string; Spec: { Role: string } }>).filter((n) => n.Spec.Role === 'worker');
+  const swarm = await verifyCli([copyExample(), 'total-command', '--backend', 'swarm', '--host', sockets[0] as string, '--constraint', 'node.role==worker', '--concurrency', '3']);
+  assert.equal(swarm.code === 0 || swarm.code === 1, true, swarm.stderr);
+  assert.ok(swarm.runs.length >= 3, swarm.stderr);
+  assert.ok(swarm.runs.every((r) => r.backend === 'swarm'), JSON.stringify(swarm.runs));
+  const names = workers.map((w) => w.ID.slice(0, 8));
+  assert.ok(
+    swarm.runs.every((r) => / swarm node /.test(r.node) && names.some((id) => r.node.includes(id))),
+    `every run on a worker: ${JSON.stringify(swarm.runs.map((r) => r.node))}`,
+  );
+
+  // Real verdicts, not the same failure twice: the gold patch resolves, the empty one does not.
+  assert.ok(swarm.runs.every((r) => r.status !== 'infra_error'), JSON.stringify(swarm.runs));
+  assert.ok(new Set(swarm.runs.map((r) => r.status)).size >= 2, JSON.stringify(swarm.runs.map((r) => r.status)));
+  const local = await verifyCli([copyExample(), 'total-command', '--backend', 'local']);
+  const verdicts = (rs: RunLine[]) => rs.map((r) => [r.attemptId, r.status]).sort();
+  assert.deepEqual(verdicts(swarm.runs), verdicts(local.runs));
+
+  assert.deepEqual(await leftovers(), [], 'services left');
+  assert.deepEqual((await docker.listConfigs({ filters: { label: ['specweave.owned=true'] } })).map((c) => c.Spec?.Name), [], 'configs left');
+});
+
+test('verify --backend swarm on an engine that is no swarm manager is a clear error naming it', async () => {
+  const r = await verifyCli([copyExample(), 'total-command', '--backend', 'swarm', '--host', sockets[1] as string]);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /manager/);
+  assert.equal(r.runs.length, 0);
 });
 
 test("a worker's link taken down under a run: the manager loses it, the run moves to another node once and finishes there", async () => {
