@@ -18,9 +18,13 @@ const clip = (s) => (s.length > 160 ? `${s.slice(0, 157)}...` : s);
 const failures = [];
 
 // node --test (spec reporter): "✖ failing tests:", then per failure "test at FILE:L:C", "✖ TITLE (ms)", the error.
-const nodeStart = lines.lastIndexOf('✖ failing tests:');
-if (nodeStart >= 0) {
-  for (let i = nodeStart + 1; i < lines.length; i++) {
+// A layer of two runs (scripts/test-integration.sh) has one such list per run; a list ends where the next run's
+// report starts (its "=== " heading).
+const starts = lines.flatMap((l, i) => (l === '✖ failing tests:' ? [i] : []));
+for (const nodeStart of starts) {
+  let end = nodeStart + 1;
+  while (end < lines.length && lines[end] !== '✖ failing tests:' && !lines[end].startsWith('=== ')) end++;
+  for (let i = nodeStart + 1; i < end; i++) {
     const m = /^✖ (.*?)(?: \([\d.]+m?s\))?$/.exec(lines[i]);
     if (!m) continue;
     const where = /^test at (.*)$/.exec(lines[i - 1] ?? '')?.[1] ?? '';

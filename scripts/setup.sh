@@ -32,6 +32,17 @@ now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1fs", b - a }'; }
 T_ALL=$(now)
 
+# code-server's install (about 2.5 minutes, mostly npm and a native build) runs beside npm ci and the Docker setup
+# (the debootstrap of the base image): one apt step first, so that no two apt-get ever wait on each other's lock.
+VSCODE_PID=""
+if ((WITH_VSCODE)); then
+  if [[ " ${VSCODE_FLAGS[*]} " != *" --no-apt "* ]]; then bash scripts/setup-vscode.sh --apt-only; fi
+  bash scripts/setup-vscode.sh --no-apt &
+  VSCODE_PID=$!
+fi
+# The background step is stopped with this script (Ctrl-C, or a failed step below).
+trap '[ -n "$VSCODE_PID" ] && kill "$VSCODE_PID" 2>/dev/null; true' EXIT
+
 if ((WITH_NPM)); then
   T=$(now)
   # npm writes node_modules/.package-lock.json on every install: older than the lockfile means stale.
@@ -59,8 +70,14 @@ if ((WITH_DOCKER)); then
   echo "setup: docker step done ($(since "$T"))"
 fi
 
-if ((WITH_VSCODE)); then
-  bash scripts/setup-vscode.sh "${VSCODE_FLAGS[@]}"
+if [ -n "$VSCODE_PID" ]; then
+  rc=0
+  wait "$VSCODE_PID" || rc=$?
+  VSCODE_PID=""
+  if ((rc != 0)); then
+    echo "setup: scripts/setup-vscode.sh failed (exit $rc)" >&2
+    exit 1
+  fi
 fi
 
 echo "setup: done ($(since "$T_ALL"))"

@@ -127,7 +127,9 @@ test('verify --backend pool spreads the runs over the engines given with --host,
   // Real verdicts, not the same failure twice: the gold patch resolves, the empty one does not.
   assert.ok(batch.runs.every((r) => r.status !== 'infra_error'), JSON.stringify(batch.runs));
   assert.ok(new Set(batch.runs.map((r) => r.status)).size >= 2, JSON.stringify(batch.runs.map((r) => r.status)));
-  const local = await verifyCli([copyExample(), 'total-command', '--backend', 'local']);
+  // The same runs on one engine with the local backend: node1's, so that the cluster files never touch the host's
+  // engine (they run beside the other integration files, scripts/test-integration.sh).
+  const local = await verifyCli([copyExample(), 'total-command', '--backend', 'local', '--host', sockets[0] as string]);
   const verdicts = (rs: typeof batch.runs) => rs.map((r) => [r.attemptId, r.status]).sort();
   assert.deepEqual(verdicts(batch.runs), verdicts(local.runs));
   assert.ok(local.runs.every((r) => r.backend === 'local'));

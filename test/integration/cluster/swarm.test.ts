@@ -116,7 +116,9 @@ test('verify --backend swarm runs each attempt as a job on a worker, each record
   // Real verdicts, not the same failure twice: the gold patch resolves, the empty one does not.
   assert.ok(swarm.runs.every((r) => r.status !== 'infra_error'), JSON.stringify(swarm.runs));
   assert.ok(new Set(swarm.runs.map((r) => r.status)).size >= 2, JSON.stringify(swarm.runs.map((r) => r.status)));
-  const local = await verifyCli([copyExample(), 'total-command', '--backend', 'local']);
+  // The same runs on one engine with the local backend: node1's, so that the cluster files never touch the host's
+  // engine (they run beside the other integration files, scripts/test-integration.sh).
+  const local = await verifyCli([copyExample(), 'total-command', '--backend', 'local', '--host', sockets[0] as string]);
   const verdicts = (rs: RunLine[]) => rs.map((r) => [r.attemptId, r.status]).sort();
   assert.deepEqual(verdicts(swarm.runs), verdicts(local.runs));
 
