@@ -68,7 +68,14 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
   );
   const activeTask = store.add(new ActiveTask());
   // Statuses come from the owner's review log.
-  const statuses = store.add(new CurationStatus(() => owner.store?.state, (taskId) => owner.store?.findings(taskId) ?? [], (taskId) => owner.store?.difficulty(taskId)));
+  const statuses = store.add(
+    new CurationStatus(
+      () => owner.store?.state,
+      (taskId) => owner.store?.findings(taskId) ?? [],
+      (taskId) => owner.store?.difficulty(taskId),
+      (taskId) => owner.store?.verifier(taskId),
+    ),
+  );
   // The solve-rate band (specweave.difficulty.band) of the mixed-success filter and the statistics panel.
   const band = store.add(new DifficultyBand((m) => void vscode.window.showWarningMessage(m)));
   const tree = store.add(new CandidatesTree(dataset, statuses, context.workspaceState, () => readSettings().persistFilters, band));

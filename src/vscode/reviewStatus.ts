@@ -5,6 +5,8 @@ import * as vscode from 'vscode';
 import type { TaskStatus } from '../core/model';
 import type { ReviewState } from '../core/review/reducer';
 import type { AttemptOutcome } from '../core/view/candidates';
+import { runOutcome } from '../core/view/candidates';
+import type { TaskVerifierResults } from '../core/review/verdicts';
 import type { CurrentFinding } from '../core/findings/current';
 import { unconfirmedCount } from '../core/findings/current';
 import type { TaskDifficulty } from '../core/solver/difficulty';
@@ -42,16 +44,20 @@ export class CandidateOnlyStatus implements ReviewStatusSource {
 export class CurationStatus implements ReviewStatusSource {
   private readonly emitter = new vscode.EventEmitter<string[] | undefined>();
   readonly onDidChange = this.emitter.event;
-  /** The verifier feature's per-attempt outcomes, when it provides them. */
-  outcomeOf?: (taskId: string, attemptId: string) => AttemptOutcome | undefined;
-
   constructor(
     private readonly state: () => ReviewState | undefined,
     /** The store's current findings of a task (empty before the store exists). */
     private readonly findings?: (taskId: string) => readonly CurrentFinding[],
     /** The store's solve rates of a task (its runs and imported results; core/solver/difficulty.ts). */
     private readonly difficulty?: (taskId: string) => TaskDifficulty | undefined,
+    /** The store's verifier results of a task: its stored runs, as the task view shows them. */
+    private readonly verifier?: (taskId: string) => TaskVerifierResults | undefined,
   ) {}
+
+  /** The outcome of the attempt's latest run of ours (the curation controller fires `changed` when runs land). */
+  outcomeOf(taskId: string, attemptId: string): AttemptOutcome | undefined {
+    return runOutcome(this.verifier?.(taskId)?.attempts[attemptId]);
+  }
 
   difficultyOf(taskId: string): TaskDifficulty | undefined {
     return this.difficulty?.(taskId);

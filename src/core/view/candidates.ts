@@ -2,6 +2,7 @@
 // pure function (it runs on every keystroke of the text filter over datasets of 15,000 tasks).
 import { TASK_STATUSES } from '../model';
 import type { Attempt, CandidateTask, TaskStatus } from '../model';
+import type { AttemptVerifierResult } from '../review/verdicts';
 import type { SolveBand, TaskDifficulty } from '../solver/difficulty';
 import { MIXED_SUCCESS, inBand } from '../solver/difficulty';
 
@@ -58,7 +59,18 @@ export const SORT_LABELS: Record<CandidateSort, string> = {
 
 export const EMPTY_FILTER: CandidateFilter = { statuses: [], categories: [], outcomes: [], text: '' };
 
-/** The outcome of an attempt from results recorded with it; `extra` lets own verifier runs speak first. */
+/**
+ * The outcome our own verifier run gives an attempt (the result the task view shows): passed when it resolved, failed
+ * when its tests graded it unresolved or it ran out of time, memory or disk or did not apply. No outcome when there is
+ * no run of ours or the run gave no verdict (an infrastructure error, an invalid task): the imported results decide.
+ */
+export function runOutcome(r: AttemptVerifierResult | undefined): AttemptOutcome | undefined {
+  if (!r || r.source !== 'run') return undefined;
+  if (r.status === 'infra_error' || r.status === 'invalid') return undefined;
+  return r.status === 'passed' ? 'passed' : 'failed';
+}
+
+/** The outcome of an attempt from results recorded with it; `own` (our own verifier runs) speaks first. */
 export function attemptOutcome(a: Attempt, own?: AttemptOutcome): AttemptOutcome {
   if (own && own !== 'notRun') return own;
   const r = a.recordedResults[a.recordedResults.length - 1];

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { attemptOutcome, categoryCounts, EMPTY_FILTER, filterAndSort, sanitizeFilter, taskRow } from '../../../src/core/view/candidates';
+import { attemptOutcome, categoryCounts, EMPTY_FILTER, filterAndSort, runOutcome, sanitizeFilter, taskRow } from '../../../src/core/view/candidates';
+import type { AttemptVerifierResult } from '../../../src/core/review/verdicts';
 import type { TaskRow } from '../../../src/core/view/candidates';
 import type { Attempt, CandidateTask, TaskStatus } from '../../../src/core/model';
 import { TASK_STATUSES } from '../../../src/core/model';
@@ -36,6 +37,18 @@ test('attempt outcome from recorded results', () => {
   assert.equal(attemptOutcome(attempt('a', false)), 'failed');
   assert.equal(attemptOutcome({ ...attempt('a'), recordedResults: [{ imported: true, source: 's', file: 'f', status: 'error' }] }), 'failed');
   assert.equal(attemptOutcome(attempt('a'), 'passed'), 'passed', 'own verifier results speak first');
+});
+
+test('attempt outcome from our own run: its verdict, or none when the run gave none', () => {
+  const run = (status: string, source: 'run' | 'recorded' = 'run'): AttemptVerifierResult => ({ source, runId: 'r1', status: status as AttemptVerifierResult['status'], specs: {}, tests: {}, revision: 1 });
+  assert.equal(runOutcome(undefined), undefined);
+  assert.equal(runOutcome(run('passed')), 'passed');
+  for (const s of ['failed', 'timeout', 'oom', 'disk_limit', 'apply_failed']) assert.equal(runOutcome(run(s)), 'failed', s);
+  for (const s of ['infra_error', 'invalid']) assert.equal(runOutcome(run(s)), undefined, `${s}: no verdict, the imported results decide`);
+  assert.equal(runOutcome(run('recorded:resolved', 'recorded')), undefined, 'an imported result is not a run of ours');
+  // In the tree: a run's failure over an imported pass, an infrastructure error leaves the imported pass.
+  assert.equal(attemptOutcome(attempt('a', true), runOutcome(run('failed'))), 'failed');
+  assert.equal(attemptOutcome(attempt('a', true), runOutcome(run('infra_error'))), 'passed');
 });
 
 test('rows carry counts, categories and outcomes', () => {

@@ -1,13 +1,16 @@
 // The verifier inside a real extension host, against the real engine: the commands, "no engine" within a second, a
 // whole task of the example dataset verified through the shared queue (the false-positive task: gold, empty and every
 // attempt), its results in the task view model, a results cell opening the run's log at the test, a changed patch
-// marking its result stale, unchanged runs reused, and Cancel All leaving no container behind.
+// marking its result stale, unchanged runs reused, and Cancel All leaving no container behind. The Candidates tree's
+// attempt rows say each run's outcome, also after Reload Dataset (they used to stay "not run").
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import * as vscode from 'vscode';
+import type { CandidateNode } from '../../../src/vscode/candidatesTree';
 import type { SpecWeaveApi } from '../../../src/vscode/extension';
 import type { VerifierBatchResult } from '../../../src/vscode/verifier/verifierController';
 import { runPod } from '../../integration/kubernetes/dockerKubelet';
@@ -90,6 +93,13 @@ describe('verifier (trusted workspace)', function () {
       push();
     };
     assert.equal(a.panels.model(TASK, new Map()).results, undefined, 'no results before a run');
+    // The attempt rows of the task in the Candidates tree: the outcome is the third part of the description.
+    const rowOutcomes = () => {
+      const taskNode = a.tree.getChildren(a.tree.getChildren()[0]).find((n) => n.kind === 'task' && n.taskId === TASK) as CandidateNode;
+      const rows = a.tree.getChildren(taskNode).filter((n) => n.kind === 'attempt' && n.column !== 'gold');
+      return Object.fromEntries(rows.map((n) => [n.kind === 'attempt' ? n.column : '', String(a.tree.getTreeItem(n).description ?? '').split(' · ')[2]]));
+    };
+    assert.deepEqual(rowOutcomes(), { [FP_ATTEMPT]: 'not run', 'mini-gpt-5-mini': 'not run', [FAILING_ATTEMPT]: 'not run' });
 
     const r = await vscode.commands.executeCommand<VerifierBatchResult>('specweave.verifier.runTask', TASK);
     assert.equal(r.state, 'done', r.message);
@@ -117,6 +127,13 @@ describe('verifier (trusted workspace)', function () {
     assert.ok(res.flags.some((f) => f.kind === 'attempt_suspect_false_positive' && f.column === FP_ATTEMPT));
     const col = a.panels.model(TASK, new Map()).columns.find((c) => c.id === FP_ATTEMPT);
     assert.equal(col?.verdict, 'resolved (verifier)');
+
+    const outcomes = { [FP_ATTEMPT]: 'passed', 'mini-gpt-5-mini': 'passed', [FAILING_ATTEMPT]: 'failed' };
+    await until('the tree rows to say the run outcomes', () => (isDeepStrictEqual(rowOutcomes(), outcomes) ? true : undefined), 10_000).catch((e: Error) => {
+      throw new Error(`${e.message}: ${JSON.stringify(rowOutcomes())}`);
+    });
+    await vscode.commands.executeCommand('specweave.dataset.reload');
+    await until('the rows after Reload Dataset to say the run outcomes', () => (a.owner.store && isDeepStrictEqual(rowOutcomes(), outcomes) ? true : undefined), 10_000);
   });
 
   it('opens the log of a run at the test a results cell names', async () => {
