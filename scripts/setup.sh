@@ -58,7 +58,12 @@ if ((WITH_DOCKER)); then
   if [ -f scripts/setup-docker.sh ]; then
     if ! bash scripts/setup-docker.sh; then
       if ((DOCKER_OPTIONAL)); then
-        echo "setup: WARNING: no Docker engine; browsing works, running verifiers will not" >&2
+        # Say which part failed: an engine that answers with no base image is not "no engine".
+        if PATH="$PATH:/usr/sbin:/sbin" docker info >/dev/null 2>&1; then
+          echo "setup: WARNING: the Docker engine answers, but the base image ${SPECWEAVE_BASE_IMAGE:-specweave-base:bookworm} could not be made (the error is above; run bash scripts/setup-docker.sh again once it is fixed); browsing works, running verifiers will not" >&2
+        else
+          echo "setup: WARNING: no Docker engine answers (the error is above); browsing works, running verifiers will not" >&2
+        fi
       else
         echo "setup: scripts/setup-docker.sh failed" >&2
         exit 1
