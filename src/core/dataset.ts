@@ -144,6 +144,15 @@ function removeAt(root: Record<string, unknown>, pointer: string): void {
   }
 }
 
+/**
+ * Why a task cannot be run in a container: it names no image (neither its task.json nor the manifest's defaults),
+ * in the words every caller shows; undefined when it names one.
+ */
+export function noImageReason(task: Pick<CandidateTask, 'id' | 'dir' | 'environment'>): string | undefined {
+  if (task.environment.image) return undefined;
+  return `task ${task.id} names no image: set environment.image in ${task.dir}/${TASK_FILE} or defaults.image in specweave.json`;
+}
+
 /** task.json and attempt.json as the schema admits them: the shapes writers produce (see serialize.ts). */
 type RawTask = TaskDraft & { repo: { name: string; path?: string; baseCommit?: string; inImage?: true } };
 type RawAttempt = AttemptDraft;

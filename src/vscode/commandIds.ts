@@ -65,6 +65,7 @@ export const VERIFIER_CMD = {
   cancelAll: 'specweave.verifier.cancelAll',
   showQueue: 'specweave.verifier.showQueue',
   showLog: 'specweave.verifier.showLog',
+  setImage: 'specweave.task.setImage',
 } as const;
 
 /** The specs feature's commands (specs/draftCommand.ts). */

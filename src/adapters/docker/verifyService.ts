@@ -17,6 +17,7 @@ import type { QueueRunRow } from '../../core/verify/queueView';
 import type { RunInputs, VerifierRunRecord } from '../../core/verify/runResult';
 import { TestOutputStream } from '../../core/verify/testOutput';
 import { EMPTY_PROBE, GOLD_PROBE } from '../../core/model';
+import { noImageReason } from '../../core/dataset';
 import { repoPath, resolveDatasetPath } from '../fs/datasetLoader';
 import { RUNS_DIR, findReusable, newRunId, saveRun } from '../fs/runStore';
 import { HARNESS_REPORT_PATH, INPUT_DIR, testPatchPaths } from './driver';
@@ -341,6 +342,8 @@ export class VerifierService {
   }
 
   private imageRequest(task: CandidateTask): { image: string; dockerfile?: string } {
+    const noImage = noImageReason(task);
+    if (noImage) throw new VerifyRequestError(noImage);
     const df = task.environment.dockerfile;
     return { image: task.environment.image, dockerfile: df ? resolveDatasetPath(this.opts.datasetRoot, `${task.dir}/${df}`) : undefined };
   }
@@ -356,6 +359,9 @@ export class VerifierService {
     const t0 = Date.now();
     const timeoutSec = req.timeoutSec ?? task.environment.timeoutSec;
     const repeat = req.repeat ?? 1;
+    // No engine round trip for a task with no image (the engine would answer an empty name with an HTTP 301).
+    const noImage = noImageReason(task);
+    if (noImage) throw new VerifyRequestError(noImage);
     const { testPatch, attemptPatch } = this.readPatches(req);
     // A probe's run is the caller's to keep: never stored under runs/, never reused.
     const store = this.opts.persist !== false && !req.probe;

@@ -5,6 +5,8 @@
 // found from the `specweave.docker.host` setting, DOCKER_HOST or the default socket, and nothing contacts it until
 // a run is asked for. Every command that runs code checks workspace trust first.
 import { commandRegistrar } from '../reportingCommand';
+import { noImageReason } from '../../core/dataset';
+import { imageRefProblem, setTaskImage } from '../../app/setTaskImage';
 import { StringDecoder } from 'node:string_decoder';
 import * as vscode from 'vscode';
 import { EngineUnavailableError } from '../../adapters/docker/engine';
@@ -215,6 +217,7 @@ export class VerifierController implements vscode.Disposable {
       return true;
     });
     reg(VERIFIER_CMD.showQueue, () => this.showQueue());
+    reg(VERIFIER_CMD.setImage, (arg, image) => this.setImageCommand(arg, image));
     // Containers a killed window or CLI left are removed at start, not only before the first run; a local engine
     // only, silently when there is none. Restricted Mode contacts no engine.
     if (vscode.workspace.isTrusted) void this.sweepAtStart();
@@ -475,13 +478,20 @@ export class VerifierController implements vscode.Disposable {
   }
 
   /** The requests of a selection: the probes first (their flags tell how far to trust the rest), then the attempts. */
-  private requests(sel: TaskSelection[], notes: string[]): VerifyRequest[] {
+  private requests(sel: TaskSelection[], notes: string[], noImage: string[]): VerifyRequest[] {
     const force = !readSettings().verifierReuseRuns;
     const out: VerifyRequest[] = [];
     for (const s of sel) {
       const task = this.d.owner.tasks.task(s.taskId);
       if (!task) {
         notes.push(`Task ${s.taskId} is not in the open dataset.`);
+        continue;
+      }
+      // No engine round trip for a task with no image: the engine would answer an empty name with an HTTP 301.
+      const reason = noImageReason(task);
+      if (reason) {
+        notes.push(`${reason[0]?.toUpperCase()}${reason.slice(1)}.`);
+        noImage.push(task.id);
         continue;
       }
       const ids: string[] = [];
@@ -511,11 +521,13 @@ export class VerifierController implements vscode.Disposable {
       return { ...result, state: 'no-dataset', message: 'No dataset is open.' };
     }
     const notes: string[] = [];
-    const requests = this.requests(sel, notes);
+    const noImage: string[] = [];
+    const requests = this.requests(sel, notes, noImage);
     for (const n of notes) this.line(`note: ${n}`);
+    if (noImage.length > 0) this.offerSetImage(noImage);
     if (requests.length === 0) {
       const message = notes.join(' ') || 'Nothing to verify.';
-      void vscode.window.showInformationMessage(`SpecWeave: ${message}`);
+      if (noImage.length === 0) void vscode.window.showInformationMessage(`SpecWeave: ${message}`);
       return { ...result, state: 'nothing', message };
     }
     const backend = backendFromSettings(readSettings());
@@ -581,6 +593,51 @@ export class VerifierController implements vscode.Disposable {
     if (!this.busy()) void service.close().catch(() => undefined);
     this.summarize(title, result, sel);
     return result;
+  }
+
+  /** Says which tasks name no image, with the action that sets one (the first task's; the others are in the log). */
+  private offerSetImage(taskIds: string[]): void {
+    const first = taskIds[0] as string;
+    const task = this.d.owner.tasks.task(first);
+    const what = taskIds.length === 1 ? `Task ${first} names no image` : `${taskIds.length} tasks name no image (${taskIds.slice(0, 3).join(', ')}${taskIds.length > 3 ? '…' : ''})`;
+    const where = task ? `: set environment.image in ${task.dir}/task.json or defaults.image in specweave.json` : '';
+    const action = 'Set Image…';
+    void vscode.window.showErrorMessage(`SpecWeave: ${what}, so the verifier cannot run it${where}.`, action).then((p) => {
+      if (p === action) void vscode.commands.executeCommand(VERIFIER_CMD.setImage, first);
+    });
+  }
+
+  /**
+   * Asks for an image reference (or takes `given`: another command or a test passes it) and writes it as
+   * environment.image of the task's task.json.
+   */
+  private async setImageCommand(arg: unknown, given?: unknown): Promise<{ file: string; image: string } | undefined> {
+    const root = this.d.owner.tasks.root;
+    const taskId = typeof arg === 'string' ? arg : nodesOf(arg, undefined)[0]?.taskId ?? this.activeTaskId();
+    const task = taskId ? this.d.owner.tasks.task(taskId) : undefined;
+    if (!root || !task) {
+      void vscode.window.showWarningMessage('SpecWeave: open a task first: Set Image… writes the image of one task.');
+      return undefined;
+    }
+    const image = typeof given === 'string' ? given : await vscode.window.showInputBox({
+      title: `Image for task ${task.id}`,
+      prompt: `Written as environment.image in ${task.dir}/task.json (the rest of the file is kept as it is)`,
+      value: task.environment.image,
+      placeHolder: 'e.g. python:3.11-slim or specweave-base:bookworm',
+      ignoreFocusOut: true,
+      validateInput: (v) => imageRefProblem(v.trim()),
+    });
+    if (image === undefined) return undefined;
+    try {
+      const file = setTaskImage(root, task, image.trim());
+      this.line(`${task.id}: environment.image set to ${image.trim()} in ${file}`);
+      this.d.owner.refreshTasks([task.id]);
+      void vscode.window.showInformationMessage(`SpecWeave: task ${task.id} now runs in ${image.trim()}.`);
+      return { file, image: image.trim() };
+    } catch (e) {
+      void vscode.window.showErrorMessage(`SpecWeave: cannot set the image of ${task.id}: ${errorText(e)}`);
+      return undefined;
+    }
   }
 
   private engineProblem(message: string): void {

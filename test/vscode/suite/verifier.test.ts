@@ -294,4 +294,33 @@ describe('verifier (trusted workspace)', function () {
     const left = await docker.listContainers({ all: true, filters: { label: ['specweave.owned=1', `specweave.pid=${process.pid}`] } });
     assert.deepEqual(left.map((c) => c.Id), []);
   });
+
+  it('a task that names no image says so at once, with Set Image…, and runs nothing; Set Image writes it into its task.json', async () => {
+    const manifest = path.join(root, 'specweave.json');
+    const before = fs.readFileSync(manifest, 'utf8');
+    const runsOf = () => (fs.existsSync(path.join(root, 'runs', TASK)) ? fs.readdirSync(path.join(root, 'runs', TASK), { recursive: true }).length : 0);
+    try {
+      const m = JSON.parse(before) as { defaults: Record<string, unknown> };
+      delete m.defaults.image;
+      fs.writeFileSync(manifest, JSON.stringify(m, null, 2));
+      await vscode.commands.executeCommand('specweave.dataset.reload');
+      const task = await until('the task without its image', () => (a.dataset.task(TASK)?.environment.image === '' ? a.dataset.task(TASK) : undefined));
+      const stored = runsOf();
+      const r = await vscode.commands.executeCommand<VerifierBatchResult>('specweave.verifier.runGold', TASK);
+      assert.equal(r.state, 'nothing');
+      assert.equal(r.message, `Task ${TASK} names no image: set environment.image in ${task.dir}/task.json or defaults.image in specweave.json.`);
+      assert.deepEqual(r.errors, []);
+      assert.equal(runsOf(), stored, 'nothing ran, nothing stored');
+
+      const taskJson = path.join(root, task.dir, 'task.json');
+      const set = await vscode.commands.executeCommand<{ file: string; image: string }>('specweave.task.setImage', TASK, 'specweave-base:bookworm');
+      assert.deepEqual(set, { file: `${task.dir}/task.json`, image: 'specweave-base:bookworm' });
+      assert.equal((JSON.parse(fs.readFileSync(taskJson, 'utf8')) as { environment: { image: string } }).environment.image, 'specweave-base:bookworm');
+      await until('the task with its image', () => a.dataset.task(TASK)?.environment.image === 'specweave-base:bookworm');
+      assert.ok(a.dataset.tasks.some((t) => t.id !== TASK && t.environment.image === ''), 'only that task changed');
+    } finally {
+      fs.writeFileSync(manifest, before);
+      await vscode.commands.executeCommand('specweave.dataset.reload');
+    }
+  });
 });
