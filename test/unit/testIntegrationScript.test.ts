@@ -1,6 +1,8 @@
-// scripts/test-integration.sh, the integration layer: the cluster files run beside the others (at the same time, not
-// one run after the other), both reports reach the layer's log, the counts are summed into the one "ℹ pass/fail"
-// pair scripts/test.sh reads, and a failure in either run fails the layer and is listed by scripts/failures.mjs.
+// scripts/test-integration.sh, the integration layer: the cluster files run beside the host-engine files (at the
+// same time, not one run after the other), then the engine-free files with DOCKER_HOST pointing at no engine; a file
+// in no list goes to the host run; every report reaches the layer's log, the counts are summed into the one
+// "ℹ pass/fail" pair scripts/test.sh reads, and a failure in any run fails the layer and is listed by
+// scripts/failures.mjs.
 // Run on a copy of the scripts with a stand-in `node` on the PATH whose runs pass or fail as the test says.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,7 +17,7 @@ function run(failing: string[]) {
   const root = tmpDir('sw-testint-');
   fs.mkdirSync(path.join(root, 'scripts'));
   for (const f of ['test-integration.sh', 'failures.mjs']) fs.copyFileSync(path.join(repo, 'scripts', f), path.join(root, 'scripts', f));
-  for (const f of ['test/integration/cluster/swarm.test.ts', 'test/integration/verify/cli.test.ts', 'test/integration/fs/symlinks.test.ts']) {
+  for (const f of ['test/integration/cluster/swarm.test.ts', 'test/integration/verify/cli.test.ts', 'test/integration/fs/symlinks.test.ts', 'test/integration/specs/authoring.test.ts', 'test/integration/newfolder/new.test.ts']) {
     fs.mkdirSync(path.dirname(path.join(root, f)), { recursive: true });
     fs.writeFileSync(path.join(root, f), '');
   }
@@ -30,11 +32,14 @@ function run(failing: string[]) {
       '#!/usr/bin/env bash',
       'files=("${@:6}")',
       'me=host; other=cluster',
-      'case "${files[0]}" in test/integration/cluster/*) me=cluster; other=host ;; esac',
+      'case "${files[0]}" in test/integration/cluster/*) me=cluster; other=host ;; test/integration/fs/*|test/integration/specs/*) me=free; other="" ;; esac',
       'touch "$MARKS/$me"',
-      'for _ in $(seq 1 400); do [ -e "$MARKS/$other" ] && break; sleep 0.05; done',
-      '[ -e "$MARKS/$other" ] || { echo "the $other run never started beside the $me run"; exit 9; }',
-      'echo "$me run: ${files[*]}"',
+      'if [ -n "$other" ]; then',
+      '  for _ in $(seq 1 400); do [ -e "$MARKS/$other" ] && break; sleep 0.05; done',
+      '  [ -e "$MARKS/$other" ] || { echo "the $other run never started beside the $me run"; exit 9; }',
+      'fi',
+      '[ "$me" = free ] && [ ! -e "$MARKS/cluster" ] && { echo "the engine-free run started before the cluster run"; exit 9; }',
+      'echo "$me run: ${files[*]} (DOCKER_HOST=${DOCKER_HOST:-})"',
       'for f in "${files[@]}"; do',
       '  case " $FAILING " in',
       '    *" $f "*) printf "✖ failing tests:\\n\\ntest at %s:1:1\\n✖ %s breaks (1ms)\\n  AssertionError: %s went wrong\\n\\nℹ pass 1\\nℹ fail 1\\n" "$f" "$f" "$f"; exit 1 ;;',
@@ -49,7 +54,7 @@ function run(failing: string[]) {
   fs.mkdirSync(marks);
   const r = spawnSync('bash', [path.join(root, 'scripts', 'test-integration.sh')], {
     cwd: root,
-    env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, FAILING: failing.join(' '), MARKS: marks },
+    env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, FAILING: failing.join(' '), MARKS: marks, DOCKER_HOST: '' },
     encoding: 'utf8',
     timeout: 60_000,
   });
@@ -58,25 +63,25 @@ function run(failing: string[]) {
   return { status: r.status, out: r.stdout, failures };
 }
 
-test('the cluster files run beside the others; both reports and one count for both', () => {
+test('the cluster files run beside the host files, then the engine-free ones with no engine; every report and one count', () => {
   const r = run([]);
   assert.equal(r.status, 0, r.out);
-  assert.match(r.out, /host run: test\/integration\/fs\/symlinks\.test\.ts test\/integration\/verify\/cli\.test\.ts\n/);
-  assert.match(r.out, /=== test\/integration\/cluster[^\n]*\n+cluster run: test\/integration\/cluster\/swarm\.test\.ts\n/);
-  assert.deepEqual(r.out.trimEnd().split('\n').slice(-2), ['ℹ pass 3', 'ℹ fail 0']);
+  assert.match(r.out, /host run: test\/integration\/newfolder\/new\.test\.ts test\/integration\/verify\/cli\.test\.ts \(DOCKER_HOST=\)\n/, 'a file in no list runs on the host engine');
+  assert.match(r.out, /=== test\/integration\/cluster[^\n]*\n+cluster run: test\/integration\/cluster\/swarm\.test\.ts \(DOCKER_HOST=\)\n/);
+  assert.match(r.out, /=== engine-free[^\n]*\n+free run: test\/integration\/fs\/symlinks\.test\.ts test\/integration\/specs\/authoring\.test\.ts \(DOCKER_HOST=unix:\/\/\/nonexistent\/[^)]+\)\n/);
+  assert.deepEqual(r.out.trimEnd().split('\n').slice(-2), ['ℹ pass 5', 'ℹ fail 0']);
 });
 
 test('a failure in the cluster run alone fails the layer, and is counted and listed', () => {
   const r = run(['test/integration/cluster/swarm.test.ts']);
   assert.notEqual(r.status, 0);
-  assert.deepEqual(r.out.trimEnd().split('\n').slice(-2), ['ℹ pass 3', 'ℹ fail 1']);
+  assert.deepEqual(r.out.trimEnd().split('\n').slice(-2), ['ℹ pass 5', 'ℹ fail 1']);
   assert.match(r.failures, /swarm\.test\.ts breaks/);
   assert.doesNotMatch(r.failures, /cli\.test\.ts breaks/);
 });
 
-test('failures in both runs are all listed, each once', () => {
-  const r = run(['test/integration/cluster/swarm.test.ts', 'test/integration/fs/symlinks.test.ts']);
+test('failures in every run are all listed, each once', () => {
+  const r = run(['test/integration/cluster/swarm.test.ts', 'test/integration/fs/symlinks.test.ts', 'test/integration/verify/cli.test.ts']);
   assert.notEqual(r.status, 0);
-  assert.equal(r.failures.match(/swarm\.test\.ts breaks/g)?.length, 1, r.failures);
-  assert.equal(r.failures.match(/symlinks\.test\.ts breaks/g)?.length, 1, r.failures);
+  for (const f of ['swarm', 'symlinks', 'cli']) assert.equal(r.failures.match(new RegExp(`${f}\\.test\\.ts breaks`, 'g'))?.length, 1, r.failures);
 });
