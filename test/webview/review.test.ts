@@ -250,6 +250,8 @@ test('approval names the rules that block it and needs a reasoned waiver of each
   assert.deepEqual(real.mine().filter((e) => e.kind === 'approve').map((e) => (e.payload as { waivers: unknown }).waivers), [waivers], 'the waivers are in the log');
   assert.match((await tid(page, 'approval-record').textContent()) ?? '', /^Approved by alice at .*, waiving gold-passes \(accepted: gold-passes\); no-open-false-positive \(accepted: no-open-false-positive\); every-spec-tested \(accepted: every-spec-tested\); every-attempt-judged \(accepted: every-attempt-judged\)\.$/);
   assert.equal(await tid(page, 'review-status').textContent(), 'approved');
+  // The status line says it once (it read "Approved: approved, waiving ...").
+  assert.equal(await tid(page, 'status-line').textContent(), 'Approved, waiving gold-passes, no-open-false-positive, every-spec-tested, every-attempt-judged.');
   // Decided: labels are off until reopened.
   await tid(page, 'specs-tab-review').click();
   await tid(page, 'review-disabled').waitFor();

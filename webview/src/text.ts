@@ -64,3 +64,15 @@ export function splitAt(text: string, start: number, length: number): { before: 
 export function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
+
+/**
+ * The status line after a recorded action: `done` with the host's summary, without saying the same word twice
+ * ("Approved" with "approved, waiving R1" reads "Approved, waiving R1.", not "Approved: approved, waiving R1.").
+ */
+export function doneText(done: string, summary: string): string {
+  const s = oneLine(summary, 200).trim();
+  const first = /^[\p{L}]+/u.exec(s)?.[0] ?? '';
+  if (s === '') return `${done}.`;
+  if (first.toLowerCase() === done.toLowerCase()) return `${done}${s.slice(first.length)}.`;
+  return `${done}: ${s}.`;
+}

@@ -17,6 +17,19 @@ import { renderRequest } from './markdown';
 import { findTestSource, parseTestName } from '../testSource';
 import { truncate } from './text';
 
+/**
+ * What an attempt claims of itself: its exit status and its summary, once when they say the same thing (mini-swe-agent
+ * records "Submitted" as both, which read "Submitted: Submitted").
+ */
+export function claimText(c: { status?: string; summary?: string }): string {
+  const status = c.status?.trim() ?? '';
+  const summary = c.summary?.trim() ?? '';
+  const same = (x: string, y: string) => x.toLowerCase().replace(/[\s.!:]+$/, '') === y.toLowerCase().replace(/[\s.!:]+$/, '');
+  if (!status || !summary || same(status, summary)) return status || summary;
+  return `${status}: ${summary}`;
+}
+
+
 /** Characters of test source kept for all tests together; beyond it tests show without source. */
 export const MAX_TEST_SOURCE_TOTAL = 200_000;
 const MAX_TEST_SOURCE = 20_000;
@@ -141,7 +154,7 @@ function columnOf(a: Attempt, patch: TextOrError | undefined, traj: TrajectoryIn
     ...(a.model ? { model: a.model } : {}),
     ...(a.agent ? { agent: a.agent } : {}),
     ...(a.costUsd !== undefined ? { costUsd: a.costUsd } : {}),
-    ...(a.claimed?.status || a.claimed?.summary ? { claimed: truncate([a.claimed.status, a.claimed.summary].filter(Boolean).join(': '), 500) } : {}),
+    ...(a.claimed?.status || a.claimed?.summary ? { claimed: truncate(claimText(a.claimed), 500) } : {}),
     files: [],
     hasTrajectory: a.trajectoryFile !== undefined,
   };

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { loadDataset, readDatasetText } from '../../../src/adapters/fs/datasetLoader';
-import { buildTaskViewModel, fileChanges, recordedVerdict, trajectoryInfo } from '../../../src/core/view/taskView';
+import { buildTaskViewModel, claimText, fileChanges, recordedVerdict, trajectoryInfo } from '../../../src/core/view/taskView';
 import type { TextOrError } from '../../../src/core/view/taskView';
 import type { CandidateTask } from '../../../src/core/model';
 
@@ -92,4 +92,24 @@ test('a path from a trajectory finds the patch file it means', async () => {
   assert.equal(findFile(files, 'old.py', '/repo'), 1);
   assert.equal(findFile(files, '/tmp/log.txt', '/repo'), -1);
   assert.equal(findFile(files, '/repo/format.py', '/repo'), -1, 'a suffix must end at a folder boundary');
+});
+
+test('an attempt\'s claim says its status and summary once when they are the same (mini-swe-agent\'s "Submitted")', () => {
+  assert.equal(claimText({ status: 'Submitted', summary: 'Submitted' }), 'Submitted');
+  assert.equal(claimText({ status: 'Submitted', summary: 'submitted.' }), 'Submitted');
+  assert.equal(claimText({ status: 'success', summary: 'Fixed the rounding in format()' }), 'success: Fixed the rounding in format()');
+  assert.equal(claimText({ summary: 'only a summary' }), 'only a summary');
+  assert.equal(claimText({ status: 'LimitsExceeded' }), 'LimitsExceeded');
+  const { task, read } = tiny();
+  const claimed = { ...task, attempts: task.attempts.map((a) => ({ ...a, claimed: { status: 'Submitted', summary: 'Submitted' } })) };
+  const m = buildTaskViewModel({
+    task: claimed,
+    status: 'candidate',
+    trusted: true,
+    request: read(task.files.request),
+    testPatch: read(task.files.testPatch),
+    attemptPatches: new Map(task.attempts.map((a) => [a.id, read(a.patchFile as string)])),
+  });
+  assert.ok(m.columns.filter((c) => c.claimed !== undefined).every((c) => c.claimed === 'Submitted'), JSON.stringify(m.columns.map((c) => c.claimed)));
+  assert.ok(m.columns.some((c) => c.claimed === 'Submitted'));
 });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { capText, formatCost, formatCount, inertText, oneLine, splitAt, stripAnsi } from '../../../webview/src/text';
+import { capText, doneText, formatCost, formatCount, inertText, oneLine, splitAt, stripAnsi } from '../../../webview/src/text';
 
 test('ANSI escapes are removed, the text around them kept', () => {
   assert.equal(stripAnsi('\u001b[31mred\u001b[0m and \u001b[1;32mbold green\u001b[m'), 'red and bold green');
@@ -40,4 +40,12 @@ test('splitAt clamps to the text', () => {
   assert.deepEqual(splitAt('hello world', 6, 5), { before: 'hello ', match: 'world', after: '' });
   assert.deepEqual(splitAt('abc', 10, 5), { before: 'abc', match: '', after: '' });
   assert.deepEqual(splitAt('abc', -1, 2), { before: '', match: 'a', after: 'bc' });
+});
+
+test('the status line after an action says its word once', () => {
+  assert.equal(doneText('Approved', 'approved'), 'Approved.');
+  assert.equal(doneText('Approved', 'approved, waiving gold-passes'), 'Approved, waiving gold-passes.');
+  assert.equal(doneText('Recorded', 'a1 × S1: satisfied'), 'Recorded: a1 × S1: satisfied.');
+  assert.equal(doneText('Saved', ''), 'Saved.');
+  assert.equal(doneText('Approved', 'approvedness\nx'), 'Approved: approvedness x.', 'a longer word is not the same word');
 });

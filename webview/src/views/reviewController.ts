@@ -7,7 +7,7 @@ import type { Ctx } from '../context';
 import { oneLine } from '../text';
 import type { Pair, ReviewKeyPress } from './reviewModel';
 import { cellOf, findingOf, firstFocus, keepFocus, nextUnlabelled, pairKey, REVIEW_TAB, ReviewDrafts, reviewKeyAction, stepAttempt, stepFocus, unlabelledCount } from './reviewModel';
-import { errorText } from '../text';
+import { doneText, errorText } from '../text';
 
 /** What the app lends the review views: switching tabs and showing a trajectory step. */
 export interface ReviewHooks {
@@ -170,7 +170,7 @@ export class ReviewController {
         this.ctx.status(`${refusalText(r)}`, true);
         return false;
       }
-      this.ctx.status(`${done}: ${oneLine(r.summary, 200)}.`);
+      this.ctx.status(doneText(done, r.summary));
       onOk?.(r);
       return true;
     } catch (e) {
