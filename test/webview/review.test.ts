@@ -331,6 +331,28 @@ test('review mode: the count left, the last label submits and moves on, n skips,
   assert.equal(third.real.actions.reviewMode, false, 'stop ends review mode');
 });
 
+test('review mode started while the task shows another tab brings the grid forward; a verdict key on another tab shows the grid and labels nothing', async () => {
+  const { page, real } = await openStory();
+  await tid(page, 'specs-tab-matrix').click();
+  await waitUntil(page, `document.querySelector('[data-testid="specs-tab-matrix"]').hasAttribute('active')`);
+  // What Start Review Mode sends to a panel already open on this task: the same task, its review part with a queue.
+  await probe(page, (g) => {
+    const m = g.__fakeHost.model() as { review: Record<string, unknown> };
+    g.__fakeHost.update({ review: { ...m.review, queue: { remaining: 3, done: 1, index: 0 } } });
+  });
+  await waitUntil(page, `document.querySelector('[data-testid="specs-tab-review"]')?.hasAttribute('active') === true`);
+  await tid(page, 'review-grid').waitFor();
+
+  // In review mode the keys work on every tab, but a verdict never lands on a pair the curator cannot see.
+  await tid(page, 'specs-tab-tests').click();
+  await waitUntil(page, `document.querySelector('[data-testid="specs-tab-tests"]').hasAttribute('active')`);
+  await page.locator('body').press('s');
+  await waitUntil(page, `document.querySelector('[data-testid="specs-tab-review"]')?.hasAttribute('active') === true`);
+  await waitForStatus(page, /press the key once more/);
+  assert.deepEqual(await sent(page, 'label'), [], 'no label asked for');
+  assert.deepEqual(real.mine(), [], 'none on disk');
+});
+
 test('hostile notes, names, messages and history render as inert text', async () => {
   const { page, real } = await openStory('&ds=hostile', { fixture: 'hostile' });
   const first = page.locator('[data-testid="review-cell"]').first();

@@ -157,6 +157,8 @@ export class App {
       this.state = reconcile(this.state!, model);
       // A revalidation that just finished is what the curator is waiting for: show its before/after matrix.
       if (this.seenRepairs.takeNew(model.repair)) this.state.specsTab = REPAIR_TAB;
+      // Review mode started on this open task (Start Review Mode while it showed another tab): the grid comes forward.
+      if (review.enteredReviewMode(previous!, model)) this.state.specsTab = REVIEW_TAB;
       const trajectoriesChanged = JSON.stringify(previous!.columns.map((c) => c.trajectory)) !== JSON.stringify(model.columns.map((c) => c.trajectory));
       this.renderAll(trajectoriesChanged);
     }

@@ -435,6 +435,8 @@ g.__fakeHost = {
     return readies;
   },
   requests: (method: string) => log.filter((l) => l.method === method),
+  /** The model the page was last sent. */
+  model: () => fixture.model,
   command: (command: ViewCommand) => send({ type: 'command', command }),
   update: (patch: Record<string, unknown>) => {
     fixture.model = { ...fixture.model, ...patch, revision: fixture.model.revision + 1 };

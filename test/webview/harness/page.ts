@@ -19,6 +19,8 @@ export interface FakeHostProbe {
   readies: number;
   requests(method: string): Array<{ method: string; params: Record<string, unknown> }>;
   command(c: ViewCommand): void;
+  /** The model the page was last sent. */
+  model(): Record<string, unknown>;
   update(patch: Record<string, unknown>): void;
   runningSearches(): number;
   /** The next search sends its first batch of hits, then holds the rest until releaseSearches. */

@@ -64,6 +64,11 @@ export class ReviewController {
     this.focus = keepFocus(r, this.focus);
   }
 
+  /** True when this model starts review mode on the task already shown (the app then shows the review tab). */
+  enteredReviewMode(previous: TaskViewModel, m: TaskViewModel): boolean {
+    return previous.review?.queue === undefined && m.review?.queue !== undefined;
+  }
+
   /** Tab to open when a task is first shown: the review tab while review mode is on. */
   initialTab(m: TaskViewModel): string | undefined {
     return m.review?.queue ? REVIEW_TAB : undefined;
@@ -120,6 +125,13 @@ export class ReviewController {
     e.preventDefault();
     switch (a.kind) {
       case 'verdict':
+        // Review mode's keys work on every tab, but a verdict is never given to a pair out of sight: the grid comes
+        // forward first, and the next press labels.
+        if (tab !== REVIEW_TAB) {
+          this.hooks.showTab(REVIEW_TAB);
+          this.ctx.status('The review grid is shown again: press the key once more to label the focused pair.');
+          break;
+        }
         this.label(a.verdict);
         break;
       case 'move':
