@@ -8,6 +8,9 @@
 #         vscode (inside a real extension host),
 #         package (.vsix), e2e (the .vsix clicked in a real workbench).
 #
+# The webview layer runs beside the integration layer (its report follows the integration layer's; its summary line
+# stays in its place).
+#
 # Usage: bash scripts/test.sh [--no-setup] [--only LAYER[,LAYER...]] [--fail-fast]
 #   --no-setup     do not run scripts/setup.sh (everything already installed)
 #   --only         run just these layers (in the order above)
@@ -30,7 +33,7 @@ while (($#)); do
     --only=*) ONLY=",${1#--only=},"; ;;
     --keep-going) KEEP_GOING=1 ;;
     --fail-fast) KEEP_GOING=0 ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
     *) echo "test.sh: unknown flag $1" >&2; exit 2 ;;
   esac
   shift
@@ -80,27 +83,69 @@ needs_failed() {
   return 1
 }
 
+# A layer started with run_layer_beside runs in the background (its log only) while the next layers run; join_layer
+# waits for it, prints its log and fills its summary line in its place.
+declare -A BESIDE_PID BESIDE_T BESIDE_SLOT
+
 run_layer() {
+  if ! layer_may_run "$1"; then return 0; fi
   local name="$1"; shift
-  if [ -n "$FAILED_LAYER" ] && ((KEEP_GOING == 0)); then
-    SUMMARY+=("$(printf '%-12s %-7s' "$name" 'not run')")
-    return 0
-  fi
-  local dep
-  if dep=$(needs_failed "$name"); then
-    SUMMARY+=("$(printf '%-12s %-7s' "$name" 'not run') (needs $dep, which failed)")
-    return 0
-  fi
-  if ! wanted "$name"; then
-    SUMMARY+=("$(printf '%-12s %-7s' "$name" 'skipped')")
-    return 0
-  fi
-  local log="$OUT/$name.log" t rc c detail=""
+  local log="$OUT/$name.log" t rc
   echo
   echo "=== $name: $* ==="
   t=$(now)
   "$@" 2>&1 | tee "$log"
   rc=${PIPESTATUS[0]}
+  record_layer "$name" "$rc" "$t"
+}
+
+run_layer_beside() {
+  if ! layer_may_run "$1"; then return 0; fi
+  local name="$1"; shift
+  echo
+  echo "=== $name: $* (beside the next layers; its report follows theirs) ==="
+  BESIDE_T[$name]=$(now)
+  BESIDE_SLOT[$name]=${#SUMMARY[@]}
+  SUMMARY+=("$(printf '%-12s %-7s' "$name" 'running')")
+  set -m # a process group of its own: stopped whole with this script
+  "$@" > "$OUT/$name.log" 2>&1 &
+  BESIDE_PID[$name]=$!
+  set +m
+}
+
+join_layer() {
+  local name="$1" rc=0
+  [ -n "${BESIDE_PID[$name]:-}" ] || return 0
+  wait "${BESIDE_PID[$name]}" || rc=$?
+  unset "BESIDE_PID[$name]"
+  echo
+  echo "=== $name (ran beside the layers above) ==="
+  cat "$OUT/$name.log"
+  record_layer "$name" "$rc" "${BESIDE_T[$name]}" "${BESIDE_SLOT[$name]}"
+}
+
+# layer_may_run NAME: false (with its summary line) when the layer is not run: fail-fast, a failed dependency, --only.
+layer_may_run() {
+  local name="$1"
+  if [ -n "$FAILED_LAYER" ] && ((KEEP_GOING == 0)); then
+    SUMMARY+=("$(printf '%-12s %-7s' "$name" 'not run')")
+    return 1
+  fi
+  local dep
+  if dep=$(needs_failed "$name"); then
+    SUMMARY+=("$(printf '%-12s %-7s' "$name" 'not run') (needs $dep, which failed)")
+    return 1
+  fi
+  if ! wanted "$name"; then
+    SUMMARY+=("$(printf '%-12s %-7s' "$name" 'skipped')")
+    return 1
+  fi
+  return 0
+}
+
+# record_layer NAME RC START [SLOT]: the layer's summary line (at SLOT when given), its counts added to the totals.
+record_layer() {
+  local name="$1" rc="$2" t="$3" slot="${4:-}" log="$OUT/$1.log" c detail=""
   c=$(counts "$log")
   if [ -n "$c" ]; then
     local p=${c% *} f=${c#* }
@@ -115,16 +160,18 @@ run_layer() {
   fi
   local status=pass
   if ((rc != 0)); then status=FAIL; FAILED_LAYER="${FAILED_LAYER:-$name}"; FAILED_LAYERS+=("$name"); fi
-  SUMMARY+=("$(printf '%-12s %-7s %7ss  %s' "$name" "$status" "$(secs "$t")" "$detail")")
+  local line
+  line="$(printf '%-12s %-7s %7ss  %s' "$name" "$status" "$(secs "$t")" "$detail")"
+  if [ -n "$slot" ]; then SUMMARY[slot]="$line"; else SUMMARY+=("$line"); fi
 }
 
 # A layer whose folder holds no test file yet is reported, not run: `node --test` with no file would search the
 # whole project for tests.
 has_tests() { [ -n "$(find "$1" -name '*.test.ts' -print -quit 2>/dev/null)" ]; }
 run_node_tests() {
-  local name="$1" dir="$2" script="$3"
+  local name="$1" dir="$2" script="$3" how="${4:-run_layer}"
   if has_tests "$dir" || ! wanted "$name"; then
-    run_layer "$name" npm run -s "$script"
+    "$how" "$name" npm run -s "$script"
   elif [ -z "$FAILED_LAYER" ] || ((KEEP_GOING)); then
     SUMMARY+=("$(printf '%-12s %-7s' "$name" 'empty') (no $dir/**/*.test.ts)")
   else
@@ -132,13 +179,17 @@ run_node_tests() {
   fi
 }
 
+trap 'for p in "${BESIDE_PID[@]}"; do kill -- "-$p" 2>/dev/null; done; true' EXIT
 T_ALL=$(now)
 run_layer setup bash scripts/setup.sh
 run_layer check npm run -s check
 run_layer build npm run -s build
 run_node_tests unit test/unit test:unit
-run_node_tests webview test/webview test:webview
+# The webview layer (Chromium and the page's own host, no container engine) runs beside the integration layer, which
+# spends much of its time waiting on containers and cluster engines: about 2.5 minutes less in all.
+run_node_tests webview test/webview test:webview run_layer_beside
 run_node_tests integration test/integration test:integration
+join_layer webview
 run_layer vscode node --import tsx test/vscode/runTest.ts
 run_layer package npm run -s package
 run_node_tests e2e test/e2e test:e2e

@@ -14,7 +14,7 @@ function fakeProject(failing: string[]): { root: string; env: NodeJS.ProcessEnv 
   const root = tmpDir('sw-testsh-');
   fs.mkdirSync(path.join(root, 'scripts'));
   for (const f of ['test.sh', 'failures.mjs']) fs.copyFileSync(path.join(repo, 'scripts', f), path.join(root, 'scripts', f));
-  for (const d of ['test/unit', 'test/webview']) {
+  for (const d of ['test/unit', 'test/webview', 'test/integration']) {
     fs.mkdirSync(path.join(root, d), { recursive: true });
     fs.writeFileSync(path.join(root, d, 'x.test.ts'), '');
   }
@@ -27,6 +27,13 @@ function fakeProject(failing: string[]): { root: string; env: NodeJS.ProcessEnv 
       '#!/usr/bin/env bash',
       'name="$3"',
       'echo "ran $name" >> "$RAN_LOG"',
+      // With BESIDE set, the webview and integration layers each wait until the other has started: run one after
+      // the other, they would never end (the test's timeout fails it).
+      'if [ -n "${BESIDE:-}" ] && { [ "$name" = test:webview ] || [ "$name" = test:integration ]; }; then',
+      '  touch "$BESIDE/$name"; other=test:integration; [ "$name" = test:integration ] && other=test:webview',
+      '  for _ in $(seq 1 400); do [ -e "$BESIDE/$other" ] && break; sleep 0.05; done',
+      '  [ -e "$BESIDE/$other" ] || { echo "$other never started beside $name"; exit 9; }',
+      'fi',
       'case " $FAILING " in',
       '  *" $name "*)',
       '    printf "✖ failing tests:\\n\\ntest at test/x.test.ts:1:1\\n✖ %s breaks (1ms)\\n  AssertionError: %s went wrong\\n\\nℹ pass 2\\nℹ fail 1\\n" "$name" "$name"',
@@ -40,9 +47,9 @@ function fakeProject(failing: string[]): { root: string; env: NodeJS.ProcessEnv 
   return { root, env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, FAILING: failing.join(' '), RAN_LOG: path.join(root, 'ran.log') } };
 }
 
-function run(failing: string[], args: string[] = []) {
+function run(failing: string[], args: string[] = [], layers = 'check,build,unit,webview', extraEnv: Record<string, string> = {}) {
   const { root, env } = fakeProject(failing);
-  const r = spawnSync('bash', [path.join(root, 'scripts', 'test.sh'), '--only', 'check,build,unit,webview', ...args], { env, encoding: 'utf8' });
+  const r = spawnSync('bash', [path.join(root, 'scripts', 'test.sh'), '--only', layers, ...args], { env: { ...env, ...extraEnv }, encoding: 'utf8', timeout: 60_000 });
   const ran = fs.existsSync(env.RAN_LOG as string) ? fs.readFileSync(env.RAN_LOG as string, 'utf8').trim().split('\n') : [];
   return { status: r.status, out: r.stdout, ran };
 }
@@ -71,4 +78,16 @@ test('--fail-fast stops at the first failing layer', () => {
   assert.deepEqual(r.ran, ['ran check']);
   assert.notEqual(r.status, 0);
   assert.match(r.out, /unit\s+not run/);
+});
+
+test('the webview layer runs beside the integration layer: both at once, its summary line in its place, its failure listed', () => {
+  const beside = tmpDir('sw-testsh-beside-');
+  const r = run(['test:webview'], [], 'webview,integration', { BESIDE: beside });
+  assert.notEqual(r.status, 0);
+  assert.ok(!/never started beside/.test(r.out), r.out);
+  const summary = r.out.slice(r.out.lastIndexOf('=== summary'));
+  assert.match(summary, /webview\s+FAIL.*2 passed, 1 failed\n.*integration\s+pass.*3 passed, 0 failed/);
+  assert.match(summary, /failed in webview:\n.*test:webview breaks/);
+  assert.match(r.out, /=== webview \(ran beside the layers above\) ===\n[\s\S]*test:webview breaks/);
+  assert.match(summary.trimEnd().split('\n').at(-1) ?? '', /^5 passed, 1 failed$/);
 });
