@@ -1,4 +1,4 @@
-// Setting the image a task runs in (environment.image in its task.json), for a task that names none: the one edit,
+// Setting the image a task runs in (environment.image in its task.json), for a task whose task.json names none: the one edit,
 // made in the file's own text (jsonc-parser's modify keeps the curator's formatting and every other field), written
 // atomically inside the dataset (writeFileAtomicIn refuses a task.json symlinked out of it).
 import { applyEdits, modify } from 'jsonc-parser';
@@ -39,6 +39,10 @@ export function setTaskImage(root: string, task: Pick<CandidateTask, 'id' | 'dir
   if (value.environment !== undefined && (typeof value.environment !== 'object' || value.environment === null || Array.isArray(value.environment))) {
     throw new SetImageError(`${rel}: environment is not an object; fix the file first`);
   }
+  // Only a missing image is set here: changing one a task already names is an edit of its environment, made in the
+  // file (or a new revision), not a quick fix.
+  const own = (value.environment as { image?: unknown } | undefined)?.image;
+  if (typeof own === 'string' && own.trim() !== '') throw new SetImageError(`${rel}: the task names the image ${own} already; edit environment.image there to change it`);
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const indent = /\n( +|\t)"/.exec(text)?.[1] ?? '  ';
   const edited = applyEdits(text, modify(text, ['environment', 'image'], image, { formattingOptions: { insertSpaces: indent !== '\t', tabSize: indent === '\t' ? 1 : indent.length, eol } }));

@@ -42,6 +42,8 @@ test('the image is written into task.json, every other byte kept; the task then 
   const t1 = ds.tasks.find((t) => t.id === 't1');
   assert.equal(t1?.environment.image, 'python:3.11-slim');
   assert.equal(noImageReason(t1 as NonNullable<typeof t1>), undefined);
+  assert.throws(() => setTaskImage(root, { id: 't1', dir: 'tasks/t1' }, 'python:3.12'), /names the image python:3\.11-slim already/, 'an image it names is not replaced');
+  assert.equal(JSON.parse(fs.readFileSync(file, 'utf8')).environment.image, 'python:3.11-slim');
   assert.ok(!ds.problems.some((p) => p.file === 'tasks/t1/task.json' && /no image/.test(p.message)));
 });
 

@@ -622,7 +622,6 @@ export class VerifierController implements vscode.Disposable {
     const image = typeof given === 'string' ? given : await vscode.window.showInputBox({
       title: `Image for task ${task.id}`,
       prompt: `Written as environment.image in ${task.dir}/task.json (the rest of the file is kept as it is)`,
-      value: task.environment.image,
       placeHolder: 'e.g. python:3.11-slim or specweave-base:bookworm',
       ignoreFocusOut: true,
       validateInput: (v) => imageRefProblem(v.trim()),
