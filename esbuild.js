@@ -2,6 +2,9 @@
 const esbuild = require('esbuild');
 
 const production = process.argv.includes('--production');
+// `--only=webview`: the browser bundles alone (the webview tests' build, which runs beside the integration tests: it
+// must not rewrite dist/cli.js while they spawn it).
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 const watch = process.argv.includes('--watch');
 
 /** Reports build results the way VS Code's problem matchers expect. */
@@ -58,9 +61,9 @@ const contexts = [
 
 async function main() {
   const fs = require('fs');
-  const built = await Promise.all(
-    contexts.filter((c) => Object.values(c.entryPoints).every((p) => fs.existsSync(p))).map((c) => esbuild.context(c)),
-  );
+  const wanted = contexts.filter((c) => only === undefined || (only === 'webview' && c.platform === 'browser'));
+  if (wanted.length === 0) throw new Error(`--only=${only}: no such bundle (--only=webview builds the browser bundles)`);
+  const built = await Promise.all(wanted.filter((c) => Object.values(c.entryPoints).every((p) => fs.existsSync(p))).map((c) => esbuild.context(c)));
   if (watch) {
     await Promise.all(built.map((c) => c.watch()));
     return;
