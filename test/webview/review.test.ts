@@ -277,6 +277,9 @@ test('life-cycle transitions are buttons for the allowed moves; a rejection need
   await page.locator('[data-testid="review-status"]', { hasText: 'needs repair' }).waitFor();
   assert.deepEqual((await sent(page, 'transition')).map((r) => r.params.to), ['in_review', 'needs_repair']);
   assert.deepEqual(real.mine().map((e) => e.kind === 'status' ? `status ${String((e.payload as { to: string }).to)}` : e.kind), ['reject', 'status in_review', 'status needs_repair']);
+  // Send to repair asks the repair agent too, once the status is on disk (it used to change only the status).
+  await waitUntil(page, (g) => g.__fakeHost.requests('requestRepair').length === 1);
+  await waitForStatus(page, /asking the repair agent/);
 });
 
 test('scores are recorded from the Decision tab', async () => {

@@ -49,7 +49,7 @@ export function reviewBar(rc: ReviewController): TemplateResult | typeof nothing
           },
           { testid: 'bar-approve', secondary: r.blockers.length > 0, disabled: !canAct, title: r.blockers.length > 0 ? `Blocked by ${r.blockers.join(', ')}` : 'Approve the task' },
         )}${vsButton('Reject…', toDecision, { testid: 'bar-reject', secondary: true, disabled: !canAct })}${r.nextStatuses.includes('needs_repair')
-          ? vsButton('Send to repair', () => void rc.act('transition', { to: 'needs_repair' }, 'Sent to repair'), { testid: 'bar-repair', secondary: true, disabled: !canAct })
+          ? vsButton('Send to repair', () => rc.sendToRepair(), { testid: 'bar-repair', secondary: true, disabled: !canAct, title: 'Mark the task as needing repair, then ask the repair agent for a suggestion' })
           : nothing}`
       : vsButton('Reopen', () => void rc.act('transition', { to: 'in_review' }, 'Reopened'), { testid: 'bar-reopen', secondary: true, disabled: !canAct })}${vsButton('Undo', () => rc.undo(), {
       testid: 'bar-undo',

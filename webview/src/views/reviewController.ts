@@ -194,6 +194,22 @@ export class ReviewController {
     }
   }
 
+  /**
+   * Send to repair: the status first, then the repair agent is asked (the host's Request Repair, which asks for the
+   * target and a note). The status alone used to change and nothing else happened.
+   */
+  async sendToRepair(): Promise<void> {
+    const ok = await this.act('transition', { to: 'needs_repair' }, 'Sent to repair');
+    if (!ok) return;
+    this.ctx.status('Sent to repair: asking the repair agent for a suggestion…');
+    try {
+      const r = await this.ctx.host.request('requestRepair', {});
+      if (!r.ran) this.ctx.status(`Sent to repair. The repair agent was not asked: ${r.message ?? 'not available'}. Use Request Repair on the Repair tab when it is.`, true);
+    } catch (e) {
+      this.ctx.status(`Sent to repair. The repair agent was not asked: ${errorText(e)}`, true);
+    }
+  }
+
   /** The focused pair's verdict, with its note and evidence; then on to the next unlabelled pair. */
   label(verdict: CuratorVerdictView, pair = this.focus): void {
     const r = this.review;
