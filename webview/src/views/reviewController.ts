@@ -198,8 +198,8 @@ export class ReviewController {
    * Send to repair: the status first, then the repair agent is asked (the host's Request Repair, which asks for the
    * target and a note). The status alone used to change and nothing else happened.
    */
-  async sendToRepair(): Promise<void> {
-    const ok = await this.act('transition', { to: 'needs_repair' }, 'Sent to repair');
+  async sendToRepair(note?: string, onOk?: () => void): Promise<void> {
+    const ok = await this.act('transition', { to: 'needs_repair', ...(note ? { note } : {}) }, 'Sent to repair', onOk);
     if (!ok) return;
     this.ctx.status('Sent to repair: asking the repair agent for a suggestion…');
     try {

@@ -72,12 +72,14 @@ function lifecycle(rc: ReviewController, r: ReviewView, canRecord: boolean): Tem
     <div class="lifecycle-moves" data-testid="transitions">
       ${r.nextStatuses.map((to) => {
         const label = decided ? (to === 'in_review' ? 'Reopen' : to) : (TRANSITION_LABEL[to] ?? to);
+        const note = rc.drafts.transitionNote.trim() ? rc.drafts.transitionNote : undefined;
+        const clear = () => {
+          rc.drafts.transitionNote = '';
+        };
         return vsButton(
           label,
-          () =>
-            void rc.act('transition', { to, ...(rc.drafts.transitionNote.trim() ? { note: rc.drafts.transitionNote } : {}) }, label, () => {
-              rc.drafts.transitionNote = '';
-            }),
+          // Send to repair asks the repair agent as well (the bar's button does the same).
+          () => void (to === 'needs_repair' ? rc.sendToRepair(note, clear) : rc.act('transition', { to, ...(note ? { note } : {}) }, label, clear)),
           { testid: `transition-${to}`, secondary: true, disabled: !canRecord, title: `${r.status} → ${to}` },
         );
       })}${r.nextStatuses.length === 0 ? html`<span class="muted small">No plain transition from here.</span>` : nothing}
