@@ -107,8 +107,10 @@ run_layer_beside() {
   BESIDE_T[$name]=$(now)
   BESIDE_SLOT[$name]=${#SUMMARY[@]}
   SUMMARY+=("$(printf '%-12s %-7s' "$name" 'running')")
+  rm -f "$OUT/$name.end"
   set -m # a process group of its own: stopped whole with this script
-  "$@" > "$OUT/$name.log" 2>&1 &
+  # Its end time is written when it ends, so that its summary line gives its own duration, not the time until joined.
+  ( "$@" > "$OUT/$name.log" 2>&1; rc=$?; now > "$OUT/$name.end"; exit "$rc" ) &
   BESIDE_PID[$name]=$!
   set +m
 }
@@ -121,7 +123,7 @@ join_layer() {
   echo
   echo "=== $name (ran beside the layers above) ==="
   cat "$OUT/$name.log"
-  record_layer "$name" "$rc" "${BESIDE_T[$name]}" "${BESIDE_SLOT[$name]}"
+  record_layer "$name" "$rc" "${BESIDE_T[$name]}" "${BESIDE_SLOT[$name]}" "$(cat "$OUT/$name.end" 2>/dev/null)"
 }
 
 # layer_may_run NAME: false (with its summary line) when the layer is not run: fail-fast, a failed dependency, --only.
@@ -143,9 +145,10 @@ layer_may_run() {
   return 0
 }
 
-# record_layer NAME RC START [SLOT]: the layer's summary line (at SLOT when given), its counts added to the totals.
+# record_layer NAME RC START [SLOT [END]]: the layer's summary line (at SLOT when given; its time up to END when given,
+# else up to now), its counts added to the totals.
 record_layer() {
-  local name="$1" rc="$2" t="$3" slot="${4:-}" log="$OUT/$1.log" c detail=""
+  local name="$1" rc="$2" t="$3" slot="${4:-}" end="${5:-}" log="$OUT/$1.log" c detail=""
   c=$(counts "$log")
   if [ -n "$c" ]; then
     local p=${c% *} f=${c#* }
@@ -161,7 +164,9 @@ record_layer() {
   local status=pass
   if ((rc != 0)); then status=FAIL; FAILED_LAYER="${FAILED_LAYER:-$name}"; FAILED_LAYERS+=("$name"); fi
   local line
-  line="$(printf '%-12s %-7s %7ss  %s' "$name" "$status" "$(secs "$t")" "$detail")"
+  local took
+  if [ -n "$end" ]; then took=$(awk -v a="$t" -v b="$end" 'BEGIN { printf "%.1f", b - a }'); else took=$(secs "$t"); fi
+  line="$(printf '%-12s %-7s %7ss  %s' "$name" "$status" "$took" "$detail")"
   if [ -n "$slot" ]; then SUMMARY[slot]="$line"; else SUMMARY+=("$line"); fi
 }
 
