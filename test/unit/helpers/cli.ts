@@ -45,7 +45,7 @@ export function ensureCli(): void {
   checked = true;
 }
 
-/** The argv after `node` that runs `specweave ARGS`: spawn(process.execPath, cli(...args)). */
+/** The argv after `node` that runs `specweave ARGS`: spawn(process.execPath, cliArgs(...args)). */
 export function cliArgs(...args: string[]): string[] {
   ensureCli();
   return [CLI_BIN, ...args];
