@@ -23,7 +23,7 @@ function run(failing: string[]) {
   }
   const bin = path.join(root, 'bin');
   fs.mkdirSync(bin);
-  // `node --import tsx --test ... FILES`: each run says which files it got and waits until the other run has started
+  // `node --import tsx --test ... FILES`: each run says which files it got; the host and cluster runs wait for each other
   // (so two runs one after the other would never end: the test would fail on its timeout). FAILING names the files
   // whose run fails.
   fs.writeFileSync(
@@ -34,10 +34,9 @@ function run(failing: string[]) {
       'me=host; other=cluster',
       'case "${files[0]}" in test/integration/cluster/*) me=cluster; other=host ;; test/integration/fs/*|test/integration/specs/*) me=free; other="" ;; esac',
       'touch "$MARKS/$me"',
-      'if [ -n "$other" ]; then',
-      '  for _ in $(seq 1 400); do [ -e "$MARKS/$other" ] && break; sleep 0.05; done',
-      '  [ -e "$MARKS/$other" ] || { echo "the $other run never started beside the $me run"; exit 9; }',
-      'fi',
+      // The host and cluster runs meet at a FIFO: opening it blocks until the other end is opened too (bounded).
+      'if [ "$me" = host ]; then timeout 20 sh -c \'echo met > "$MARKS/meet"\' || { echo "the $other run never started beside the $me run"; exit 9; }; fi',
+      'if [ "$me" = cluster ]; then timeout 20 cat "$MARKS/meet" > /dev/null || { echo "the $other run never started beside the $me run"; exit 9; }; fi',
       '[ "$me" = free ] && [ ! -e "$MARKS/cluster" ] && { echo "the engine-free run started before the cluster run"; exit 9; }',
       'echo "$me run: ${files[*]} (DOCKER_HOST=${DOCKER_HOST:-})"',
       'for f in "${files[@]}"; do',
@@ -52,6 +51,7 @@ function run(failing: string[]) {
   );
   const marks = path.join(root, 'marks');
   fs.mkdirSync(marks);
+  spawnSync('mkfifo', [path.join(marks, 'meet')]);
   const r = spawnSync('bash', [path.join(root, 'scripts', 'test-integration.sh')], {
     cwd: root,
     env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, FAILING: failing.join(' '), MARKS: marks, DOCKER_HOST: '' },

@@ -30,9 +30,8 @@ function fakeProject(failing: string[]): { root: string; env: NodeJS.ProcessEnv 
       // With BESIDE set, the webview and integration layers each wait until the other has started: run one after
       // the other, they would never end (the test's timeout fails it).
       'if [ -n "${BESIDE:-}" ] && { [ "$name" = test:webview ] || [ "$name" = test:integration ]; }; then',
-      '  touch "$BESIDE/$name"; other=test:integration; [ "$name" = test:integration ] && other=test:webview',
-      '  for _ in $(seq 1 400); do [ -e "$BESIDE/$other" ] && break; sleep 0.05; done',
-      '  [ -e "$BESIDE/$other" ] || { echo "$other never started beside $name"; exit 9; }',
+      // They meet at a FIFO: opening it blocks until the other end is opened too (bounded).
+      '  if [ "$name" = test:webview ]; then timeout 20 sh -c \'echo met > "$BESIDE/meet"\'; else timeout 20 cat "$BESIDE/meet" > /dev/null; fi || { echo "the other layer never started beside $name"; exit 9; }',
       'fi',
       'case " $FAILING " in',
       '  *" $name "*)',
@@ -82,6 +81,7 @@ test('--fail-fast stops at the first failing layer', () => {
 
 test('the webview layer runs beside the integration layer: both at once, its summary line in its place, its failure listed', () => {
   const beside = tmpDir('sw-testsh-beside-');
+  spawnSync('mkfifo', [path.join(beside, 'meet')]);
   const r = run(['test:webview'], [], 'webview,integration', { BESIDE: beside });
   assert.notEqual(r.status, 0);
   assert.ok(!/never started beside/.test(r.out), r.out);
