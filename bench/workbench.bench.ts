@@ -19,7 +19,7 @@ import { TrajectoryCache } from '../src/adapters/fs/trajectoryCache';
 import { readTrajectory } from '../src/adapters/fs/trajectoryReader';
 import { formatJson } from '../src/core/serialize';
 import { EMPTY_FILTER, filterAndSort, taskRow } from '../src/core/view/candidates';
-import { compileSearch } from '../src/core/view/search';
+import { compileSearch, searchParts } from '../src/core/view/search';
 import { buildTaskViewModel } from '../src/core/view/taskView';
 import type { HostToWebview } from '../src/protocol/messages';
 import { TaskSession } from '../src/vscode/taskSession';
@@ -170,7 +170,7 @@ async function hostSide(root: string): Promise<void> {
   if (!q.ok) throw new Error(q.error);
   const f0 = performance.now();
   let n = 0;
-  for (const steps of columns) for (const s of steps) for (const _m of s.searchText.matchAll(q.re)) n++;
+  for (const steps of columns) for (const s of steps) for (const part of searchParts(s)) for (const _m of part.text.matchAll(q.re)) n++;
   const searchFloor = ms(f0);
   report('regex search, warm: first hits', warm.first, 300);
   report(`regex search, warm: all ${warm.done.total} hits (floor found ${n})`, warm.all, 2000, searchFloor);

@@ -654,9 +654,15 @@ export interface StepView {
 export interface SearchHit {
   column: string;
   step: number;
-  /** Character offset of the match in the step's text (the same text `getStepText` slices), and its length. */
+  /**
+   * Character offset of the match and its length: in the step's text (the same text `getStepText` slices), or, with
+   * `toolCall`, in that tool call's name or arguments (`field`).
+   */
   start: number;
   length: number;
+  /** The match is in the tool call of this index (in the step's `toolCalls`), not in the step's text. */
+  toolCall?: number;
+  field?: 'name' | 'arguments';
   /** A short excerpt around the match (inert text) and the match's offset in it. */
   excerpt: string;
   excerptStart: number;

@@ -202,6 +202,29 @@ test('search: counts per attempt and in total, next/previous jump to the step an
   assert.ok(box && view && box.y >= view.y && box.y + box.height <= view.y + view.height, 'the hit row is scrolled into view');
 });
 
+test('a hit in a tool call\'s arguments is marked there, with its text, and scrolled into view', async () => {
+  await search('CALLNEEDLE');
+  await waitForCounter(/^1$/);
+  await tid('next-hit').click();
+  await waitForCounter(/^1 of 1$/);
+  await tid('step-detail-header').filter({ hasText: /Step 9\b/ }).waitFor();
+  const mark = page.locator('[data-testid="tool-args"] [data-testid="hit-mark"]');
+  await mark.waitFor();
+  assert.equal(await mark.textContent(), 'CALLNEEDLE');
+  assert.equal(await page.locator('[data-testid="hit-mark"]').count(), 1, 'one mark, in the arguments');
+  // The arguments box and the detail pane both show the mark (each scrolled only as far as needed).
+  await waitUntil(
+    page,
+    `(() => {
+      const m = document.querySelector('[data-testid="tool-args"] [data-testid="hit-mark"]').getBoundingClientRect();
+      const inside = (box) => { const b = box.getBoundingClientRect(); return m.width > 0 && m.top >= b.top - 1 && m.bottom <= b.bottom + 1; };
+      return inside(document.querySelector('[data-testid="tool-args"]')) && inside(document.querySelector('.detail-pane'));
+    })()`,
+  );
+  await h.shot(page, 'hit-in-tool-call');
+  await search('');
+});
+
 test('regex and case toggles; an invalid regex is refused before it reaches the host', async () => {
   await tid('search-regex').click();
   await search('bad comma \\d{3}$');

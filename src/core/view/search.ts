@@ -106,32 +106,34 @@ export async function runSearch(source: SearchSource, re: RegExp, o: SearchOptio
     if (!steps) continue;
     for (const step of steps) {
       if (kinds && !kinds.has(step.kind)) continue;
-      const text = step.searchText;
-      rx.lastIndex = 0;
-      let sinceCheck = 0;
-      for (let m = rx.exec(text); m !== null; m = rx.exec(text)) {
-        const len = m[0].length;
-        if (len === 0) {
-          rx.lastIndex++;
-          if (rx.lastIndex > text.length) break;
-          continue;
-        }
-        total++;
-        counts[column] = (counts[column] ?? 0) + 1;
-        if (kept < maxHits) {
-          pending.push(hitAt(column, step.index, text, m.index, len));
-          kept++;
-        } else capped = true;
-        if (total >= maxCount) {
-          capped = true;
-          break outer;
-        }
-        // A single 10 MB step can hold a million matches: check the clock inside the step too.
-        if (++sinceCheck >= 1024) {
-          sinceCheck = 0;
-          const at = rx.lastIndex;
-          if (!(await maybeYield())) break outer;
-          rx.lastIndex = at;
+      for (const part of searchParts(step)) {
+        const text = part.text;
+        rx.lastIndex = 0;
+        let sinceCheck = 0;
+        for (let m = rx.exec(text); m !== null; m = rx.exec(text)) {
+          const len = m[0].length;
+          if (len === 0) {
+            rx.lastIndex++;
+            if (rx.lastIndex > text.length) break;
+            continue;
+          }
+          total++;
+          counts[column] = (counts[column] ?? 0) + 1;
+          if (kept < maxHits) {
+            pending.push(hitAt(column, step.index, part, m.index, len));
+            kept++;
+          } else capped = true;
+          if (total >= maxCount) {
+            capped = true;
+            break outer;
+          }
+          // A single 10 MB step can hold a million matches: check the clock inside the step too.
+          if (++sinceCheck >= 1024) {
+            sinceCheck = 0;
+            const at = rx.lastIndex;
+            if (!(await maybeYield())) break outer;
+            rx.lastIndex = at;
+          }
         }
       }
       if (!(await maybeYield())) break outer;
@@ -141,10 +143,28 @@ export async function runSearch(source: SearchSource, re: RegExp, o: SearchOptio
   return { total, counts, cancelled: o.signal.aborted, capped };
 }
 
-function hitAt(column: string, step: number, text: string, start: number, length: number): SearchHit {
+/** A searched part of a step: its text, or one tool call's name or arguments (as the detail shows each apart). */
+export interface SearchPart {
+  text: string;
+  toolCall?: number;
+  field?: 'name' | 'arguments';
+}
+
+/**
+ * The parts of a step a search looks in, each on its own: a match never runs from one part into the next, and its
+ * offset is where the detail shows it (the text `getStepText` slices, or the tool call's name or arguments).
+ */
+export function searchParts(step: Pick<PreparedStep, 'text' | 'toolCalls'>): SearchPart[] {
+  const parts: SearchPart[] = [{ text: step.text }];
+  (step.toolCalls ?? []).forEach((c, i) => parts.push({ text: c.name, toolCall: i, field: 'name' }, { text: c.arguments, toolCall: i, field: 'arguments' }));
+  return parts;
+}
+
+function hitAt(column: string, step: number, part: SearchPart, start: number, length: number): SearchHit {
+  const text = part.text;
   const from = Math.max(0, start - EXCERPT_RADIUS);
   const to = Math.min(text.length, start + Math.min(length, EXCERPT_MATCH_CHARS) + EXCERPT_RADIUS);
   // Same length replacement keeps excerptStart valid; the excerpt is one line of inert text.
   const excerpt = text.slice(from, to).replace(/[\n\t]/g, ' ');
-  return { column, step, start, length, excerpt, excerptStart: start - from };
+  return { column, step, start, length, excerpt, excerptStart: start - from, ...(part.toolCall !== undefined ? { toolCall: part.toolCall, field: part.field! } : {}) };
 }

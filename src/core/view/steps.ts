@@ -4,7 +4,7 @@ import { MAX_STEP_PAGE, MAX_TEXT_SLICE, STEP_PREVIEW_CHARS } from '../../protoco
 import type { StepKindView, StepView } from '../../protocol/messages';
 import { cleanText, countLines, jsonBytes, truncate } from './text';
 
-/** Longest tool-call argument text sent in a page; the full text is in the step's searchable text. */
+/** Longest tool-call argument text sent in a page; the search looks in the whole arguments. */
 export const TOOL_ARGS_PREVIEW_CHARS = 2000;
 /** Budget of one page of steps in bytes of JSON, under the 1 MB message limit with room for the envelope. */
 export const STEP_PAGE_BUDGET = 900_000;
@@ -16,8 +16,7 @@ export interface PreparedStep {
   /** The step's text with ANSI escapes and control characters removed. */
   text: string;
   lines: number;
-  /** Text searched: the text, then one line per tool call (`name arguments`). Offsets of hits refer to it. */
-  searchText: string;
+  /** Tool calls, cleaned like the text; the search looks in each name and arguments apart (search.ts `searchParts`). */
   toolCalls?: Array<{ name: string; arguments: string }>;
   costUsd?: number;
   timestamp?: string;
@@ -27,14 +26,12 @@ export interface PreparedStep {
 export function prepareStep(step: TrajectoryStep): PreparedStep {
   const text = cleanText(step.text);
   const calls = step.toolCalls?.map((c) => ({ name: cleanText(c.name), arguments: cleanText(c.arguments) }));
-  const searchText = calls && calls.length > 0 ? `${text}\n${calls.map((c) => `${c.name} ${c.arguments}`).join('\n')}` : text;
   const edits = step.edits ? [...new Set(step.edits.map((e) => e.path))] : undefined;
   return {
     index: step.index,
     kind: step.kind,
     text,
     lines: countLines(text),
-    searchText,
     ...(calls && calls.length > 0 ? { toolCalls: calls } : {}),
     ...(step.costUsd !== undefined ? { costUsd: step.costUsd } : {}),
     ...(step.timestamp !== undefined ? { timestamp: step.timestamp } : {}),

@@ -94,7 +94,8 @@ test('tool-call arguments are searched too', async () => {
   };
   const { hits } = await collect(s, 'needle');
   assert.equal(hits.length, 1);
-  assert.match(hits[0]?.excerpt ?? '', /bash \{"cmd": "pytest -k needle"\}/);
+  assert.equal(hits[0]?.excerpt, '{"cmd": "pytest -k needle"}', 'the excerpt is of the arguments, where the match is');
+  assert.deepEqual([hits[0]?.toolCall, hits[0]?.field], [0, 'arguments']);
 });
 
 test('columns load lazily, one after the other', async () => {
@@ -137,4 +138,36 @@ test('a long search yields to the event loop, streams first hits early and can b
   assert.ok(out.total < 10 * 5 * 40_000, 'cancelled before the end');
   assert.ok(ticks > 0, 'timers ran while searching');
   assert.equal(yields, 5, 'the search stopped at the first check after the cancel');
+});
+
+test('a match in a tool call is placed in that call: its index, name or arguments, and the offset there', async () => {
+  const step = prepareStep({
+    index: 3,
+    kind: 'tool_call',
+    text: 'I will edit the file.',
+    toolCalls: [
+      { name: 'bash', arguments: '{"command": "ls"}' },
+      { name: 'str_replace_editor', arguments: '{"path": "src/needle.py", "old_str": "needle"}' },
+    ],
+  });
+  const src: SearchSource = { columns: ['a1'], load: async () => [step] };
+  const { hits, out } = await collect(src, 'needle');
+  assert.equal(out.total, 2);
+  const args = step.toolCalls![1]!.arguments;
+  assert.deepEqual(
+    hits.map((h) => ({ toolCall: h.toolCall, field: h.field, at: args.slice(h.start, h.start + h.length) })),
+    [
+      { toolCall: 1, field: 'arguments', at: 'needle' },
+      { toolCall: 1, field: 'arguments', at: 'needle' },
+    ],
+  );
+  assert.deepEqual(hits.map((h) => h.start), [args.indexOf('needle'), args.lastIndexOf('needle')]);
+  // A name is its own part; the text's hits keep no tool call.
+  const names = await collect(src, 'str_replace');
+  assert.deepEqual(names.hits.map((h) => [h.toolCall, h.field, h.start, h.length]), [[1, 'name', 0, 11]]);
+  const text = await collect(src, 'will');
+  assert.deepEqual(text.hits.map((h) => [h.toolCall, h.start]), [[undefined, 2]]);
+  // Nothing matches across parts (the text's end and a call's name are not one string).
+  assert.equal((await collect(src, 'file.bash', { regex: false })).out.total, 0);
+  assert.equal((await collect(src, 'file\\.\\s*bash', { regex: true })).out.total, 0);
 });

@@ -61,7 +61,7 @@ test('previews strip ANSI codes; tool calls and edits come along, capped', () =>
   assert.equal(v.toolCalls?.[0]?.arguments.length, 2000);
   assert.deepEqual(v.edits, ['a.py']);
   assert.equal(v.costUsd, 0.5);
-  assert.ok(p.searchText.includes('str_replace_editor {"path": "a.py"'));
+  assert.equal(p.toolCalls?.[0]?.arguments.length, 5000 + '{"path": "a.py", "new": ""}'.length, 'the prepared step keeps the whole arguments (the search looks in them)');
 });
 
 test('paging with kind filters, locate and text slices', () => {

@@ -7,6 +7,7 @@
 import { MAX_STEP_PAGE, MAX_TEXT_SLICE, STEP_PREVIEW_CHARS } from '../../../src/protocol/messages';
 import type { ActionResult, HostToWebview, ParamsOf, ReplyOf, RequestMap, RequestMethod, SearchHit, TaskViewModel, StepKindView, StepView, ViewCommand, WebviewState, WebviewToHost } from '../../../src/protocol/messages';
 import { validateWebviewMessage } from '../../../src/protocol/validate';
+import { searchParts } from '../../../src/core/view/search';
 import { fixtureByName, type Fixture, type FullStep } from './fixtures';
 import { repairFixture } from './repairFixtures';
 
@@ -142,11 +143,12 @@ function allMatches(pattern: string, regex: boolean, caseSensitive: boolean, kin
     if (!fixture.trajectories[c.id]) continue;
     counts[c.id] = 0;
     for (const i of indexes(c.id, kinds)) {
-      const text = fixture.trajectories[c.id]!.step(i).text;
-      re.lastIndex = 0;
-      for (let m = re.exec(text); m; m = re.exec(text)) {
-        counts[c.id]!++;
-        if (m[0].length === 0) re.lastIndex++;
+      for (const { text } of searchParts(fixture.trajectories[c.id]!.step(i))) {
+        re.lastIndex = 0;
+        for (let m = re.exec(text); m; m = re.exec(text)) {
+          counts[c.id]!++;
+          if (m[0].length === 0) re.lastIndex++;
+        }
       }
     }
   }
@@ -173,16 +175,20 @@ function runSearch(searchId: number, pattern: string, regex: boolean, caseSensit
     const end = Math.min(work.length, pos + 500);
     for (; pos < end; pos++) {
       const { column, i } = work[pos]!;
-      const text = fixture.trajectories[column]!.step(i).text;
-      re.lastIndex = 0;
-      for (let m = re.exec(text); m; m = re.exec(text)) {
-        counts[column] = (counts[column] ?? 0) + 1;
-        if (sent < HIT_CAP) {
-          const from = Math.max(0, m.index - 40);
-          hits.push({ column, step: i, start: m.index, length: m[0].length, excerpt: text.slice(from, m.index + m[0].length + 40), excerptStart: m.index - from });
-          sent++;
+      // The real host's parts: the text, and each tool call's name and arguments apart.
+      for (const part of searchParts(fixture.trajectories[column]!.step(i))) {
+        const text = part.text;
+        re.lastIndex = 0;
+        for (let m = re.exec(text); m; m = re.exec(text)) {
+          counts[column] = (counts[column] ?? 0) + 1;
+          if (sent < HIT_CAP) {
+            const from = Math.max(0, m.index - 40);
+            const place = part.toolCall !== undefined ? { toolCall: part.toolCall, field: part.field! } : {};
+            hits.push({ column, step: i, start: m.index, length: m[0].length, excerpt: text.slice(from, m.index + m[0].length + 40), excerptStart: m.index - from, ...place });
+            sent++;
+          }
+          if (m[0].length === 0) re.lastIndex++;
         }
-        if (m[0].length === 0) re.lastIndex++;
       }
     }
     if (hits.length > 0) send({ type: 'searchHits', searchId, hits, counts: { ...counts } });

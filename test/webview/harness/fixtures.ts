@@ -60,6 +60,13 @@ function ordinaryStep(column: string, i: number, edited: string[]): FullStep {
 const LONG_STEP = 7;
 const LONG_TEXT = Array.from({ length: 6000 }, (_, k) => `line ${k}: ${'lorem ipsum '.repeat(8)}${k === 5000 ? 'DEEPNEEDLE' : ''}`).join('\n');
 
+/** A step of a2 whose one long tool call holds a word found nowhere else, near the end of its arguments. */
+const CALL_STEP = 9;
+function callStep(): FullStep {
+  const body = Array.from({ length: 60 }, (_, k) => `def rule_${k}(tokens):\n    return tokens[${k}:]${k === 55 ? '  # CALLNEEDLE' : ''}\n`).join('');
+  return { kind: 'action', text: 'I will rewrite the parser in one go.', toolCalls: [{ name: 'str_replace_editor', arguments: JSON.stringify({ command: 'create', path: 'src/pkg/parser.py', file_text: body }) }] };
+}
+
 function request(): MdBlock[] {
   return [
     { kind: 'heading', level: 1, runs: [{ text: 'Trailing commas in nested lists are dropped' }] },
@@ -172,7 +179,7 @@ export function standardFixture(): Fixture {
       a1: { count: 10_000, step: (i) => ordinaryStep('a1', i, edited) },
       a2: {
         count: 400,
-        step: (i) => (i === LONG_STEP ? { kind: 'observation', text: LONG_TEXT } : ordinaryStep('a2', i, ['src/pkg/parser.py'])),
+        step: (i) => (i === LONG_STEP ? { kind: 'observation', text: LONG_TEXT } : i === CALL_STEP ? callStep() : ordinaryStep('a2', i, ['src/pkg/parser.py'])),
       },
     },
   };

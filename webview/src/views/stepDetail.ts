@@ -55,16 +55,34 @@ export class StepDetail {
       }
       this.element.append(edits);
     }
+    const calls: Array<{ name: HTMLElement; args: HTMLElement }> = [];
     for (const t of (step.toolCalls ?? []).slice(0, 50)) {
-      this.element.append(
-        el('div', { class: 'tool-call', testid: 'tool-call' }, el('div', { class: 'tool-name', text: `\u2699 ${oneLine(t.name, 120)}` }), el('pre', { class: 'code tool-args', text: capText(String(t.arguments ?? ''), MAX_ARGS) })),
-      );
+      const name = el('span', { class: 'tool-name-text', text: oneLine(t.name, 120) });
+      const args = el('pre', { class: 'code tool-args', testid: 'tool-args', text: capText(String(t.arguments ?? ''), MAX_ARGS) });
+      calls.push({ name, args });
+      this.element.append(el('div', { class: 'tool-call', testid: 'tool-call' }, el('div', { class: 'tool-name' }, '\u2699 ', name), args));
     }
     this.pre = el('pre', { class: 'step-text', testid: 'step-text' });
     this.foldLine = el('div', { class: 'fold-line' });
     this.element.append(this.pre, this.foldLine);
-    if (hit && hit.column === column && hit.step === step.index) void this.showHit(token, column, step, hit);
+    const atHit = hit && hit.column === column && hit.step === step.index ? hit : undefined;
+    const call = atHit?.toolCall !== undefined ? calls[atHit.toolCall] : undefined;
+    if (atHit && call) {
+      // The match is in a tool call, shown whole above the text: mark it there (the text below is the step's own).
+      this.showPreview();
+      this.markToolCall(step, atHit, call);
+    } else if (atHit && atHit.toolCall === undefined) void this.showHit(token, column, step, atHit);
     else this.showPreview();
+  }
+
+  /** Marks a match in a tool call's name or arguments; arguments longer than the page sent are marked in the excerpt. */
+  private markToolCall(step: StepView, hit: SearchHit, call: { name: HTMLElement; args: HTMLElement }): void {
+    const t = step.toolCalls?.[hit.toolCall!];
+    const field = hit.field === 'name' ? call.name : call.args;
+    const full = hit.field === 'name' ? String(t?.name ?? '') : capText(String(t?.arguments ?? ''), MAX_ARGS);
+    const inShown = hit.start + hit.length <= full.length && full.slice(hit.start, hit.start + hit.length).length === hit.length;
+    if (inShown) this.fillMarked(field, full, hit.start, hit.length, false, false);
+    else this.fillMarked(field, hit.excerpt, hit.excerptStart, hit.length, true, true);
   }
 
   /** Enter on a step: unfold it further. */
@@ -159,9 +177,21 @@ export class StepDetail {
     clear(pre);
     const mark = el('mark', { class: 'hit-mark', testid: 'hit-mark', text: inertText(match) });
     pre.append(`${cutBefore ? '\u2026' : ''}${inertText(before)}`, mark, `${inertText(after)}${cutAfter ? '\u2026' : ''}`);
-    // Scroll only the text box: scrollIntoView would also move the panes around it.
-    requestAnimationFrame(() => {
-      pre.scrollTop = Math.max(0, mark.offsetTop - pre.clientHeight / 2);
-    });
+    requestAnimationFrame(() => this.reveal(mark));
+  }
+
+  /**
+   * Scrolls the mark to the middle of each box that scrolls between it and the detail pane (the text or arguments
+   * box, then the pane itself), and no further: scrollIntoView would also move the panes around the detail.
+   */
+  private reveal(mark: HTMLElement): void {
+    const pane = this.element.closest<HTMLElement>('.detail-pane');
+    const boxes: HTMLElement[] = [];
+    for (let n = mark.parentElement; n && n !== pane?.parentElement; n = n.parentElement) if (n.scrollHeight > n.clientHeight + 1) boxes.push(n);
+    for (const box of boxes) {
+      const r = mark.getBoundingClientRect();
+      const b = box.getBoundingClientRect();
+      box.scrollTop = Math.max(0, box.scrollTop + (r.top - b.top) - (box.clientHeight - r.height) / 2);
+    }
   }
 }
