@@ -395,3 +395,26 @@ test('UI state is saved for the host and survives a reload', async () => {
   assert.deepEqual(r, { v: [], i: [] });
   assert.deepEqual(h.errors, []);
 });
+
+test('a restarted session (the task changed on disk) keeps the list where it was scrolled and the selected step', async () => {
+  // The page opened before the step counts arrived (the usual order: the host reads a trajectory after the first paint).
+  const fresh = await h.open({ height: 1100, query: 'summaries=0' });
+  try {
+    const list = fresh.locator('[data-testid="trajectory-list"]');
+    await stepRow(fresh, 0).waitFor({ timeout: 15_000 });
+    await list.evaluate((n) => (n.scrollTop = 22 * 4000));
+    await stepRow(fresh, 4005).click();
+    await fresh.locator('[data-testid="step-detail-header"]').filter({ hasText: /Step 4005\b/ }).waitFor();
+    const top = await list.evaluate((n) => n.scrollTop);
+    assert.ok(top >= 22 * 3990, `scrolled to ${top}`);
+    await hostSettled(fresh);
+    await probe(fresh, (g) => g.__fakeHost.restart());
+    await hostSettled(fresh);
+    await stepRow(fresh, 4005).and(fresh.locator('.selected')).waitFor();
+    assert.equal(await list.evaluate((n) => n.scrollTop), top, 'the list stays where it was');
+    assert.equal(await list.evaluate((n) => n.scrollHeight), 10_000 * 22);
+    assert.match((await fresh.locator('[data-testid="step-detail-header"]').textContent()) ?? '', /Step 4005\b/);
+  } finally {
+    await fresh.close();
+  }
+});

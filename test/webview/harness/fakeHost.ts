@@ -55,6 +55,8 @@ function withTask(model: TaskViewModel, task: Pick<TaskViewModel, 'revision' | '
 const repair = repairFixture(params.get('repair') ?? '', fixture.model);
 if (repair) fixture.model = { ...fixture.model, repair };
 // `summaries=0`: no column's trajectory summary (step count) yet, as a host's new session sends before it has read them.
+/** The columns with their trajectory summaries, as a session has them once it has read the trajectories. */
+const summarised = fixture.model.columns;
 if (params.get('summaries') === '0') fixture.model = { ...fixture.model, columns: fixture.model.columns.map(({ trajectory: _t, ...c }) => c) };
 const STATE_KEY = 'harness.webviewState';
 const HOST_STATE_KEY = 'harness.hostState';
@@ -447,6 +449,15 @@ g.__fakeHost = {
   update: (patch: Record<string, unknown>) => {
     fixture.model = { ...fixture.model, ...patch, revision: fixture.model.revision + 1 };
     send({ type: 'update', model: fixture.model });
+  },
+  /**
+   * What the real host does when the task changed on disk (a verifier result, a spec edit): a new session sends
+   * `init` again with no trajectory summaries (its cache is new), then an `update` once the active one has loaded.
+   */
+  restart: () => {
+    fixture.model = { ...fixture.model, columns: summarised, revision: fixture.model.revision + 1 };
+    send({ type: 'init', model: { ...fixture.model, columns: summarised.map(({ trajectory: _t, ...c }) => c) } });
+    later(() => send({ type: 'update', model: fixture.model }), 150);
   },
   runningSearches: () => running.size,
   holdNextSearch: () => {

@@ -22,6 +22,8 @@ export interface FakeHostProbe {
   /** The model the page was last sent. */
   model(): Record<string, unknown>;
   update(patch: Record<string, unknown>): void;
+  /** Starts the session over as the real host does when the task changed on disk: `init` without summaries, then `update`. */
+  restart(): void;
   runningSearches(): number;
   /** The next search sends its first batch of hits, then holds the rest until releaseSearches. */
   holdNextSearch(): void;

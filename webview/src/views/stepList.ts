@@ -128,10 +128,21 @@ export class StepList {
     this.renderNow();
   }
 
-  /** Forgets cached pages (the trajectories changed on the host). */
+  /** The host's step count arrived for the source shown: the list's height follows it until a page tells. */
+  setEstimate(estimate: number): void {
+    if (!this.source || this.source.estimate === estimate) return;
+    this.source = { ...this.source, estimate };
+    if (this.cache?.total === undefined) this.layout();
+  }
+
+  /**
+   * Forgets cached pages (the trajectories changed on the host). The list keeps its height (the count it knew) until
+   * the first page tells the new one, so the scroll offset it restores is not cut to an empty list's.
+   */
   invalidate(): void {
+    const known = this.cache?.total;
     this.caches.clear();
-    if (this.source) this.setSource(this.source, this.selectedStep, this.element.scrollTop);
+    if (this.source) this.setSource({ ...this.source, estimate: known ?? this.source.estimate }, this.selectedStep, this.element.scrollTop);
   }
 
   /** Re-renders the visible rows (hit markers changed). */

@@ -132,7 +132,11 @@ export class TrajectoryView {
     const selected = s.selectedStep[col.id];
     const source = { column: col.id, kinds, estimate };
     // The same trajectory and filter (an update of the task): the list stays as it is, scrolled where it is.
-    if (this.list.shows(source)) return;
+    if (this.list.shows(source)) {
+      // A model without the summary (a new session has not read the trajectory yet) says nothing of the count.
+      if (col.trajectory) this.list.setEstimate(estimate);
+      return;
+    }
     if (this.list.column !== col.id || this.detail.shown.column !== col.id) this.detail.empty('Select a step to see it in full.');
     this.list.setSource(source, selected, s.scrollTop[col.id] ?? 0);
     if (selected !== undefined && this.detail.shown.column !== col.id) void this.restoreSelection(col.id, selected);
