@@ -127,7 +127,11 @@ export interface FileChangeView {
   status: 'modified' | 'added' | 'deleted' | 'renamed' | 'binary';
   additions: number;
   deletions: number;
+  /** The hunks' headers in order (`@@ -12,5 +12,7 @@ def parse`), at most MAX_HUNK_HEADERS: a link names one by index. */
+  hunks?: string[];
 }
+
+export const MAX_HUNK_HEADERS = 200;
 
 export interface TrajectoryInfoView {
   format: string;

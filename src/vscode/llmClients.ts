@@ -31,14 +31,24 @@ const NO_KEY: NoKeyMessage = (baseUrl) => `no API key for ${baseUrl}. Run "SpecW
  * one; a local endpoint may not): `noKey` words that message for a feature that says more. The key joins the
  * redactor before anything can print it.
  */
-export async function repairEndpoint(secrets: vscode.SecretStorage, redactor: Redactor, memory: EndpointMemory, noKey: NoKeyMessage = NO_KEY): Promise<RepairEndpoint | undefined> {
+export async function repairEndpoint(
+  secrets: vscode.SecretStorage,
+  redactor: Redactor,
+  memory: EndpointMemory,
+  noKey: NoKeyMessage = NO_KEY,
+  o: { continueWith?: { label: string; run: () => void } } = {},
+): Promise<RepairEndpoint | undefined> {
   const settings = readRepairSettings();
   const apiKey = (await secrets.get(REPAIR_KEY_SECRET))?.trim() || undefined;
   redactor.add(apiKey);
   if (!apiKey && settings.baseUrl === DEFAULT_SETTINGS.baseUrl) {
-    const set = 'Set API Key';
-    void vscode.window.showErrorMessage(`SpecWeave: ${noKey(settings.baseUrl)}`, set).then((p) => {
-      if (p === set) void vscode.commands.executeCommand(REPAIR_CMD.setApiKey);
+    // With `continueWith`, the button sets the key and then goes on with what was asked (nothing typed was lost: the
+    // key is checked before anything is asked).
+    const set = o.continueWith ? `Set API Key and ${o.continueWith.label}` : 'Set API Key';
+    void vscode.window.showErrorMessage(`SpecWeave: ${noKey(settings.baseUrl)}`, set).then(async (p) => {
+      if (p !== set) return;
+      const stored = await vscode.commands.executeCommand<boolean>(REPAIR_CMD.setApiKey);
+      if (stored === true) o.continueWith?.run();
     });
     return undefined;
   }

@@ -8,7 +8,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { probe, startBrowserHarness, waitForStatus, waitUntil, type Harness } from './harness/page';
+import { hostSettled, probe, startBrowserHarness, waitForStatus, waitUntil, type Harness } from './harness/page';
 import type { RealReviewHost } from './harness/realReview';
 
 let h: Harness;
@@ -155,6 +155,58 @@ test('a note and evidence links go with the verdict; links open their place', as
   await waitUntil(page, `document.querySelectorAll('[data-testid="evidence-editor"] [data-testid="evidence-link"]').length === 1`);
   assert.deepEqual((real.mine()[1]?.payload as { evidence: unknown }).evidence, [{ kind: 'trajectory_step', attempt: 'a1', step: 12 }]);
   await h.shot(page, 'note-and-evidence');
+});
+
+/** Sets a vscode-single-select's value as a user's choice does (a change event). */
+async function choose(page: Page, testid: string, value: string): Promise<void> {
+  await tid(page, testid).evaluate((e, v) => {
+    (e as unknown as { value: string }).value = v;
+    e.dispatchEvent(new Event('change'));
+  }, value);
+}
+const draftLinks = (page: Page) => page.locator('[data-testid="evidence-editor"] [data-testid="evidence-link"]').allTextContents();
+
+test('the step to link follows the step selected in the trajectory; a kind chosen for one pair does not carry over', async () => {
+  const { page } = await openStory();
+  await cellOf(page, 'a1', 'S3').click();
+  // The pair brings its attempt's trajectory forward: click rows on screen (a click that first scrolls the list
+  // would land on a reused row) once the list has its steps.
+  await page.locator('[data-testid="step-row"][data-step="4"]').waitFor();
+  await hostSettled(page);
+  await page.locator('[data-testid="step-row"][data-step="4"]').click();
+  await page.locator('[data-testid="step-detail-header"]', { hasText: /Step 4\b/ }).waitFor();
+  await waitUntil(page, `document.querySelector('[data-testid="evidence-step"]').value === '4'`);
+  await page.locator('[data-testid="step-row"][data-step="3"]').click();
+  await waitUntil(page, `document.querySelector('[data-testid="evidence-step"]').value === '3'`);
+  await tid(page, 'evidence-add').click();
+  assert.deepEqual(await draftLinks(page), ['step 3 of a1'], 'the link is to the step the curator clicked last');
+  await choose(page, 'evidence-kind', 'test');
+  await tid(page, 'evidence-test').waitFor();
+  await cellOf(page, 'a1', 'S4').click();
+  await waitUntil(page, `document.querySelector('[data-testid="evidence-kind"]').value === 'trajectory_step'`);
+  assert.equal(await tid(page, 'evidence-test').count(), 0, 'the next pair starts with the step adder');
+});
+
+test('a diff hunk is chosen from the file\'s hunks; nothing is linked until a file and a hunk are chosen', async () => {
+  const { page } = await openStory();
+  await cellOf(page, 'a1', 'S3').click();
+  await choose(page, 'evidence-kind', 'diff_hunk');
+  await tid(page, 'evidence-file').waitFor();
+  await tid(page, 'evidence-add').click();
+  await waitForStatus(page, /Cannot link it: choose the file/);
+  assert.deepEqual(await draftLinks(page), [], 'no link made of a default');
+  await choose(page, 'evidence-file', 'src/pkg/parser.py');
+  await tid(page, 'evidence-hunk').waitFor();
+  const options = await page.locator('[data-testid="evidence-hunk"] vscode-option').allTextContents();
+  assert.deepEqual(options.map((o) => o.trim()), ['choose a hunk\u2026', '1. @@ -10,6 +10,12 @@ def parse(text):', '2. @@ -40,3 +46,6 @@ def _items(tokens):']);
+  await tid(page, 'evidence-add').click();
+  await waitForStatus(page, /Cannot link it: choose the hunk/);
+  await choose(page, 'evidence-hunk', '1');
+  await tid(page, 'evidence-add').click();
+  assert.equal((await draftLinks(page)).length, 1);
+  await tid(page, 'verdict-violated').click();
+  await waitUntil(page, (g) => g.__fakeHost.requests('label').length === 1);
+  assert.deepEqual((await sent(page, 'label'))[0]?.params.evidence, [{ kind: 'diff_hunk', patch: 'attempt', attempt: 'a1', file: 'src/pkg/parser.py', hunk: 1 }]);
 });
 
 test('a write that fails loses nothing typed: the note stays, the pair stays unlabelled and focused, the error says why', async () => {

@@ -310,6 +310,9 @@ export class App {
         this.links.highlight([specId]);
         this.links.firstRun(specId)?.scrollIntoView({ block: 'nearest' });
       },
+      stepSelected: () => {
+        if (this.state?.specsTab === REVIEW_TAB) this.renderSpecsTab();
+      },
       selectFile: (column, path) => {
         this.setState({ selectedFile: { ...this.state!.selectedFile, [column]: path } });
         this.renderColumns();

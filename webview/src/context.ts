@@ -16,6 +16,8 @@ export interface Actions {
   /** Shows a spec in the specs tab and its first statement in the request. */
   showSpec(specId: string): void;
   selectFile(column: string, path: string): void;
+  /** A step was selected in the trajectory (the review's evidence adder shows it as the step to link). */
+  stepSelected(column: string, step: number): void;
 }
 
 export interface Ctx {

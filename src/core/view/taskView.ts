@@ -3,9 +3,9 @@
 import type { Attempt, CandidateTask, RecordedResult, SpecVerdict, TaskStatus } from '../model';
 import { GOLD_PROBE } from '../model';
 import { notAPatch, parsePatch } from '../patch';
-import type { ParsedPatch } from '../patch';
+import type { Hunk, ParsedPatch } from '../patch';
 import { filePath } from '../patch';
-import { COUPLING_VIEW_LIMITS, PROTOCOL_VERSION } from '../../protocol/messages';
+import { COUPLING_VIEW_LIMITS, MAX_HUNK_HEADERS, PROTOCOL_VERSION } from '../../protocol/messages';
 import type { ColumnView, CouplingEdgeView, CouplingView, FileChangeView, SpecView, TaskViewModel, TestView, TrajectoryInfoView } from '../../protocol/messages';
 import type { ConsensusPolicy } from '../review/consensus';
 import type { TaskReviewState } from '../review/reducer';
@@ -128,6 +128,12 @@ export function buildCouplingView(task: CandidateTask, inp: TaskCouplingInputs =
   };
 }
 
+/** A hunk's header as the patch has it, its section cut short: what a curator recognises a hunk by. */
+export function hunkHeader(h: Hunk): string {
+  const section = h.section.trim();
+  return `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@${section ? ` ${truncate(section, 80)}` : ''}`;
+}
+
 /** Per-file change counts of a patch text, or the reason it is not a patch. */
 export function fileChanges(text: string, file: string): { files: FileChangeView[]; parsed: ParsedPatch } | { error: string } {
   const bad = notAPatch(text, file);
@@ -135,7 +141,7 @@ export function fileChanges(text: string, file: string): { files: FileChangeView
   const parsed = parsePatch(text, file);
   return {
     parsed,
-    files: parsed.files.map((f) => ({ path: filePath(f), status: f.status, additions: f.additions, deletions: f.deletions })),
+    files: parsed.files.map((f) => ({ path: filePath(f), status: f.status, additions: f.additions, deletions: f.deletions, hunks: f.hunks.slice(0, MAX_HUNK_HEADERS).map(hunkHeader) })),
   };
 }
 

@@ -286,6 +286,11 @@ export class RepairController implements vscode.Disposable {
     }
     const taskId = await this.pickTask(arg);
     if (!taskId || !this.dataset.task(taskId)) return { status: 'no-task' };
+    // The key first: a curator asked for the target and a note and then told there is no key loses the note.
+    const endpoint = await repairEndpoint(this.d.secrets, this.redactor, this.memory, undefined, {
+      continueWith: { label: 'Continue', run: () => void vscode.commands.executeCommand(REPAIR_CMD.request, taskId, targetArg, noteArg) },
+    });
+    if (!endpoint) return { status: 'failed', message: 'no API key' };
     let target = targetArg as RequestedTarget | undefined;
     if (target === undefined) {
       const pick = await vscode.window.showQuickPick(
@@ -304,8 +309,6 @@ export class RepairController implements vscode.Disposable {
       }
     }
     if (target !== 'auto' && !(REPAIR_TARGETS as readonly string[]).includes(target)) throw new Error(`unknown repair target "${target}"`);
-    const endpoint = await repairEndpoint(this.d.secrets, this.redactor, this.memory);
-    if (!endpoint) return { status: 'failed', message: 'no API key' };
     const { settings, apiKey } = endpoint;
     const store = this.d.owner.store;
     if (!store) {

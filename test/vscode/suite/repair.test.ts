@@ -42,13 +42,14 @@ describe('repair (trusted workspace)', function () {
   let a: SpecWeaveApi;
   let root: string;
   let fake: FakeOpenAI;
+  let base: string;
 
   before(async () => {
     a = await api();
     root = exampleDataset(projectRoot());
     verifyAndLabel(projectRoot(), root);
     fake = new FakeOpenAI();
-    const base = await fake.start();
+    base = await fake.start();
     const c = vscode.workspace.getConfiguration('specweave.repair');
     await c.update('baseUrl', base, vscode.ConfigurationTarget.Global);
     await c.update('model', 'gpt-4o-mini', vscode.ConfigurationTarget.Global);
@@ -171,5 +172,20 @@ describe('repair (trusted workspace)', function () {
     assert.ok(withLines.length > 0);
     assert.deepEqual(filesContaining(logs, KEY), [], `log files under ${logs}`);
     assert.deepEqual(filesContaining(logs, KEY.slice(0, 16)), []);
+  });
+
+  it('with no key, Request Repair says so before it asks for a target or a note (nothing typed is lost)', async () => {
+    await vscode.commands.executeCommand('specweave.repair.clearApiKey');
+    await vscode.workspace.getConfiguration('specweave.repair').update('baseUrl', undefined, vscode.ConfigurationTarget.Global);
+    try {
+      // No target and no note given: before the fix the command waited at the target's quick pick (this test then
+      // timed out); now it answers at once.
+      const sent = fake.requests.length;
+      const r = await vscode.commands.executeCommand<RequestCommandResult>('specweave.repair.request', FN_TASK);
+      assert.deepEqual({ status: r.status, message: r.message }, { status: 'failed', message: 'no API key' });
+      assert.equal(fake.requests.length, sent, 'nothing was sent to a model');
+    } finally {
+      await vscode.workspace.getConfiguration('specweave.repair').update('baseUrl', base, vscode.ConfigurationTarget.Global);
+    }
   });
 });

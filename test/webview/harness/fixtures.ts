@@ -100,8 +100,8 @@ function request(): MdBlock[] {
 }
 
 const goldFiles: ColumnView['files'] = [
-  { path: 'src/pkg/parser.py', status: 'modified', additions: 12, deletions: 3 },
-  { path: 'src/pkg/errors.py', status: 'modified', additions: 4, deletions: 0 },
+  { path: 'src/pkg/parser.py', status: 'modified', additions: 12, deletions: 3, hunks: ['@@ -10,6 +10,12 @@ def parse(text):', '@@ -40,3 +46,6 @@ def _items(tokens):'] },
+  { path: 'src/pkg/errors.py', status: 'modified', additions: 4, deletions: 0, hunks: ['@@ -1,2 +1,6 @@'] },
 ];
 
 /** The ordinary task: gold, a 10,000-step attempt, a 400-step attempt with a long step, and a broken attempt. */

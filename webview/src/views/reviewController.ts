@@ -31,6 +31,9 @@ export class ReviewController {
   showAllGrid = false;
   /** Which kind of link the evidence adder shows. */
   adderKind: Exclude<EvidenceLinkView['kind'], 'finding'> = 'trajectory_step';
+  /** The diff-hunk adder's patch and file, chosen in turn (the hunks listed are the file's). */
+  adderPatch: 'attempt' | 'gold' | 'tests' = 'attempt';
+  adderFile = '';
   private taskId = '';
   private advancing = false;
   private renderQueued = false;
@@ -94,6 +97,12 @@ export class ReviewController {
   setFocus(p: Pair | undefined, o: { follow?: boolean } = {}): void {
     const r = this.review;
     if (!r || !p) return;
+    // Another pair starts its own link with the step kind: a kind chosen for one pair must not carry over to the next.
+    if (!this.focus || pairKey(this.focus) !== pairKey(p)) {
+      this.adderKind = 'trajectory_step';
+      this.adderPatch = 'attempt';
+      this.adderFile = '';
+    }
     this.focus = p;
     // One glance: the attempt's patch and trajectory come forward, the spec lights up in the request.
     if (o.follow !== false) {

@@ -66,6 +66,10 @@ const KINDS: ReadonlyArray<{ value: Kind; label: string }> = [
 const numberInput = (value: number, min: number, testid: string, label: string): TemplateResult =>
   html`<input type="number" min=${String(min)} step="1" class="evidence-number" data-testid=${testid} aria-label=${label} .value=${String(value)} />`;
 
+/** A number field that starts empty: a link is never made from a number nobody chose. */
+const emptyNumberInput = (min: number, testid: string, label: string): TemplateResult =>
+  html`<input type="number" min=${String(min)} step="1" class="evidence-number" data-testid=${testid} aria-label=${label} placeholder=${label} />`;
+
 const textInput = (value: string, testid: string, label: string): TemplateResult =>
   html`<input type="text" class="evidence-text" data-testid=${testid} placeholder=${label} aria-label=${label} .value=${value} />`;
 
@@ -89,8 +93,8 @@ function readLink(rc: ReviewController, c: ReviewCellView, box: Element | null):
     case 'diff_hunk': {
       const file = v('evidence-file').trim();
       const hunk = v('evidence-hunk');
-      if (file === '') return 'name the file';
-      if (!isIndex(hunk, 0)) return 'the hunk must be a number (0 = first)';
+      if (file === '') return 'choose the file';
+      if (!isIndex(hunk, 0)) return 'choose the hunk';
       const patch = (v('evidence-patch') || 'attempt') as 'attempt' | 'gold' | 'tests';
       return { kind: 'diff_hunk', patch, ...(patch === 'attempt' ? { attempt: c.attempt } : {}), file, hunk: Number(hunk) };
     }
@@ -98,7 +102,7 @@ function readLink(rc: ReviewController, c: ReviewCellView, box: Element | null):
       const run = v('evidence-run').trim();
       const line = v('evidence-line');
       if (run === '') return 'name the verifier run';
-      if (!isIndex(line, 1)) return 'the line must be a number from 1';
+      if (!isIndex(line, 1)) return 'give the line (a number from 1)';
       return { kind: 'log_line', run, line: Number(line), ...(v('evidence-stream') === 'stderr' ? { stream: 'stderr' as const } : {}) };
     }
   }
@@ -109,7 +113,7 @@ function adderInputs(rc: ReviewController, c: ReviewCellView): TemplateResult {
   switch (rc.adderKind) {
     case 'trajectory_step': {
       const selected = rc.ctx.state().selectedStep[c.attempt];
-      return html`<span class="muted small">step of ${oneLine(c.attempt, 40)}</span>${numberInput(selected ?? 0, 0, 'evidence-step', 'step number')}${selected !== undefined
+      return html`<span class="muted small">step of ${oneLine(c.attempt, 40)}</span>${selected !== undefined ? numberInput(selected, 0, 'evidence-step', 'step number') : emptyNumberInput(0, 'evidence-step', 'step number')}${selected !== undefined
           ? html`<span class="muted small"> (the step selected in the trajectory)</span>`
           : nothing}`;
     }
@@ -130,17 +134,34 @@ function adderInputs(rc: ReviewController, c: ReviewCellView): TemplateResult {
         ...(m.columns.some((x) => x.id === 'gold') ? [{ value: 'gold', label: 'gold patch' }] : []),
         { value: 'tests', label: 'test patch' },
       ];
-      const firstFile = m.columns.find((x) => x.id === c.attempt)?.files[0]?.path ?? '';
-      return html`${vsSelect(patches, 'attempt', 'evidence-patch')}${textInput(firstFile, 'evidence-file', 'file path')}<span class="muted small">hunk</span>${numberInput(
-          0,
-          0,
-          'evidence-hunk',
-          'hunk (0 = first)',
-        )}`;
+      const patch = rc.adderPatch;
+      const choose = (p: Partial<{ patch: typeof rc.adderPatch; file: string }>): void => {
+        if (p.patch !== undefined && p.patch !== rc.adderPatch) {
+          rc.adderPatch = p.patch;
+          rc.adderFile = '';
+        }
+        if (p.file !== undefined) rc.adderFile = p.file;
+        rc.rerender();
+      };
+      const column = patch === 'tests' ? undefined : m.columns.find((x) => x.id === (patch === 'gold' ? 'gold' : c.attempt));
+      const picker = vsSelect(patches, patch, 'evidence-patch', (v) => choose({ patch: v as typeof rc.adderPatch }));
+      // The test patch's files are not in the model: its file is typed, its hunk counted. A column's are chosen.
+      if (!column) {
+        return html`${picker}${textInput(rc.adderFile, 'evidence-file', 'file path')}<span class="muted small">hunk</span>${emptyNumberInput(0, 'evidence-hunk', 'hunk (0 = first)')}`;
+      }
+      const files = [{ value: '', label: 'choose a file\u2026' }, ...column.files.slice(0, 500).map((f) => ({ value: f.path, label: oneLine(f.path, 80) }))];
+      const file = column.files.find((f) => f.path === rc.adderFile);
+      const hunks = file?.hunks ?? [];
+      const hunkChoice = !file
+        ? nothing
+        : hunks.length > 0
+          ? vsSelect([{ value: '', label: 'choose a hunk\u2026' }, ...hunks.map((h, i) => ({ value: String(i), label: oneLine(`${i + 1}. ${h}`, 90) }))], '', 'evidence-hunk')
+          : html`<span class="muted small">hunk</span>${emptyNumberInput(0, 'evidence-hunk', 'hunk (0 = first)')}`;
+      return html`${picker}${vsSelect(files, rc.adderFile, 'evidence-file', (v) => choose({ file: v }))}${hunkChoice}`;
     }
     case 'log_line': {
       const run = rc.review?.attempts.find((a) => a.id === c.attempt)?.verifier;
-      return html`${textInput(run?.source === 'run' ? run.runId : '', 'evidence-run', 'verifier run id')}<span class="muted small">line</span>${numberInput(1, 1, 'evidence-line', 'line')}${vsSelect(
+      return html`${textInput(run?.source === 'run' ? run.runId : '', 'evidence-run', 'verifier run id')}<span class="muted small">line</span>${emptyNumberInput(1, 'evidence-line', 'line (from 1)')}${vsSelect(
           [
             { value: 'stdout', label: 'stdout' },
             { value: 'stderr', label: 'stderr' },

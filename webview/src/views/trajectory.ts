@@ -295,6 +295,7 @@ export class TrajectoryView {
 
   private rememberStep(column: string, step: number): void {
     this.ctx.setState({ selectedStep: { ...this.ctx.state().selectedStep, [column]: step } });
+    this.ctx.actions.stepSelected(column, step);
   }
 
   private async restoreSelection(column: string, step: number): Promise<void> {
