@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { standardFixture } from './harness/fixtures';
-import { dataOf, nextRequest, probe, startBrowserHarness, waitForStatus, waitUntil, type Harness } from './harness/page';
+import { dataOf, hostSettled, nextRequest, probe, startBrowserHarness, waitForStatus, waitUntil, type Harness } from './harness/page';
 import { repairFixture } from './harness/repairFixtures';
 
 let h: Harness;
@@ -125,6 +125,16 @@ test('a suggestion ready for review: requested, what accepting makes, and the bu
     assert.deepEqual(await nextRequest(page, method, () => tid(page, button).click()), { suggestion: '20261129T134201123Z-a1b2c3' }, button);
   }
   assert.equal(await tid(page, 'repair-action-request').count(), 0, 'no new request while one waits for a decision');
+  await page.close();
+});
+
+test('what a button said it was doing goes when the host has answered', async () => {
+  const page = await openRepair('repair=ready');
+  await tid(page, 'repair-action-accept').click();
+  await hostSettled(page);
+  // The answer is in: "Accepting: writing the new revision…" must not stay until a timer takes it away.
+  await page.evaluate('new Promise((r) => requestAnimationFrame(() => r(undefined)))');
+  assert.equal((await tid(page, 'status-line').textContent())?.trim(), '');
   await page.close();
 });
 

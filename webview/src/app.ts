@@ -326,6 +326,12 @@ export class App {
       links: this.links,
       actions,
       status: (message, error) => this.status(message, error),
+      clearStatus: (message) => {
+        if (this.statusLine.textContent === oneLine(message, 300)) {
+          clearTimeout(this.statusTimer);
+          this.statusLine.textContent = '';
+        }
+      },
     };
     this.ctx = ctx;
     return this.ctx;

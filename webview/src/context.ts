@@ -29,4 +29,6 @@ export interface Ctx {
   actions: Actions;
   /** A short message in the status line (results of actions, errors). */
   status(message: string, error?: boolean): void;
+  /** Takes a status away if it still says `message` (what was being done is done). */
+  clearStatus(message: string): void;
 }

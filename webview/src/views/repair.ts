@@ -282,22 +282,24 @@ export class RepairTab {
 }
 
 function actions(ctx: Ctx, r: RepairView): TemplateResult {
-  const settle = (p: Promise<ActionResult>): void => {
+  const settle = (p: Promise<ActionResult>, doing: string | undefined): void => {
     p.then(
       (res) => {
+        // A long action the host has answered is over (its outcome shows in this tab): its "doing" text goes.
         if (!res.ran) ctx.status(res.message ?? 'Not available.', true);
+        else if (doing !== undefined) ctx.clearStatus(doing);
       },
       (e: unknown) => ctx.status(errorText(e), true),
     );
   };
   const buttons: TemplateResult[] = [];
-  const add = (label: string, run: () => Promise<ActionResult>, doing: string, testid: string, secondary = true, title?: string): void => {
+  const add = (label: string, run: () => Promise<ActionResult>, doing: string, testid: string, secondary = true, title?: string, long = false): void => {
     buttons.push(
       vsButton(
         label,
         () => {
           ctx.status(doing);
-          settle(run());
+          settle(run(), long ? doing : undefined);
         },
         { testid, secondary, ...(title ? { title } : {}) },
       ),
@@ -307,12 +309,12 @@ function actions(ctx: Ctx, r: RepairView): TemplateResult {
   const on = (action: RepairAction) => () => ctx.host.request(action, { suggestion: r.suggestion });
   if (r.status === 'ready') {
     add('Show Diff', on('reviewRepair'), 'Opening the suggested changes\u2026', 'repair-action-review');
-    add('Accept', on('acceptRepair'), 'Accepting: writing the new revision, then revalidating it\u2026', 'repair-action-accept', false, 'Write the next revision (with your edits of the suggested files) and rerun gold, empty and every attempt on it');
+    add('Accept', on('acceptRepair'), 'Accepting: writing the new revision, then revalidating it\u2026', 'repair-action-accept', false, 'Write the next revision (with your edits of the suggested files) and rerun gold, empty and every attempt on it', true);
     add('Reject\u2026', on('rejectRepair'), 'Rejecting: the host asks for a reason\u2026', 'repair-action-reject');
   }
   if (r.status === 'revalidated') add('Open as Document', on('showRepairMatrix'), 'Opening the before/after matrix as a document\u2026', 'repair-action-matrix');
   add('Show What Was Sent', on('showRepairPrompt'), 'Opening the prompt\u2026', 'repair-action-prompt');
-  if (r.status !== 'ready' && r.status !== 'revalidating') add('Request Another\u2026', () => ctx.host.request('requestRepair', {}), 'Requesting a repair suggestion\u2026', 'repair-action-request');
+  if (r.status !== 'ready' && r.status !== 'revalidating') add('Request Another\u2026', () => ctx.host.request('requestRepair', {}), 'Requesting a repair suggestion\u2026', 'repair-action-request', true, undefined, true);
   return html`<div class="repair-actions" data-testid="repair-actions">${buttons}</div>`;
 }
 
