@@ -211,7 +211,8 @@ export const DEFAULT_WORKDIR = '/repo';
 
 // ---- trajectories ------------------------------------------------------------------------------------------
 
-export type StepKind = 'system' | 'user' | 'thought' | 'action' | 'observation' | 'tool_call' | 'tool_result';
+/** `submission`: the agent's final answer as it handed it in (mini-swe-agent's `exit` message). */
+export type StepKind = 'system' | 'user' | 'thought' | 'action' | 'observation' | 'tool_call' | 'tool_result' | 'submission';
 
 export interface ToolCall {
   id?: string;

@@ -637,7 +637,7 @@ export type ReviewActResult =
   | { ok: true; event: string; summary: string; taskId?: string }
   | { ok: false; code: string; message: string; rules?: string[] };
 
-export type StepKindView = 'system' | 'user' | 'thought' | 'action' | 'observation' | 'tool_call' | 'tool_result';
+export type StepKindView = 'system' | 'user' | 'thought' | 'action' | 'observation' | 'tool_call' | 'tool_result' | 'submission';
 
 export interface StepView {
   index: number;

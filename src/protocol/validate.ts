@@ -6,7 +6,7 @@ import { CURATOR_VERDICT_VIEWS, ENV_DEFECT_VIEWS, MAX_CALIBRATION_GROUPS, MAX_SO
 
 export type Validated = { ok: true; message: WebviewToHost } | { ok: false; error: string };
 
-const STEP_KINDS: readonly StepKindView[] = ['system', 'user', 'thought', 'action', 'observation', 'tool_call', 'tool_result'];
+const STEP_KINDS: readonly StepKindView[] = ['system', 'user', 'thought', 'action', 'observation', 'tool_call', 'tool_result', 'submission'];
 const MAX_STRING = 4096;
 
 type Obj = Record<string, unknown>;

@@ -126,7 +126,9 @@ test('the step-kind filter shows only the chosen kinds and asks the host for the
   const kinds = new Set(await page.locator('[data-testid="step-row"]:not([hidden]) .step-kind').allTextContents());
   assert.deepEqual([...kinds].sort(), ['action', 'system', 'user']);
   const last = (await requests('getSteps')).at(-1)!;
-  assert.deepEqual(last.kinds, ['system', 'user', 'action', 'tool_call', 'tool_result']);
+  assert.deepEqual(last.kinds, ['system', 'user', 'action', 'tool_call', 'tool_result', 'submission']);
+  // Filters are offered for the kinds the trajectory has (with their counts), not for every kind there is.
+  assert.deepEqual(await page.locator('[data-testid="kind-filters"] [data-testid^="kind-"]').evaluateAll((n) => n.map((x) => x.getAttribute('data-testid'))), ['kind-system', 'kind-user', 'kind-thought', 'kind-action', 'kind-observation']);
   const height = await listHeight();
   assert.equal(height, (2 + 3333) * 22, 'the list shrinks to the filtered length');
   await h.shot(page, 'filtered-actions');
@@ -379,7 +381,7 @@ test('UI state is saved for the host and survives a reload', async () => {
   assert.equal(shared?.taskId, 'demo__parser-1234');
   assert.equal(shared?.activeColumn, 'a2');
   assert.equal(shared?.search, 'ValueError');
-  assert.deepEqual(shared?.stepKinds, ['user', 'thought', 'action', 'observation', 'tool_call', 'tool_result']);
+  assert.deepEqual(shared?.stepKinds, ['user', 'thought', 'action', 'observation', 'tool_call', 'tool_result', 'submission']);
   assert.ok((await probe(page, (g) => g.__fakeHost.setStateCalls)) > 0);
 
   await page.reload();
@@ -387,7 +389,7 @@ test('UI state is saved for the host and survives a reload', async () => {
   assert.equal(await activeTab(), 'a2');
   assert.equal(await page.locator('[data-testid="search-box"] input').inputValue(), 'ValueError');
   assert.equal(await page.evaluate(`document.querySelector('[data-testid="kind-system"]').checked`), false);
-  const expected = await probe(page, (g) => g.__fakeHost.expectedCounts('ValueError', false, false, ['user', 'thought', 'action', 'observation', 'tool_call', 'tool_result']));
+  const expected = await probe(page, (g) => g.__fakeHost.expectedCounts('ValueError', false, false, ['user', 'thought', 'action', 'observation', 'tool_call', 'tool_result', 'submission']));
   await waitForCounter(new RegExp(`^${Object.values(expected).reduce((a, b) => a + b, 0)}$`));
   await tid('step-detail-header').filter({ hasText: /Step 7/ }).waitFor({ timeout: 10_000 });
   await h.shot(page, 'restored-after-reload');

@@ -3,7 +3,7 @@
 // webview state (`setState`), which is ours alone.
 import type { StepKindView, TaskViewModel, WebviewState } from '../../src/protocol/messages';
 
-export const STEP_KINDS: readonly StepKindView[] = ['system', 'user', 'thought', 'action', 'observation', 'tool_call', 'tool_result'];
+export const STEP_KINDS: readonly StepKindView[] = ['system', 'user', 'thought', 'action', 'observation', 'tool_call', 'tool_result', 'submission'];
 
 export interface UiState {
   taskId: string;

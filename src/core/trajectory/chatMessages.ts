@@ -98,7 +98,8 @@ export class ChatMessagesAdapter implements FormatAdapter {
       case 'exit':
         this.miniSigns = true;
         this.exit = extra ?? {};
-        this.steps.add('system', contentText(m.content), base);
+        // The agent's own last message, handing in its work: not a system prompt.
+        this.steps.add('submission', contentText(m.content), base);
         return;
       case 'tool':
       case 'function':

@@ -62,7 +62,7 @@ test('mini-swe-agent v2 text-based messages: the last mswea_bash_command fence i
     assert.deepEqual(problems, [], rel);
     const s = t.summary;
     assert.equal(s.format, 'mini-swe-agent', rel);
-    assert.deepEqual(s.byKind, { system: 2, user: 1, thought: 3, action: 3, observation: 2 }, rel);
+    assert.deepEqual(s.byKind, { system: 1, submission: 1, user: 1, thought: 3, action: 3, observation: 2 }, rel);
     assert.deepEqual(
       t.steps.filter((x) => x.kind === 'action').map((x) => x.text),
       ["grep -n 'def count' -r src", "sed -i 's/len(xs) - 1/len(xs)/' src/m.py", 'echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git diff'],

@@ -123,7 +123,7 @@ test('mini-swe-agent 1.1 (v2.2.4): tool calls with content null, tool and exit r
   const { t } = await load('mini-swe-agent/v2.2.4_gpt-5-mini/django__django-11119/django__django-11119.traj.json');
   const s = t.summary;
   assert.equal(s.format, 'mini-swe-agent');
-  assert.deepEqual(s.byKind, { system: 2, user: 1, tool_call: 9, tool_result: 8, thought: 1, observation: 13 });
+  assert.deepEqual(s.byKind, { system: 1, submission: 1, user: 1, tool_call: 9, tool_result: 8, thought: 1, observation: 13 });
   assert.equal(s.instanceId, 'django__django-11119');
   assert.equal(s.model, 'openai/gpt-5-mini');
   assert.ok(Math.abs(s.costUsd! - 0.01050775) < 1e-12);
@@ -133,7 +133,7 @@ test('mini-swe-agent 1.1 (v2.2.4): tool calls with content null, tool and exit r
   // The 13 rejected replies are not stored: only the "No tool calls found" notices are.
   assert.equal(t.steps.filter((x) => x.kind === 'observation' && x.text.startsWith('No tool calls found')).length, 13);
   // The exit message closes the trajectory with the submission.
-  assert.equal(t.steps.at(-1)!.kind, 'system');
+  assert.equal(t.steps.at(-1)!.kind, 'submission', 'the agent handing in its work is not a system message');
   assert.equal(t.steps.at(-1)!.text, s.submission);
   const first = t.steps.find((x) => x.kind === 'tool_call')!;
   assert.equal(first.text, 'ls -la');

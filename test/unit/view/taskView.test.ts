@@ -32,7 +32,7 @@ test('builds the task view model of the tiny fixture', () => {
   assert.equal(model.status, 'candidate');
   assert.equal(model.baseCommit, '0123456789abcdef0123456789abcdef01234567');
   assert.deepEqual(model.columns.map((c) => c.id), ['gold', 'a1', 'a2']);
-  assert.deepEqual(model.columns[1]?.files, [{ path: 'hello.py', status: 'modified', additions: 3, deletions: 0 }]);
+  assert.deepEqual(model.columns[1]?.files, [{ path: 'hello.py', status: 'modified', additions: 3, deletions: 0, hunks: ['@@ -1,1 +1,4 @@'] }]);
   assert.deepEqual(model.columns[1]?.trajectory, { format: 'swe-agent', steps: 12, byKind: { action: 6, observation: 6 }, costUsd: 0.2 });
   assert.equal(model.columns[2]?.model, 'other-model');
   const s1 = model.specs.find((s) => s.id === 'S1');
@@ -72,7 +72,7 @@ test('a patch that is not a patch shows its reason in the column, a missing requ
 test('change counts per file and recorded verdicts', () => {
   const c = fileChanges('diff --git a/x b/x\nnew file mode 100644\n--- /dev/null\n+++ b/x\n@@ -0,0 +1,2 @@\n+a\n+b\n', 'p');
   assert.ok('files' in c);
-  assert.deepEqual(c.files, [{ path: 'x', status: 'added', additions: 2, deletions: 0 }]);
+  assert.deepEqual(c.files, [{ path: 'x', status: 'added', additions: 2, deletions: 0, hunks: ['@@ -0,0 +1,2 @@'] }]);
   assert.equal(recordedVerdict([{ imported: true, source: 's', file: 'f', resolved: true }]), 'resolved (imported)');
   assert.equal(recordedVerdict([{ imported: true, source: 's', file: 'f', status: 'empty_patch' }]), 'empty patch (imported)');
   assert.equal(recordedVerdict([]), undefined);

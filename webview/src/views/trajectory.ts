@@ -108,8 +108,10 @@ export class TrajectoryView {
     render(this.infoTemplate(col), this.info);
     const on = new Set(s.stepKinds);
     const t = col?.trajectory;
+    // A filter for each kind the trajectory has (and for one turned off, to turn it on again); all before its summary.
+    const shown = t ? STEP_KINDS.filter((k) => (t.byKind[k] ?? 0) > 0 || !on.has(k)) : STEP_KINDS;
     render(
-      html`${STEP_KINDS.map((k) => {
+      html`${shown.map((k) => {
         const n = t?.byKind[k];
         return vsCheckbox(n !== undefined ? `${k} (${formatCount(n)})` : k, on.has(k), `kind-${k}`, (checked) => this.onFilterChange(k, checked));
       })}`,
