@@ -39,7 +39,8 @@ const node = {
 };
 
 /** The CLI bundle, the package's bin; the tests rebuild it with these options when a source is newer (test/unit/helpers/cli.ts). */
-const cli = { ...node, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } };
+// The dataset search's worker (src/app/datasetSearch.ts) is built here, beside the CLI; the extension finds it in dist too.
+const cli = { ...node, entryPoints: { cli: 'src/cli/main.ts', datasetSearchWorker: 'src/adapters/fs/datasetSearchWorker.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } };
 
 const contexts = [
   { ...node, entryPoints: { extension: 'src/vscode/extension.ts' }, outdir: 'dist' },

@@ -22,6 +22,7 @@ import { trajectoryCommand } from './trajectory';
 import { specsCommand } from './specs';
 import { reviewCommand } from './review';
 import { solveCommand } from './solve';
+import { searchCommand } from './search';
 
 export const commands: CliCommand[] = [
   importCommand,
@@ -43,6 +44,7 @@ export const commands: CliCommand[] = [
   exportCommand,
   repairCommand,
   trajectoryCommand,
+  searchCommand,
   specsCommand,
   reviewCommand,
   solveCommand,

@@ -33,14 +33,17 @@ let checked = false;
 /** Makes sure dist/cli.js is built from the current sources (once a process). */
 export function ensureCli(): void {
   if (checked) return;
-  const built = fs.existsSync(CLI_BIN) ? fs.statSync(CLI_BIN).mtimeMs : -1;
-  if (built < newestSource()) {
-    const { cli } = createRequire(__filename)(path.join(ROOT, 'esbuild.js')) as { cli: esbuild.BuildOptions & { entryPoints: Record<string, string> } };
-    const tmp = `${CLI_BIN}.${process.pid}.tmp`;
-    const { outdir: _outdir, entryPoints, ...options } = cli;
-    esbuild.buildSync({ ...options, absWorkingDir: ROOT, entryPoints: [entryPoints.cli as string], outfile: tmp, sourcemap: false });
+  const { cli } = createRequire(__filename)(path.join(ROOT, 'esbuild.js')) as { cli: esbuild.BuildOptions & { entryPoints: Record<string, string> } };
+  const { outdir: _outdir, entryPoints, ...options } = cli;
+  // Every bundle of the CLI's build (the CLI, the dataset search's worker), each built when older than the sources.
+  const newest = newestSource();
+  for (const [name, entry] of Object.entries(entryPoints)) {
+    const out = path.join(ROOT, 'dist', `${name}.js`);
+    if ((fs.existsSync(out) ? fs.statSync(out).mtimeMs : -1) >= newest) continue;
+    const tmp = `${out}.${process.pid}.tmp`;
+    esbuild.buildSync({ ...options, absWorkingDir: ROOT, entryPoints: [entry], outfile: tmp, sourcemap: false });
     fs.chmodSync(tmp, 0o755);
-    fs.renameSync(tmp, CLI_BIN);
+    fs.renameSync(tmp, out);
   }
   checked = true;
 }
