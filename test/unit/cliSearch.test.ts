@@ -34,7 +34,7 @@ test('a hostile trajectory prints inert; an invalid pattern is a usage error nam
     fs.writeFileSync(path.join(root, 'tasks', 'format-precision', 'attempts', traj), JSON.stringify({ messages: [{ role: 'system', content: 'x' }, { role: 'user', content: 'NEEDLE \u001b[2J\u001b]0;pwned\u0007 here' }] }));
     const r = cli('search', root, 'NEEDLE');
     assert.ok(r.stdout.includes('»NEEDLE«'), r.stdout + r.stderr);
-    assert.equal(/[\u001b\u0007]/.test(r.stdout + r.stderr), false, 'no escape byte reaches the terminal');
+    assert.equal([...(r.stdout + r.stderr)].some((c) => c === '\u001b' || c === '\u0007'), false, 'no escape byte reaches the terminal');
     const bad = cli('search', root, '(', '--regex');
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /Invalid regular expression/);
