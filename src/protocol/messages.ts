@@ -871,7 +871,9 @@ export type HostToWebview =
   /** `counts`: running totals per column since the search started (not this batch's), including hits not sent. */
   | { type: 'searchHits'; searchId: number; hits: SearchHit[]; counts: Record<string, number> }
   | { type: 'searchDone'; searchId: number; total: number; counts: Record<string, number>; cancelled: boolean; capped: boolean }
-  | { type: 'command'; command: ViewCommand };
+  | { type: 'command'; command: ViewCommand }
+  /** Show one step of a column in full (a dataset search hit or a link was opened): the list scrolls to it and selects it. */
+  | { type: 'reveal'; column: string; step: number };
 
 // ---- the statistics and adjudication panels -------------------------------------------------------------------
 //

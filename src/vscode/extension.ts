@@ -6,6 +6,7 @@ import { CandidatesTree } from './candidatesTree';
 import type { CandidateNode } from './candidatesTree';
 import { CANDIDATES_VIEW, COMMAND_TABLE, CTX, DOC_SCHEME, TASK_PANEL_TYPE, actionCommand } from './commandIds';
 import { registerCommands } from './commands';
+import { registerDatasetSearch } from './datasetSearchPick';
 import { DatasetService } from './datasetService';
 import { DiffDocuments } from './diffDocuments';
 import { DisposableStore } from './disposables';
@@ -119,6 +120,7 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
   );
   store.add(vscode.window.registerWebviewPanelSerializer(TASK_PANEL_TYPE, panels));
   registerCommands({ dataset, tree, treeView, panels, diffs, log }, store);
+  registerDatasetSearch({ dataset, panels, log, extensionId: context.extension.id }, store);
   repair.register(store);
   verifier.register(store);
   curation.register(store);

@@ -139,6 +139,12 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
     this.attach(panel, taskId);
   }
 
+  /** Opens (or reveals) the task and shows one step of an attempt's trajectory in it. */
+  revealStep(taskId: string, column: string, step: number): void {
+    this.open(taskId);
+    [...this.entries.values()].find((e) => e.taskId === taskId)?.session.reveal(column, step);
+  }
+
   /** Shows another task in the active panel (next/previous), or reveals it where it is already open. */
   retarget(taskId: string): void {
     const cur = this.activeEntry;

@@ -58,6 +58,7 @@ export interface TaskSessionOptions {
 
 export class TaskSession {
   private ready = false;
+  private pendingReveal: { column: string; step: number } | undefined;
   private state: WebviewState | undefined;
   private search: { id: number; abort: AbortController } | undefined;
   private updateTimer: NodeJS.Timeout | undefined;
@@ -113,6 +114,12 @@ export class TaskSession {
     this.send({ type: 'update', model: this.o.buildModel(this.summaries) });
   }
 
+  /** Shows a step of a column in the page: now when the page is ready, else right after its `init`. */
+  reveal(column: string, step: number): void {
+    if (this.ready) this.send({ type: 'reveal', column, step });
+    else this.pendingReveal = { column, step };
+  }
+
   /** Forwards a keyboard command to the webview. */
   command(command: ViewCommand): void {
     if (this.ready) this.send({ type: 'command', command });
@@ -141,6 +148,9 @@ export class TaskSession {
     const model = this.o.buildModel(this.summaries);
     this.send({ type: 'init', model, ...(this.state ? { state: this.state } : {}) });
     this.initMs = performance.now() - t0;
+    const reveal = this.pendingReveal;
+    this.pendingReveal = undefined;
+    if (reveal) this.send({ type: 'reveal', ...reveal });
     this.warm(this.state?.activeColumn ?? this.o.trajectoryColumns[0]);
   }
 

@@ -132,6 +132,12 @@ export class App {
       case 'command':
         if (VIEW_COMMANDS.includes(msg.command) && this.dedupe.acceptHost(msg.command, performance.now())) this.perform(msg.command);
         break;
+      case 'reveal':
+        if (typeof msg.column === 'string' && Number.isInteger(msg.step) && this.model?.columns.some((c) => c.id === msg.column)) {
+          this.context().actions.activateColumn(msg.column);
+          this.trajectory?.showStep(msg.column, msg.step);
+        } else this.status(`This task has no trajectory step ${oneLine(String(msg.step), 20)} of ${oneLine(String(msg.column), 60)}.`, true);
+        break;
     }
   }
 
