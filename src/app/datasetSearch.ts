@@ -183,6 +183,11 @@ export class DatasetSearcher {
     return { done, cancel: () => finish({ cancelled: true }) };
   }
 
+  /** Starts the worker ahead of the first search (the pick does when it opens, while the curator types). */
+  prepare(): void {
+    if (!this.disposed) this.ensureWorker();
+  }
+
   /** Drops the worker's cache of prepared steps (the dataset changed). */
   forget(): void {
     this.worker?.postMessage({ type: 'forget' } satisfies ToWorker);

@@ -159,6 +159,7 @@ export function registerDatasetSearch(d: DatasetSearchDeps, store: DisposableSto
   );
 
   function showPick(): void {
+    getSearcher().prepare();
     const qp = vscode.window.createQuickPick<HitItem>();
     const opt = { regex: false, caseSensitive: false };
     const buttons = (): void => {

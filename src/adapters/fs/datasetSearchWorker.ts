@@ -164,7 +164,8 @@ async function search(m: Extract<ToWorker, { type: 'search' }>): Promise<void> {
       }
     }
     scanned++;
-    if (pending.length >= BATCH_HITS || performance.now() - last >= BATCH_MS) flush(true);
+    // The first hits go at once (what the curator waits for); then batches, by count or by time.
+    if ((pending.length > 0 && kept === pending.length) || pending.length >= BATCH_HITS || performance.now() - last >= BATCH_MS) flush(true);
   }
   flush(false);
   post({ type: 'done', id: m.id, total, kept, scanned, files: m.files.length, cancelled: cancelled(), capped });

@@ -10,7 +10,8 @@ import { truncate } from './text';
 export const MAX_REQUEST_CHARS = 100_000;
 
 // html: false turns raw HTML into literal text; links are kept only as inert targets shown next to their text.
-const md = new MarkdownIt('default', { html: false, linkify: false, typographer: false });
+// As GitHub renders an issue: a line break in a paragraph stays a line break, and a bare URL is a link (inert here).
+const md = new MarkdownIt('default', { html: false, linkify: true, breaks: true, typographer: false });
 
 export interface RenderedRequest {
   blocks: MdBlock[];
@@ -26,8 +27,12 @@ export function renderRequest(markdown: string, specs: readonly SpecText[] = [])
   const tokens = md.parse(src, {});
   const containers: MdRun[][] = [];
   const { blocks } = parseBlocks(tokens, 0, undefined, containers);
+  // A sentence wrapped onto the next line is still one sentence: soft breaks read as spaces (same length) here.
   const marks = markSpecs(
-    containers.map((runs) => runs.map((r) => r.text).join('')),
+    containers.map((runs) => {
+      const text = runs.map((r) => r.text).join('');
+      return (softBreaks.get(runs) ?? []).reduce((t, at) => `${t.slice(0, at)} ${t.slice(at + 1)}`, text);
+    }),
     specs,
   );
   const byContainer = new Map<number, Array<{ start: number; end: number; spec: string }>>();
@@ -143,13 +148,20 @@ function safeHref(href: string | number | null): string | undefined {
   return /^(https?:|mailto:)/i.test(href) ? href.slice(0, 2000) : undefined;
 }
 
+/** Offsets (in the runs' joined text) of the line breaks that were soft in the Markdown: shown, but not sentence ends. */
+const softBreaks = new WeakMap<MdRun[], number[]>();
+
 function inlineRuns(children: Token[]): MdRun[] {
   const runs: MdRun[] = [];
+  const soft: number[] = [];
+  softBreaks.set(runs, soft);
+  let length = 0;
   let strong = 0;
   let em = 0;
   const hrefs: Array<string | undefined> = [];
   const push = (text: string, code = false): void => {
     if (text.length === 0) return;
+    length += text.length;
     const href = hrefs.length > 0 ? hrefs[hrefs.length - 1] : undefined;
     const run: MdRun = { text, ...(code ? { code: true } : {}), ...(strong > 0 ? { strong: true } : {}), ...(em > 0 ? { em: true } : {}), ...(href ? { href } : {}) };
     const last = runs[runs.length - 1];
@@ -166,7 +178,8 @@ function inlineRuns(children: Token[]): MdRun[] {
         push(c.content, true);
         break;
       case 'softbreak':
-        push(' ');
+        soft.push(length);
+        push('\n');
         break;
       case 'hardbreak':
         push('\n');

@@ -104,3 +104,24 @@ test('marks the sentence that states a spec and reports the spec as stated', () 
   assert.equal(textOf(blocks), 'Parse durationsThe parser accepts fractional units such as 1.5h. It must reject negative durations with a ValueError. Unrelated words about the weather go here.Output is formatted with two decimals of precision.');
   assert.ok(runs.some((r) => r.code && r.text === '1.5h' && r.specs?.includes('S1')));
 });
+
+test('as GitHub shows an issue: line breaks in a paragraph are kept, bare URLs are links (only http, https and mailto)', () => {
+  const { blocks } = renderRequest('Steps to reproduce:\nrun `tool --x`\nsee https://example.com/issue/12 for the log.\n\nNot a link: javascript:alert(1) nor www-ish text.');
+  const p = blocks[0];
+  assert.ok(p && p.kind === 'paragraph');
+  assert.equal(p.runs.map((r) => r.text).join(''), 'Steps to reproduce:\nrun tool --x\nsee https://example.com/issue/12 for the log.');
+  assert.deepEqual(p.runs.find((r) => r.href !== undefined), { text: 'https://example.com/issue/12', href: 'https://example.com/issue/12' });
+  const q = blocks[1];
+  assert.ok(q && q.kind === 'paragraph');
+  assert.equal(q.runs.some((r) => r.href !== undefined), false, 'no scheme but http(s) or mailto becomes a target');
+});
+
+test('a spec stated in a sentence wrapped onto the next line is still marked, across the kept line break', () => {
+  const spec = { id: 'S1', text: 'An unclosed bracket raises ParseError naming the line number.' };
+  const { blocks, stated } = renderRequest('The parser is lenient today. An unclosed bracket must raise ParseError\nnaming the line number of the bracket.', [spec]);
+  assert.deepEqual([...stated], ['S1']);
+  const p = blocks[0];
+  assert.ok(p && p.kind === 'paragraph');
+  const marked = p.runs.filter((r) => r.specs?.includes('S1')).map((r) => r.text).join('');
+  assert.ok(marked.includes('ParseError\nnaming'), JSON.stringify(p.runs));
+});
