@@ -681,7 +681,7 @@ export interface ActionResult {
 }
 
 /** The action requests that take no params (the host acts on the panel's task). */
-export const TASK_ACTIONS = ['nextTask', 'previousTask', 'startReviewMode', 'requestRepair'] as const;
+export const TASK_ACTIONS = ['nextTask', 'previousTask', 'startReviewMode', 'requestRepair', 'runGold'] as const;
 /** The action requests on one repair suggestion of the panel's task. */
 export const REPAIR_ACTIONS = ['reviewRepair', 'acceptRepair', 'rejectRepair', 'showRepairPrompt', 'showRepairMatrix'] as const;
 export type TaskAction = (typeof TASK_ACTIONS)[number];
@@ -734,6 +734,8 @@ export interface RequestMap {
   startReviewMode: { params: Record<string, never>; result: ActionResult };
   /** Asks the repair agent for a (new) suggestion on this panel's task. */
   requestRepair: { params: Record<string, never>; result: ActionResult };
+  /** Queues the verifier on this panel's task's gold patch (the decision tab's "Run Gold Now"); answers when queued. */
+  runGold: { params: Record<string, never>; result: ActionResult };
   /** The repair tab's buttons, on one suggestion of this panel's task. */
   reviewRepair: { params: { suggestion: string }; result: ActionResult };
   acceptRepair: { params: { suggestion: string }; result: ActionResult };

@@ -53,6 +53,7 @@ const paramChecks: Record<RequestMethod, (p: Obj) => string | undefined> = {
   previousTask: noParams('previousTask'),
   startReviewMode: noParams('startReviewMode'),
   requestRepair: noParams('requestRepair'),
+  runGold: noParams('runGold'),
   reviewRepair: suggestionParam('reviewRepair'),
   acceptRepair: suggestionParam('acceptRepair'),
   rejectRepair: suggestionParam('rejectRepair'),

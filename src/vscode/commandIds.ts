@@ -118,6 +118,8 @@ export function actionCommand(action: ActionMethod, taskId: string, suggestion: 
       return [CURATION_CMD.startReview, []];
     case 'requestRepair':
       return [REPAIR_CMD.request, [taskId]];
+    case 'runGold':
+      return [VERIFIER_CMD.runGold, [taskId]];
     case 'reviewRepair':
       return [REPAIR_CMD.review, [taskId, suggestion]];
     case 'acceptRepair':

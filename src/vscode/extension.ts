@@ -113,6 +113,11 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
       // Each action runs the extension's own command for it; each one that runs code checks trust itself (requireTrust).
       act: async (taskId, action, suggestion) => {
         const [command, args] = actionCommand(action, taskId, suggestion ?? '');
+        // A verifier run is queued, not awaited: the page hears the result through its model, as for any run.
+        if (action === 'runGold') {
+          void vscode.commands.executeCommand(command, ...args).then(undefined, (e: unknown) => log.warn(`task ${taskId}: Run Gold Now failed: ${errorText(e)}`));
+          return { ran: true, message: 'The gold patch is queued for the verifier.' };
+        }
         await vscode.commands.executeCommand(command, ...args);
         return { ran: true };
       },

@@ -234,6 +234,7 @@ export class TaskSession {
     previousTask: () => this.o.actions.act('previousTask'),
     startReviewMode: () => this.o.actions.act('startReviewMode'),
     requestRepair: () => this.o.actions.act('requestRepair'),
+    runGold: () => this.o.actions.act('runGold'),
     reviewRepair: (p) => this.o.actions.act('reviewRepair', p.suggestion),
     acceptRepair: (p) => this.o.actions.act('acceptRepair', p.suggestion),
     rejectRepair: (p) => this.o.actions.act('rejectRepair', p.suggestion),

@@ -287,6 +287,12 @@ test('approval names the rules that block it and needs a reasoned waiver of each
   assert.deepEqual(blocking, ['gold-passes', 'no-open-false-positive', 'every-spec-tested', 'every-attempt-judged']);
   assert.equal(await page.locator('[data-testid="rule-blocks"]').count(), 4);
   assert.match((await tid(page, 'approval-summary').textContent()) ?? '', /blocked by 4 rules: gold-passes, no-open-false-positive, every-spec-tested, every-attempt-judged/);
+  // The gold rule's fix is one click away, not a CLI command to type: the host queues the run.
+  assert.equal(await page.locator('[data-testid="rule"][data-rule="gold-passes"] [data-testid="run-gold"]').count(), 1);
+  assert.equal(await page.locator('[data-testid="run-gold"]').count(), 1, 'only on the gold rule');
+  await tid(page, 'run-gold').click();
+  await waitUntil(page, (g) => g.__fakeHost.requests('runGold').length === 1);
+  await waitForStatus(page, /gold patch is queued/);
   const approve = tid(page, 'approve');
   assert.equal(await approve.evaluate((b) => (b as unknown as { disabled: boolean }).disabled), true);
   for (const rule of blocking) {

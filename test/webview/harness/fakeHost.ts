@@ -266,6 +266,7 @@ const answers: { [M in RequestMethod]?: (p: ParamsOf<RequestMap, M>) => ReplyOf<
   previousTask: ran,
   startReviewMode: ran,
   requestRepair: ran,
+  runGold: () => ({ ran: true, message: 'The gold patch is queued for the verifier.' }),
   reviewRepair: ran,
   acceptRepair: ran,
   rejectRepair: ran,

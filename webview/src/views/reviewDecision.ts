@@ -5,7 +5,7 @@ import { html, nothing, type TemplateResult } from 'lit-html';
 import { live } from 'lit-html/directives/live.js';
 import type { ReviewView, RuleView } from '../../../src/protocol/messages';
 import { isDifficultyView, isEnvDefectView } from '../../../src/protocol/messages';
-import { inertText, oneLine } from '../text';
+import { errorText, inertText, oneLine } from '../text';
 import { vsBadge, vsButton, vsCheckbox, vsSelect } from '../ui/controls';
 import type { ReviewController } from './reviewController';
 import type { ScoresDraft } from './reviewModel';
@@ -106,7 +106,9 @@ function ruleRow(rc: ReviewController, rule: RuleView, blocking: boolean, editab
         ? html`<span class="mark blocks" data-testid="rule-blocks">blocks approval</span>`
         : nothing}
     </div>
-    ${rule.message ? html`<div class="rule-message small">${oneLine(rule.message, 600)}</div>` : nothing}
+    ${rule.message ? html`<div class="rule-message small">${oneLine(rule.message, 600)}</div>` : nothing}${rule.id === 'gold-passes' && !rule.ok
+      ? vsButton('Run Gold Now', () => runGold(rc), { testid: 'run-gold', secondary: true, title: 'Queue the verifier on the gold patch of this task (as Run Verifier on Gold Patch does)' })
+      : nothing}
     ${rule.waiver ? html`<div class="muted small">${`waived: ${oneLine(rule.waiver.reason, 300)}`}</div>` : nothing}
     ${blocking && editable
       ? html`${vsCheckbox('Waive this rule, because…', reason !== undefined, `waive-${rule.id}`, (on) => {
@@ -291,4 +293,14 @@ function history(rc: ReviewController, r: ReviewView): TemplateResult {
     </ol>
     ${r.historyTotal > r.history.length ? html`<div class="muted small">${`${r.historyTotal - r.history.length} earlier events: specweave log DATASET ${rc.ctx.model().taskId}`}</div>` : nothing}
   </section>`;
+}
+
+/** Asks the host to queue the gold patch's verifier run; its result reaches this tab with the model. */
+function runGold(rc: ReviewController): void {
+  const doing = 'Queuing the gold patch for the verifier\u2026';
+  rc.ctx.status(doing);
+  rc.ctx.host.request('runGold', {}).then(
+    (r) => (r.ran ? rc.ctx.status(r.message ?? 'Queued.') : rc.ctx.status(r.message ?? 'Not available.', true)),
+    (e: unknown) => rc.ctx.status(errorText(e), true),
+  );
 }
