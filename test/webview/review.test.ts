@@ -187,6 +187,29 @@ test('the step to link follows the step selected in the trajectory; a kind chose
   assert.equal(await tid(page, 'evidence-test').count(), 0, 'the next pair starts with the step adder');
 });
 
+test('Cite on a step (its detail, or its row in the list) links it on the focused pair, recorded with the verdict', async () => {
+  const { page } = await openStory();
+  await cellOf(page, 'a1', 'S3').click();
+  await page.locator('[data-testid="step-row"][data-step="4"]').waitFor();
+  await hostSettled(page);
+  await page.locator('[data-testid="step-row"][data-step="4"]').click();
+  await page.locator('[data-testid="step-detail-header"]', { hasText: /Step 4\b/ }).waitFor();
+  assert.match((await tid(page, 'step-cite').getAttribute('title')) ?? '', /on a1 × S3/);
+  await tid(page, 'step-cite').click();
+  await waitForStatus(page, /Cited step 4 of a1 on a1 × S3: choose a verdict/);
+  // A row's own cite, without selecting it first (hovering shows it).
+  const row = page.locator('[data-testid="step-row"][data-step="2"]');
+  await row.hover();
+  await row.locator('[data-testid="step-row-cite"]').click();
+  assert.deepEqual(await draftLinks(page), ['step 4 of a1', 'step 2 of a1']);
+  await tid(page, 'verdict-violated').click();
+  await waitUntil(page, (g) => g.__fakeHost.requests('label').length === 1);
+  assert.deepEqual((await sent(page, 'label'))[0]?.params.evidence, [
+    { kind: 'trajectory_step', attempt: 'a1', step: 4 },
+    { kind: 'trajectory_step', attempt: 'a1', step: 2 },
+  ]);
+});
+
 test('a diff hunk is chosen from the file\'s hunks; nothing is linked until a file and a hunk are chosen', async () => {
   const { page } = await openStory();
   await cellOf(page, 'a1', 'S3').click();

@@ -107,6 +107,8 @@ test('rows show step number, kind, preview, tool calls and cost', async () => {
   assert.match(meta, /⚙ str_replace_editor/);
   assert.match(meta, /✎1/);
   assert.match(meta, /\$0\.0023/);
+  // Nothing to cite for without a review of the task: no row offers it.
+  assert.equal(await row.locator('[data-testid="step-row-cite"]').isHidden(), true);
 });
 
 test('a step that edited a file jumps to that file\'s diff', async () => {

@@ -316,6 +316,8 @@ export class App {
         this.links.highlight([specId]);
         this.links.firstRun(specId)?.scrollIntoView({ block: 'nearest' });
       },
+      citeTarget: () => this.reviewController().citeTarget(),
+      citeStep: (column, step) => this.reviewController().cite({ kind: 'trajectory_step', attempt: column, step }),
       stepSelected: () => {
         if (this.state?.specsTab === REVIEW_TAB) this.renderSpecsTab();
       },

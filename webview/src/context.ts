@@ -18,6 +18,10 @@ export interface Actions {
   selectFile(column: string, path: string): void;
   /** A step was selected in the trajectory (the review's evidence adder shows it as the step to link). */
   stepSelected(column: string, step: number): void;
+  /** Whether a step can be cited now (the task has a review with a focused pair), and the pair's words. */
+  citeTarget(): string | undefined;
+  /** Adds a link to a trajectory step to the focused pair's draft (recorded with its verdict). */
+  citeStep(column: string, step: number): void;
 }
 
 export interface Ctx {

@@ -6,7 +6,7 @@ import type { CuratorVerdictView, EvidenceLinkView, RecordingMethod, RequestPara
 import type { Ctx } from '../context';
 import { oneLine } from '../text';
 import type { Pair, ReviewKeyPress } from './reviewModel';
-import { cellOf, findingOf, firstFocus, keepFocus, nextUnlabelled, pairKey, REVIEW_TAB, ReviewDrafts, reviewKeyAction, stepAttempt, stepFocus, unlabelledCount } from './reviewModel';
+import { cellOf, evidenceKey, evidenceText, findingOf, firstFocus, keepFocus, nextUnlabelled, pairKey, REVIEW_TAB, ReviewDrafts, reviewKeyAction, stepAttempt, stepFocus, unlabelledCount } from './reviewModel';
 import { doneText, errorText } from '../text';
 
 /** What the app lends the review views: switching tabs and showing a trajectory step. */
@@ -110,6 +110,37 @@ export class ReviewController {
       this.ctx.links.highlight([p.spec]);
     }
     this.rerender();
+  }
+
+  // ---- citing from where the evidence lives ---------------------------------------------------------------------
+
+  /** The pair a Cite would add to, in words; undefined when there is none (no review, or no curator to record it). */
+  citeTarget(): string | undefined {
+    const r = this.review;
+    if (!r || r.viewer === undefined) return undefined;
+    const p = this.focus ?? firstFocus(r);
+    return p ? `${p.attempt} \u00d7 ${p.spec}` : undefined;
+  }
+
+  /** Adds a link to the focused pair's draft; it is recorded with the pair's verdict (or "Save note and evidence"). */
+  cite(link: EvidenceLinkView): void {
+    const r = this.review;
+    const p = this.focus ?? (r ? firstFocus(r) : undefined);
+    if (!r || !p) {
+      this.ctx.status('Nothing to cite it for: this task has no review pair.', true);
+      return;
+    }
+    this.focus = p;
+    const key = pairKey(p);
+    const cell = cellOf(r, p);
+    const links = cell ? this.drafts.evidenceOf(cell) : [];
+    if (links.some((x) => evidenceKey(x) === evidenceKey(link))) {
+      this.ctx.status(`Already cited on ${p.attempt} \u00d7 ${p.spec}.`);
+      return;
+    }
+    this.drafts.evidence.set(key, [...links, link]);
+    this.rerender();
+    this.ctx.status(`Cited ${evidenceText(link)} on ${p.attempt} \u00d7 ${p.spec}${cell?.mine ? ': save to record it' : ': choose a verdict to record it'}.`);
   }
 
   // ---- keys -----------------------------------------------------------------------------------------------------

@@ -94,7 +94,20 @@ export class StepDetail {
     const parts = [`Step ${s.index}`, `${formatCount(s.length)} characters`, `${s.lines} lines`];
     if (s.costUsd !== undefined) parts.push(formatCost(s.costUsd));
     if (s.timestamp) parts.push(oneLine(s.timestamp, 40));
-    return el('div', { class: 'step-header', testid: 'step-detail-header' }, el('span', { class: `step-kind kind-${s.kind}`, text: s.kind }), ` ${parts.join(' \u00b7 ')}`);
+    const head = el('div', { class: 'step-header', testid: 'step-detail-header' }, el('span', { class: `step-kind kind-${s.kind}`, text: s.kind }), ` ${parts.join(' \u00b7 ')}`);
+    const column = this.column;
+    const target = this.ctx.actions.citeTarget();
+    if (column !== undefined && target !== undefined) {
+      head.append(
+        ' ',
+        button('Cite', () => this.ctx.actions.citeStep(column, s.index), {
+          secondary: true,
+          testid: 'step-cite',
+          title: oneLine(`Link this step as evidence on ${target} (recorded with its verdict)`, 200),
+        }),
+      );
+    }
+    return head;
   }
 
   private isFolded(): boolean {

@@ -30,6 +30,9 @@ export interface ListCallbacks {
   /** Search hits in a step, and whether the current hit is in it. */
   hitState(column: string, step: number): { count: number; current: boolean };
   onScroll(column: string, scrollTop: number): void;
+  /** The pair a cite adds evidence to, in words; undefined hides the rows' cite. */
+  citeTarget(): string | undefined;
+  onCite(column: string, step: number): void;
 }
 
 interface Row {
@@ -38,6 +41,7 @@ interface Row {
   kind: HTMLElement;
   preview: HTMLElement;
   meta: HTMLElement;
+  cite: HTMLElement;
   position: number;
 }
 
@@ -276,9 +280,11 @@ export class StepList {
     const kind = el('span', { class: 'step-kind' });
     const preview = el('span', { class: 'step-preview' });
     const meta = el('span', { class: 'step-meta' });
-    const root = el('div', { class: 'step-row', testid: 'step-row', role: 'option' }, num, kind, preview, meta);
+    // Shown on the hovered and the selected row when a pair can take evidence (ListCallbacks.citeTarget).
+    const cite = el('span', { class: 'step-cite', testid: 'step-row-cite', role: 'button', text: 'cite' });
+    const root = el('div', { class: 'step-row', testid: 'step-row', role: 'option' }, num, kind, preview, meta, cite);
     this.spacer.append(root);
-    return { root, num, kind, preview, meta, position: -1 };
+    return { root, num, kind, preview, meta, cite, position: -1 };
   }
 
   private fill(row: Row, position: number, source: ListSource, cache: PagedCache<StepView>): void {
@@ -316,6 +322,9 @@ export class StepList {
     if (s.costUsd !== undefined) meta.push(formatCost(s.costUsd));
     if (s.length > (s.preview ?? '').length) meta.push(`\u25b8 ${formatCount(s.length)}`);
     setText(row.meta, meta.join('  '));
+    const target = this.cb.citeTarget();
+    row.cite.hidden = target === undefined;
+    if (target !== undefined) row.cite.title = `Link step ${s.index} as evidence on ${oneLine(target, 120)}`;
     row.root.title = `Step ${s.index} · ${s.kind} · ${formatCount(s.length)} characters, ${s.lines} lines`;
   }
 
@@ -325,6 +334,10 @@ export class StepList {
     const position = Number(rowEl.dataset.position);
     const s = this.cache.get(position);
     if (!s) return;
+    if ((e.target as Element).closest('.step-cite') && this.source) {
+      this.cb.onCite(this.source.column, s.index);
+      return;
+    }
     this.select(s.index, position);
     this.cb.onSelect(s, position);
   }

@@ -49,6 +49,8 @@ export class TrajectoryView {
         return { count: this.search.hitsInStep(column, step), current: cur !== undefined && cur.column === column && cur.step === step };
       },
       onScroll: (column, top) => this.ctx.setState({ scrollTop: { ...this.ctx.state().scrollTop, [column]: top } }),
+      citeTarget: () => this.ctx.actions.citeTarget(),
+      onCite: (column, step) => this.ctx.actions.citeStep(column, step),
     });
     this.detail = new StepDetail(ctx);
     const s = ctx.state();
