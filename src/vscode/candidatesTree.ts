@@ -29,6 +29,7 @@ import type { FileChangeView } from '../protocol/messages';
 import { CMD, CTX, DOC_SCHEME } from './commandIds';
 import type { DatasetService } from './datasetService';
 import type { ReviewStatusSource } from './reviewStatus';
+import { progressText } from './reviewStatus';
 import { errorText } from '../core/errorText';
 
 export type CandidateNode =
@@ -305,7 +306,8 @@ export class CandidatesTree implements vscode.TreeDataProvider<CandidateNode>, v
         item.id = `task:${node.taskId}`;
         if (!row) return item;
         const solved = solvedText(this.difficultyOf(node.taskId));
-        item.description = `${row.status.replace(/_/g, ' ')}${row.unconfirmedFindings > 0 ? ` · ${plural(row.unconfirmedFindings, 'unconfirmed finding')}` : ''} · ${plural(row.specs, 'spec')} · ${plural(row.tests, 'test')} · ${plural(row.attempts, 'attempt')}${solved ? ` · ${solved}` : ''} · ${row.title}`;
+        const progress = this.statuses.progressOf?.(node.taskId);
+        item.description = `${row.status.replace(/_/g, ' ')}${progress ? ` · ${progressText(progress)}` : ''}${row.unconfirmedFindings > 0 ? ` · ${plural(row.unconfirmedFindings, 'unconfirmed finding')}` : ''} · ${plural(row.specs, 'spec')} · ${plural(row.tests, 'test')} · ${plural(row.attempts, 'attempt')}${solved ? ` · ${solved}` : ''} · ${row.title}`;
         item.iconPath = new vscode.ThemeIcon(STATUS_ICONS[row.status] ?? 'circle-large-outline');
         item.contextValue = 'task';
         item.command = { command: CMD.openTask, title: 'Open Task', arguments: [node] };
@@ -324,7 +326,8 @@ export class CandidatesTree implements vscode.TreeDataProvider<CandidateNode>, v
         }
         if (attempt && task) {
           const outcome = attemptOutcome(attempt, this.statuses.outcomeOf?.(task.id, attempt.id));
-          item.description = [attempt.model, attempt.agent, OUTCOME_LABELS[outcome], attempt.costUsd !== undefined ? `$${attempt.costUsd.toFixed(2)}` : '']
+          const judged = this.statuses.progressOf?.(task.id)?.attempts[attempt.id];
+          item.description = [attempt.model, attempt.agent, OUTCOME_LABELS[outcome], judged ? `${judged.mine}/${judged.cells} judged` : '', attempt.costUsd !== undefined ? `$${attempt.costUsd.toFixed(2)}` : '']
             .filter(Boolean)
             .join(' · ');
           item.iconPath = OUTCOME_ICONS[outcome];

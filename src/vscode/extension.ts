@@ -75,6 +75,7 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
       (taskId) => owner.store?.findings(taskId) ?? [],
       (taskId) => owner.store?.difficulty(taskId),
       (taskId) => owner.store?.verifier(taskId),
+      (taskId) => (owner.curator.ok ? owner.store?.review(taskId, { viewer: owner.curator.name }) : undefined),
     ),
   );
   // The solve-rate band (specweave.difficulty.band) of the mixed-success filter and the statistics panel.

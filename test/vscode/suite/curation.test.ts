@@ -82,6 +82,11 @@ describe('curation', () => {
     assert.equal(cell?.mine?.note, 'no comma');
     assert.equal(m1.status, 'in_review', 'the first label puts the task in review');
     assert.equal(m1.review?.counts.mine, 1);
+    // The Candidates tree shows the progress: the task's pairs judged, its attempts' own (issue 16, improvement 5).
+    const taskNode = { kind: 'task' as const, taskId: 't1' };
+    await until('the progress in the tree', () => /1\/4 judged/.test(String(a.tree.getTreeItem(taskNode).description)));
+    assert.match(String(a.tree.getTreeItem({ kind: 'attempt', taskId: 't1', column: 'a1' }).description), /1\/2 judged/);
+    assert.match(String(a.tree.getTreeItem({ kind: 'attempt', taskId: 't1', column: 'a2' }).description), /0\/2 judged/);
   });
 
   it('a message the webview should never send is refused and records nothing', async () => {
