@@ -192,3 +192,24 @@ test('no CSP violation, no invalid message, no page error, and a small DOM', asy
   assert.ok(r.n < 2000, `${r.n} elements`);
   assert.deepEqual(h.errors, []);
 });
+
+test('the results matrix reads: FAIL_TO_PASS first and apart, rows that agree hidden until asked for, the full test id on hover, a header that stays', async () => {
+  await probe(page, (g) => g.__fakeHost.update({
+    results: {
+      ...g.__fakeHost.model().results!,
+      tests: { T4: { gold: 'PASSED', a1: 'PASSED', a2: 'PASSED' }, T2: { gold: 'PASSED', a1: 'PASSED', a2: 'PASSED' }, T1: { gold: 'PASSED', a1: 'PASSED', a2: 'FAILED' } },
+    },
+  }));
+  await tid('specs-tab-results').click();
+  await page.locator('[data-testid="results-tests"] [data-testid="result-row"] th[data-row="T1"]').waitFor();
+  const rows = () => page.locator('[data-testid="results-tests"] [data-testid="result-row"] th').evaluateAll((n) => n.map((x) => x.getAttribute('data-row')));
+  assert.deepEqual(await rows(), ['T1'], 'only the row that differs');
+  assert.match((await tid('results-tests-differing').getAttribute('label')) ?? (await tid('results-tests-differing').evaluate((n) => (n as unknown as { label: string }).label)), /Only rows that differ \(1 of 3; 2 the same in every column hidden\)/);
+  await tid('results-tests-differing').click();
+  await page.locator('[data-testid="results-tests"] th[data-row="T4"]').waitFor();
+  assert.deepEqual(await rows(), ['T1', 'T2', 'T4'], 'FAIL_TO_PASS first (the row that differs first), then PASS_TO_PASS');
+  assert.deepEqual(await page.locator('[data-testid="results-tests"] [data-testid="results-group"]').evaluateAll((n) => n.map((x) => x.getAttribute('data-group'))), ['FAIL_TO_PASS', 'PASS_TO_PASS']);
+  assert.equal(await page.locator('[data-testid="results-tests"] th[data-row="T1"]').getAttribute('title'), 'tests/test_parser.py::TestNested::test_trailing_comma (T1)');
+  assert.equal(await page.evaluate(`getComputedStyle(document.querySelector('[data-testid="results-tests"] thead th')).position`), 'sticky');
+  await h.shot(page, 'results-grouped');
+});

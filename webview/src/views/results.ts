@@ -6,6 +6,7 @@ import { repeat } from 'lit-html/directives/repeat.js';
 import type { ResultsView as ResultsModel } from '../../../src/protocol/messages';
 import type { Ctx } from '../context';
 import { errorText, oneLine } from '../text';
+import { vsCheckbox } from '../ui/controls';
 import { uniqueKeys } from '../ui/template';
 import { shortName } from './specs';
 
@@ -17,6 +18,8 @@ type Kind = 'tests' | 'specs';
 /** The results of one task; remembers which matrices show all their rows, until the task changes. */
 export class ResultsView {
   private readonly showAll = { tests: false, specs: false };
+  /** Rows whose every column agrees are hidden until the curator asks for them (the disagreements are the story). */
+  private readonly onlyDiffering = { tests: true, specs: true };
 
   constructor(
     private readonly ctx: Ctx,
@@ -30,6 +33,17 @@ export class ResultsView {
     if (!r) return html`<div class="results" data-testid="results"><p class="muted">No verifier results yet.</p></div>`;
     const label = (id: string): string => m.columns.find((c) => c.id === id)?.label ?? (id === 'empty' ? 'Empty patch' : id === 'gold' ? 'Gold patch' : id);
     const testName = (id: string): string => shortName(m.tests.find((t) => t.id === id)?.name ?? id);
+    const testTitle = (id: string): string => {
+      const name = m.tests.find((t) => t.id === id)?.name;
+      return name && name !== id ? `${name} (${id})` : id;
+    };
+    // FAIL_TO_PASS first and apart from PASS_TO_PASS, as SWE-bench reads a run.
+    const kindOf = new Map(m.tests.map((t) => [t.id, t.kind]));
+    const testGroups: Group[] = [
+      { title: 'FAIL_TO_PASS', of: (id) => kindOf.get(id) === 'fail_to_pass' },
+      { title: 'PASS_TO_PASS', of: (id) => kindOf.get(id) === 'pass_to_pass' },
+      { title: 'other tests', of: (id) => kindOf.get(id) !== 'fail_to_pass' && kindOf.get(id) !== 'pass_to_pass' },
+    ];
     const flags = r.flags.slice(0, 100);
     return html`<div class="results" data-testid="results">
       ${flags.length > 0
@@ -41,12 +55,15 @@ export class ResultsView {
           </ul>`
         : nothing}
       <div class="section-title">Tests</div>
-      ${this.matrix(r, 'tests', r.tests, label, testName, (rowId, col) => {
+      ${this.matrix(r, 'tests', r.tests, label, testName, testTitle, testGroups, (rowId, col) => {
         ctx.actions.activateColumn(col);
         openLog(ctx, col, rowId);
       }, (rowId) => ctx.actions.showTest(rowId))}
       <div class="section-title">Specs</div>
-      ${this.matrix(r, 'specs', r.specs, label, (id) => id, (rowId, col) => {
+      ${this.matrix(r, 'specs', r.specs, label, (id) => id, (id) => {
+        const text = m.specs.find((s) => s.id === id)?.text;
+        return text ? `${id}: ${text}` : id;
+      }, [{ title: '', of: () => true }], (rowId, col) => {
         ctx.actions.activateColumn(col);
         openLog(ctx, col, specTest(ctx, r, rowId, col));
       }, (rowId) => ctx.actions.showSpec(rowId))}
@@ -59,13 +76,28 @@ export class ResultsView {
     cells: Record<string, Record<string, string>>,
     columnLabel: (id: string) => string,
     rowLabel: (id: string) => string,
+    rowTitle: (id: string) => string,
+    groups: readonly Group[],
     onCell: (rowId: string, column: string) => void,
     onRow: (rowId: string) => void,
   ): TemplateResult {
     // Rows where some column disagrees with the first (gold) come first: those are the ones to look at.
-    const rows = Object.keys(cells).sort((a, b) => Number(agrees(cells[a], r.columns)) - Number(agrees(cells[b], r.columns)));
+    const all = Object.keys(cells).sort((a, b) => Number(agrees(cells[a], r.columns)) - Number(agrees(cells[b], r.columns)));
+    const differing = all.filter((id) => !agrees(cells[id], r.columns));
+    const candidates = this.onlyDiffering[kind] ? differing : all;
+    // Each group in turn, the budget of rows spent across them in that order.
+    const byGroup = groups.map((g) => ({ title: g.title, rows: candidates.filter(g.of), total: all.filter(g.of).length }));
+    const rows = byGroup.flatMap((g) => g.rows);
     const first = Math.max(10, Math.floor(FIRST_CELLS[kind] / Math.max(1, r.columns.length)));
-    const shown = this.showAll[kind] ? rows : rows.slice(0, first);
+    const budget = this.showAll[kind] ? rows.length : first;
+    let left = budget;
+    const groupsShown = byGroup.map((g) => {
+      const shown = g.rows.slice(0, Math.max(0, left));
+      left -= shown.length;
+      return { ...g, shown };
+    });
+    const shownCount = rows.length - Math.max(0, rows.length - budget);
+    const hiddenSame = all.length - differing.length;
     // One listener for all cells.
     const cellOf = (e: Event): HTMLElement | null => (e.target instanceof Element ? e.target.closest<HTMLElement>('td.result') : null);
     const click = (e: Event): void => {
@@ -78,7 +110,17 @@ export class ResultsView {
       const td = cellOf(e);
       if (e.key === 'Enter' && td?.dataset.row !== undefined && td.dataset.column !== undefined) onCell(td.dataset.row, td.dataset.column);
     };
-    return html`<div class="table-scroll">
+    const toggle = html`<div class="results-filter small">${vsCheckbox(
+      `Only rows that differ (${differing.length} of ${all.length}${this.onlyDiffering[kind] && hiddenSame > 0 ? `; ${hiddenSame} the same in every column hidden` : ''})`,
+      this.onlyDiffering[kind],
+      `results-${kind}-differing`,
+      (on) => {
+        this.onlyDiffering[kind] = on;
+        this.repaint();
+      },
+    )}</div>`;
+    const width = r.columns.length + 1;
+    return html`${toggle}<div class="table-scroll results-scroll">
       <table class="results-matrix" data-testid=${`results-${kind}`}>
         <thead>
           <tr>
@@ -98,21 +140,28 @@ export class ResultsView {
             })}
           </tr>
         </thead>
-        <tbody @click=${click} @keydown=${key}>
-          ${repeat(
-            shown,
-            uniqueKeys(shown, (id) => id),
-            (id) =>
-              html`<tr data-link-spec=${kind === 'specs' ? id : nothing}>
-                <th title=${oneLine(id, 500)} class="row-head" data-row=${id}>${oneLine(rowLabel(id), 60)}</th>${r.columns.map((c) => {
-                  const v = cells[id]?.[c] ?? '';
-                  return html`<td class=${`result ${statusClass(v)}`} data-testid="result-cell" data-row=${id} data-column=${c} tabindex="0" role="button">${oneLine(v, 20)}</td>`;
-                })}
-              </tr>`,
-          )}
-        </tbody>
+        ${groupsShown.filter((g) => g.total > 0).map(
+          (g) => html`<tbody @click=${click} @keydown=${key} data-group=${g.title}>
+            ${g.title
+              ? html`<tr class="group-row" data-testid="results-group" data-group=${g.title}>
+                  <th colspan=${String(width)}>${`${g.title} \u00b7 ${g.total} ${g.total === 1 ? 'row' : 'rows'}${g.rows.length < g.total ? `, ${g.total - g.rows.length} the same in every column` : ''}`}</th>
+                </tr>`
+              : nothing}
+            ${repeat(
+              g.shown,
+              uniqueKeys(g.shown, (id) => id),
+              (id) =>
+                html`<tr data-testid="result-row" data-link-spec=${kind === 'specs' ? id : nothing}>
+                  <th title=${oneLine(rowTitle(id), 1000)} class="row-head" data-row=${id}>${oneLine(rowLabel(id), 60)}</th>${r.columns.map((c) => {
+                    const v = cells[id]?.[c] ?? '';
+                    return html`<td class=${`result ${statusClass(v)}`} data-testid="result-cell" data-row=${id} data-column=${c} tabindex="0" role="button">${oneLine(v, 20)}</td>`;
+                  })}
+                </tr>`,
+            )}
+          </tbody>`,
+        )}
       </table>
-      ${rows.length > shown.length
+      ${rows.length > shownCount
         ? html`<button
             class="link-button"
             data-testid=${`results-${kind}-show-all`}
@@ -121,9 +170,16 @@ export class ResultsView {
               this.repaint();
             }}
           >${`Show all ${rows.length} rows`}</button>`
+        : nothing}${rows.length === 0
+        ? html`<p class="muted small" data-testid=${`results-${kind}-none`}>${all.length === 0 ? 'No rows.' : 'Every column agrees on every row: nothing to look at here. Untick "Only rows that differ" to see them.'}</p>`
         : nothing}
     </div>`;
   }
+}
+
+interface Group {
+  title: string;
+  of(id: string): boolean;
 }
 
 /** Asks the host to open the column's run log at the test. */
