@@ -1096,6 +1096,8 @@ export interface CurationRequestMap {
   openTask: { params: { taskId: string }; result: { opened: boolean } };
   /** Shows settled disagreements too (adjudication view). */
   showSettled: { params: { show: boolean }; result: { shown: boolean } };
+  /** A row or bar of the statistics was clicked: the Candidates list shows those tasks (by status or spec category). */
+  filterCandidates: { params: { statuses?: TaskStatusView[]; categories?: string[] }; result: { filtered: boolean } };
 }
 
 export type CurationRequestMethod = keyof CurationRequestMap;

@@ -215,6 +215,12 @@ const curationChecks: Record<CurationRequestMethod, (p: Obj) => string | undefin
   },
   openTask: (p) => (isId(p.taskId) ? undefined : 'openTask needs taskId'),
   showSettled: (p) => (isBool(p.show) ? undefined : 'showSettled needs show'),
+  filterCandidates: (p) => {
+    const list = (v: unknown, ok: (x: unknown) => boolean): boolean => v === undefined || (Array.isArray(v) && v.length <= 50 && v.every(ok));
+    if (!list(p.statuses, (x) => isTaskStatusView(x))) return 'filterCandidates: statuses must be task statuses';
+    if (!list(p.categories, (x) => isStr(x, 200))) return 'filterCandidates: categories must be short texts';
+    return p.statuses === undefined && p.categories === undefined ? 'filterCandidates needs statuses or categories' : undefined;
+  },
 };
 
 /** Checks a message from the statistics or adjudication webview; never throws. */

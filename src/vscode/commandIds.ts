@@ -30,6 +30,7 @@ export const CMD = {
   previousHit: 'specweave.search.previousHit',
   filter: 'specweave.candidates.filter',
   filterText: 'specweave.candidates.filterText',
+  filterBy: 'specweave.candidates.filterBy',
   clearFilter: 'specweave.candidates.clearFilter',
   sort: 'specweave.candidates.sort',
   showMore: 'specweave.candidates.showMore',

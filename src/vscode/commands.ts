@@ -9,7 +9,7 @@ import { GOLD_PROBE } from '../core/model';
 import type { ViewCommand } from '../protocol/messages';
 import type { CandidateNode, CandidatesTree } from './candidatesTree';
 import { pickFilter, pickFilterText, pickSort } from './candidatesTree';
-import { CMD, VIEW_CONTAINER } from './commandIds';
+import { CANDIDATES_VIEW, CMD, VIEW_CONTAINER } from './commandIds';
 import type { DatasetService } from './datasetService';
 import type { DiffDocuments } from './diffDocuments';
 import { patchFileOf } from './diffDocuments';
@@ -178,6 +178,17 @@ export function registerCommands(d: CommandDeps, store: DisposableStore): void {
     if (typeof arg === 'string') await d.tree.setFilter({ ...d.tree.filter, text: arg });
     else await pickFilterText(d.tree);
     return d.tree.visibleTaskIds().length;
+  });
+  // From the statistics: a row or bar names the tasks it counts (by status or spec category); the list shows them.
+  reg(CMD.filterBy, async (arg) => {
+    const o = isObj(arg) ? arg : {};
+    const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+    const statuses = strings(o.statuses) as CandidateFilter['statuses'][number][];
+    const categories = strings(o.categories);
+    if (statuses.length === 0 && categories.length === 0) return false;
+    await d.tree.setFilter({ ...EMPTY_FILTER, statuses, categories });
+    await vscode.commands.executeCommand(`${CANDIDATES_VIEW}.focus`);
+    return true;
   });
   reg(CMD.clearFilter, async () => {
     await d.tree.setFilter(EMPTY_FILTER);

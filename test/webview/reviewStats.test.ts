@@ -76,6 +76,22 @@ test('the statistics: the breakdown the field reports, the funnel, defect rates,
   await page.close();
 });
 
+test('a row or bar of the statistics filters the Candidates list to its tasks', async () => {
+  const page = await open('view=stats');
+  await tid(page, 'stats').waitFor();
+  const asked = () => page.evaluate(`window.__statsHost.log.filter((l) => l.method === 'filterCandidates').map((l) => l.params)`);
+  await tid(page, 'filter-approved').click();
+  await page.locator('[data-testid="filter-category"]', { hasText: 'computation-algorithms' }).click();
+  const status = page.locator('[data-testid^="filter-status-"]').first();
+  const which = ((await status.getAttribute('data-testid')) ?? '').replace('filter-status-', '');
+  await status.focus();
+  await page.keyboard.press('Enter');
+  await waitUntil(page, `window.__statsHost.log.filter((l) => l.method === 'filterCandidates').length === 3`);
+  assert.deepEqual(await asked(), [{ statuses: ['approved'] }, { categories: ['computation-algorithms'] }, { statuses: [which] }]);
+  await tid(page, 'panel-status').filter({ hasText: /Candidates list shows these tasks/ }).waitFor();
+  await page.close();
+});
+
 test('the statistics refresh when the figures change', async () => {
   const page = await open('view=stats');
   await tid(page, 'stats').waitFor();

@@ -9,6 +9,7 @@ import type {
   CurationWebviewToHost,
   HostToCurationWebview,
   StatsViewModel,
+  TaskStatusView,
 } from '../../src/protocol/messages';
 import { PROTOCOL_VERSION } from '../../src/protocol/messages';
 import { isCalibrationView, isSolveRatesView, isSpecStatsView } from '../../src/protocol/validate';
@@ -63,7 +64,13 @@ export class CurationPanelApp {
     const ctx: PanelCtx = { host: this.host, status: (t, e) => this.status(t, e), notes: this.notes };
     let view: TemplateResult;
     try {
-      view = m.view === 'stats' ? statsView(normalizeStats(m.stats)) : adjudication(ctx, normalizeAdjudication(m.adjudication), () => this.render());
+      const filter = (f: { statuses?: string[]; categories?: string[] }): void => {
+        this.host.request('filterCandidates', f as { statuses?: TaskStatusView[]; categories?: string[] }).then(
+          (r) => this.status(r.filtered ? 'The Candidates list shows these tasks.' : 'The Candidates list could not be filtered (is a dataset open?).', !r.filtered),
+          (e: unknown) => this.status(errorText(e), true),
+        );
+      };
+      view = m.view === 'stats' ? statsView(normalizeStats(m.stats), filter) : adjudication(ctx, normalizeAdjudication(m.adjudication), () => this.render());
     } catch (e) {
       view = html`<div class="error" data-testid="region-error">${`This view could not be shown: ${errorText(e)}`}</div>`;
     }

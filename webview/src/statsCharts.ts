@@ -29,10 +29,24 @@ const BREAKDOWN: ReadonlyArray<{ key: 'falsePositivesOnly' | 'falseNegativesOnly
 ];
 
 /** A horizontal bar whose length is `value / max`, with its label and number. */
-function bar(label: string, value: number, max: number, cls: string, text: string, testid?: string): TemplateResult {
+/** What a click on a row or bar asks of the Candidates list (the panel's host filters it). */
+export type CandidatesFilterFn = (f: { statuses?: string[]; categories?: string[] }) => void;
+
+/** A label that filters the Candidates list to the tasks it counts, when the panel can. */
+function filterLabel(text: string, f: { statuses?: string[]; categories?: string[] }, onFilter: CandidatesFilterFn | undefined, testid: string): TemplateResult | string {
+  if (!onFilter) return text;
+  const go = (e: Event): void => {
+    if (e instanceof KeyboardEvent && e.key !== 'Enter' && e.key !== ' ') return;
+    e.preventDefault();
+    onFilter(f);
+  };
+  return html`<span class="link-like" role="button" tabindex="0" data-testid=${testid} title="Show these tasks in the Candidates list" @click=${go} @keydown=${go}>${text}</span>`;
+}
+
+function bar(label: string | TemplateResult, value: number, max: number, cls: string, text: string, testid?: string): TemplateResult {
   const w = `${max > 0 ? Math.max(0, Math.min(100, (value / max) * 100)) : 0}%`;
   return html`<div class="bar-row" data-testid=${testid ?? nothing} data-value=${String(value)}>
-    <span class="bar-label" title=${oneLine(label, 500)}>${oneLine(label, 60)}</span><span class="bar-track"><span class=${`bar-fill ${cls}`} ${width(w)}></span></span
+    <span class="bar-label" title=${typeof label === 'string' ? oneLine(label, 500) : nothing}>${typeof label === 'string' ? oneLine(label, 60) : label}</span><span class="bar-track"><span class=${`bar-fill ${cls}`} ${width(w)}></span></span
     ><span class="bar-value">${text}</span>
   </div>`;
 }
@@ -84,24 +98,30 @@ function renderBreakdown(s: StatsViewModel): TemplateResult {
   );
 }
 
-function renderFunnel(s: StatsViewModel): TemplateResult {
+function renderFunnel(s: StatsViewModel, onFilter?: CandidatesFilterFn): TemplateResult {
   const f = s.funnel;
   const max = Math.max(1, f.imported);
   const statuses = Object.entries(s.byStatus).filter(([, n]) => n > 0);
+  const byStatus = statuses.map(([k, n], i) => html`${i > 0 ? ' \u00b7 ' : ''}${filterLabel(`${k.replace(/_/g, ' ')} ${n}`, { statuses: [k] }, onFilter, `filter-status-${k}`)}`);
   return section(
     'Funnel',
     'stats-funnel',
     bar('imported', f.imported, max, 'imported', String(f.imported), 'funnel-imported'),
     bar('reviewed', f.reviewed, max, 'reviewed', `${f.reviewed} (${pct(share(f.reviewed, f.imported))})`, 'funnel-reviewed'),
-    bar('approved', f.approved, max, 'approved', `${f.approved} (${pct(share(f.approved, f.imported))})`, 'funnel-approved'),
-    bar('rejected', f.rejected, max, 'rejected', `${f.rejected} (${pct(share(f.rejected, f.imported))})`, 'funnel-rejected'),
-    html`<p class="muted small" data-testid="by-status">${statuses.length > 0 ? `By status: ${statuses.map(([k, n]) => `${k.replace(/_/g, ' ')} ${n}`).join(' · ')}` : 'No tasks.'}</p>`,
+    bar(filterLabel('approved', { statuses: ['approved'] }, onFilter, 'filter-approved'), f.approved, max, 'approved', `${f.approved} (${pct(share(f.approved, f.imported))})`, 'funnel-approved'),
+    bar(filterLabel('rejected', { statuses: ['rejected'] }, onFilter, 'filter-rejected'), f.rejected, max, 'rejected', `${f.rejected} (${pct(share(f.rejected, f.imported))})`, 'funnel-rejected'),
+    html`<p class="muted small" data-testid="by-status">${statuses.length > 0 ? html`By status: ${byStatus}` : 'No tasks.'}</p>`,
   );
 }
 
-function rateRows<T extends { decided: number; falsePositives: number; falseNegatives: number; fpRate?: number; fnRate?: number }>(items: readonly T[], name: (t: T) => string, extra: (t: T) => string[]): Cell[][] {
+function rateRows<T extends { decided: number; falsePositives: number; falseNegatives: number; fpRate?: number; fnRate?: number }>(
+  items: readonly T[],
+  name: (t: T) => string,
+  extra: (t: T) => string[],
+  link?: (t: T, text: string) => Cell,
+): Cell[][] {
   const max = Math.max(0.0001, ...items.map((t) => Math.max(t.fpRate ?? 0, t.fnRate ?? 0)));
-  return items.slice(0, MAX_ROWS).map((t) => [oneLine(name(t), 80), ...extra(t), String(t.decided), rateCell(t.falsePositives, t.fpRate, max, 'fp'), rateCell(t.falseNegatives, t.fnRate, max, 'fn')]);
+  return items.slice(0, MAX_ROWS).map((t) => [link ? link(t, oneLine(name(t), 80)) : oneLine(name(t), 80), ...extra(t), String(t.decided), rateCell(t.falsePositives, t.fpRate, max, 'fp'), rateCell(t.falseNegatives, t.fnRate, max, 'fn')]);
 }
 
 function rateCell(n: number, rate: number | undefined, max: number, cls: string): TemplateResult {
@@ -109,9 +129,16 @@ function rateCell(n: number, rate: number | undefined, max: number, cls: string)
   return html`<span class="rate-cell"><span class="bar-track small-track"><span class=${`bar-fill ${cls}`} ${width(w)}></span></span><span class="bar-value">${`${n} (${pct(rate)})`}</span></span>`;
 }
 
-function renderRates(s: StatsViewModel): TemplateResult {
+function renderRates(s: StatsViewModel, onFilter?: CandidatesFilterFn): TemplateResult {
   const none = html`<p class="muted">No decided pairs yet.</p>`;
-  const cat = s.byCategory.length > 0 ? table(['spec category', 'specs', 'decided pairs', 'false positives', 'false negatives'], rateRows(s.byCategory, (c) => c.category, (c) => [String(c.specs)]), 'rates-category') : none;
+  const cat =
+    s.byCategory.length > 0
+      ? table(
+          ['spec category', 'specs', 'decided pairs', 'false positives', 'false negatives'],
+          rateRows(s.byCategory, (c) => c.category, (c) => [String(c.specs)], (c, text) => filterLabel(text, { categories: [c.category] }, onFilter, 'filter-category')),
+          'rates-category',
+        )
+      : none;
   const solver =
     s.bySolver.length > 0
       ? table(
@@ -178,7 +205,7 @@ function renderThroughput(s: StatsViewModel): TemplateResult {
   return section('Curator throughput', 'stats-throughput', rows.length > 0 ? html`<div>${rows}</div>` : html`<p class="muted">No review events yet.</p>`, throughputChart(s));
 }
 
-export function statsView(s: StatsViewModel): TemplateResult {
+export function statsView(s: StatsViewModel, onFilter?: CandidatesFilterFn): TemplateResult {
   return html`<div class="stats" data-testid="stats">
     <header class="panel-header">
       <h1>${`Curation statistics${s.dataset ? ` · ${oneLine(s.dataset, 80)}` : ''}`}</h1>
@@ -194,7 +221,7 @@ export function statsView(s: StatsViewModel): TemplateResult {
         'card-fn',
       )}${card('approved', s.funnel.approved, 'card-approved')}${card('open disagreements', s.disagreements.open, 'card-disagreements')}${card('open suggestions', s.suggestions.open, 'card-suggestions')}
     </div>
-    ${renderBreakdown(s)}${renderFunnel(s)}${renderSolveRates(s.solveRates)}${renderRates(s)}${renderAgreement(s)}${renderThroughput(s)}${renderSpecs(s.specs)}${renderCalibration(s.calibration)}
+    ${renderBreakdown(s)}${renderFunnel(s, onFilter)}${renderSolveRates(s.solveRates)}${renderRates(s, onFilter)}${renderAgreement(s)}${renderThroughput(s)}${renderSpecs(s.specs)}${renderCalibration(s.calibration)}
   </div>`;
 }
 

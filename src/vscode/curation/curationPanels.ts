@@ -21,6 +21,7 @@ import { DisposableStore } from '../disposables';
 import type { HandlerTable } from '../../protocol/messages';
 import type { PageWatchdog } from '../pageWatchdog';
 import { panelWatchdog } from '../panelWatchdog';
+import { CMD } from '../commandIds';
 import { buildWebviewHtml, localResourceRootPaths, makeNonce } from '../webviewHtml';
 import { WebviewAssets } from '../webviewAssets';
 import type { CuratorName } from './reviewActions';
@@ -229,6 +230,10 @@ export class CurationPanels implements vscode.Disposable {
       openTask: async (p) => {
         this.d.openTask(p.taskId);
         return { opened: true };
+      },
+      filterCandidates: async (p) => {
+        const filtered = await vscode.commands.executeCommand<boolean>(CMD.filterBy, { ...(p.statuses ? { statuses: p.statuses } : {}), ...(p.categories ? { categories: p.categories } : {}) });
+        return { filtered: filtered === true };
       },
       showSettled: async (p) => {
         const e = entry();

@@ -18,6 +18,7 @@ function channel(answer: (m: unknown) => Promise<unknown>) {
     adjudicate: (p) => answer(p) as never,
     openTask: (p) => answer(p) as never,
     showSettled: (p) => answer(p) as never,
+    filterCandidates: (p) => answer(p) as never,
   };
   const c = new WebviewChannel<CurationRequestMap, CurationWebviewToHost, HostToCurationWebview>({
     label: () => 'Adjudication',

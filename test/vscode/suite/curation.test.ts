@@ -87,6 +87,12 @@ describe('curation', () => {
     await until('the progress in the tree', () => /1\/4 judged/.test(String(a.tree.getTreeItem(taskNode).description)));
     assert.match(String(a.tree.getTreeItem({ kind: 'attempt', taskId: 't1', column: 'a1' }).description), /1\/2 judged/);
     assert.match(String(a.tree.getTreeItem({ kind: 'attempt', taskId: 't1', column: 'a2' }).description), /0\/2 judged/);
+    // A click in the statistics filters the list the same way (specweave.candidates.filterBy).
+    assert.equal(await vscode.commands.executeCommand('specweave.candidates.filterBy', { statuses: ['in_review'] }), true);
+    assert.deepEqual(a.tree.visibleTaskIds(), ['t1']);
+    assert.equal(await vscode.commands.executeCommand('specweave.candidates.filterBy', { statuses: ['approved'] }), true);
+    assert.deepEqual(a.tree.visibleTaskIds(), []);
+    await vscode.commands.executeCommand('specweave.candidates.clearFilter');
   });
 
   it('a message the webview should never send is refused and records nothing', async () => {

@@ -163,6 +163,7 @@ const answers: { [M in CurationRequestMethod]: (p: ParamsOf<CurationRequestMap, 
     send({ type: 'update', model: model() });
     return result;
   },
+  filterCandidates: () => ({ filtered: true }),
   showSettled: (p) => {
     showSettled = p.show;
     send({ type: 'update', model: model() });
