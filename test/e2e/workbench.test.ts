@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FrameLocator, Page } from 'playwright-core';
 import { projectRoot } from '../vscode/harness/codeServer';
 import { pickFolder } from './folderPicker';
-import { openActivity, openWorkbench, runCommand, treeRows, webviewFrame } from './harness';
+import { openActivity, openWorkbench, quickInput, runCommand, treeRows, webviewFrame } from './harness';
 import type { Workbench } from './harness';
 
 /** A copy of examples/ (dataset, repository sources and build script) with the repository built in it. */
@@ -183,6 +183,25 @@ describe('review workbench on the example dataset', { timeout: 300_000 }, () => 
     assert.ok((await view.locator('[data-testid="step-row"].selected').count()) === 1, 'the hit\'s step is selected in the list');
     await shot(wb, 'jumped-to-hit');
   });
+  it('searches every task\'s trajectories from the command palette and opens a hit at its step', async () => {
+    assert.ok(wb);
+    const { page } = wb;
+    await runCommand(page, 'SpecWeave: Search Trajectories in Dataset');
+    await quickInput(page).fill('precision');
+    const hit = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: /step \d+ · \w+/ });
+    await hit.first().waitFor({ timeout: 30_000 });
+    await page.locator('.quick-input-widget', { hasText: /\d+ match(es)? .* in \d+ tasks? · (\d+) of \1 trajectories/ }).waitFor({ timeout: 30_000 });
+    await shot(wb, 'dataset-search');
+    const text = await hit.first().innerText();
+    const step = /step (\d+) ·/.exec(text)?.[1];
+    assert.ok(step, text);
+    await hit.first().click();
+    const view = webviewFrame(page, 'panel');
+    await view.locator('[data-testid="step-detail-header"]', { hasText: new RegExp(`Step ${step}\\b`) }).waitFor({ timeout: 30_000 });
+    await view.locator(`[data-testid="step-row"][data-step="${step}"].selected`).waitFor();
+    await shot(wb, 'dataset-search-opened');
+  });
+
   it('moves to the next and previous task in the same panel', async () => {
     assert.ok(wb);
     const { page } = wb;

@@ -213,3 +213,23 @@ test('the results matrix reads: FAIL_TO_PASS first and apart, rows that agree hi
   assert.equal(await page.evaluate(`getComputedStyle(document.querySelector('[data-testid="results-tests"] thead th')).position`), 'sticky');
   await h.shot(page, 'results-grouped');
 });
+
+test('a region can be shown alone in the task view and brought back to the curator\'s layout', async () => {
+  const box = async (id: string) => (await tid(id).boundingBox())!;
+  const all = await box('regions');
+  const before = { specs: await box('region-specs'), request: await box('region-request') };
+  await tid('maximize-specs').click();
+  await waitUntil(page, `(() => { const r = document.querySelector('[data-testid="region-specs"]').getBoundingClientRect(); const a = document.querySelector('[data-testid="regions"]').getBoundingClientRect(); return r.width > a.width * 0.9 && r.height > a.height * 0.9; })()`);
+  const request = await box('region-request');
+  assert.ok(request.height < 20 || request.width < 20, `the request gives way: ${JSON.stringify(request)} in ${JSON.stringify(all)}`);
+  assert.equal(await tid('maximize-specs').getAttribute('aria-pressed'), 'true');
+  await h.shot(page, 'specs-maximized');
+  // The same button brings every region back; then another region alone.
+  await tid('maximize-specs').click();
+  await waitUntil(page, `Math.abs(document.querySelector('[data-testid="region-specs"]').getBoundingClientRect().width - ${before.specs.width}) < 2`);
+  await tid('maximize-trajectory').click();
+  await waitUntil(page, `(() => { const r = document.querySelector('[data-testid="region-trajectory"]').getBoundingClientRect(); const a = document.querySelector('[data-testid="regions"]').getBoundingClientRect(); return r.width > a.width * 0.9 && r.height > a.height * 0.9; })()`);
+  await tid('maximize-trajectory').click();
+  await waitUntil(page, `Math.abs(document.querySelector('[data-testid="region-specs"]').getBoundingClientRect().width - ${before.specs.width}) < 2 && Math.abs(document.querySelector('[data-testid="region-request"]').getBoundingClientRect().height - ${before.request.height}) < 2`);
+  assert.equal(await tid('maximize-trajectory').getAttribute('aria-pressed'), 'false');
+});

@@ -32,6 +32,9 @@ import { TrajectoryView } from './views/trajectory';
 import type { VsCodeApi } from './vscodeApi';
 import { errorText } from './text';
 
+type RegionName = 'request' | 'specs' | 'attempts' | 'trajectory';
+const REGION_WORDS: Record<RegionName, string> = { request: 'request', specs: 'specs, results, review and repair area', attempts: 'attempts', trajectory: 'trajectories' };
+
 const VIEW_COMMANDS: readonly ViewCommand[] = ['nextAttempt', 'previousAttempt', 'nextHit', 'previousHit', 'focusSearch', 'openDiff'];
 
 /** The views of one task that keep their own small state ("show all", the test asked for); made afresh per task. */
@@ -83,6 +86,9 @@ export class App {
   private readonly trajectorySection = el('section', { class: 'region', testid: 'region-trajectory' });
   private readonly specsHead = el('div', { class: 'specs-head' });
   private review: ReviewController | undefined;
+  /** The layout's splits (made per task) and the region shown alone, if one is (not persisted: a reload shows all). */
+  private splitEls: { main: HTMLElement; left: HTMLElement; right: HTMLElement } | undefined;
+  private maximized: RegionName | undefined;
   private persistTimer: ReturnType<typeof setTimeout> | undefined;
   private lastPosted = '';
   private statusTimer: ReturnType<typeof setTimeout> | undefined;
@@ -177,12 +183,60 @@ export class App {
     const specsArea = el('section', { class: 'region', testid: 'region-specs' }, this.specsHead, this.specsContent);
     const attempts = el('section', { class: 'region', testid: 'region-attempts' }, el('div', { class: 'region-title', text: 'Attempts' }), this.attemptsBody);
     const splits = this.state!.splits;
-    const save = (name: string) => (p: number) => this.setState({ splits: { ...this.state!.splits, [name]: p } });
+    // A region shown alone moves the handles itself: that is not the curator's layout to keep.
+    const save = (name: string) => (p: number) => {
+      if (this.maximized === undefined) this.setState({ splits: { ...this.state!.splits, [name]: p } });
+    };
+    this.maximized = undefined;
+    for (const [name, section] of [['request', request], ['specs', specsArea], ['attempts', attempts], ['trajectory', this.trajectorySection]] as const) {
+      section.classList.add('can-maximize');
+      section.append(this.maximizeButton(name));
+    }
     const left = split('horizontal', request, specsArea, { testid: 'split-left', position: splits.left ?? 45, minStart: '60px', minEnd: '80px', onResize: save('left') });
     const right = split('horizontal', attempts, this.trajectorySection, { testid: 'split-right', position: splits.right ?? 32, minStart: '60px', minEnd: '160px', onResize: save('right') });
     const main = split('vertical', el('div', { class: 'pane' }, left), el('div', { class: 'pane' }, right), { testid: 'split-main', position: splits.main ?? 40, minStart: '200px', minEnd: '280px', onResize: save('main') });
+    this.splitEls = { main, left, right };
     for (const box of [this.headerHost, this.barHost, this.requestBody, this.specsHead, this.specsContent, this.attemptsBody]) render(nothing, box);
     this.root.replaceChildren(this.headerHost, this.barHost, el('main', { class: 'regions', testid: 'regions' }, main));
+  }
+
+  private maximizeButton(region: RegionName): HTMLElement {
+    const b = el('button', { class: 'region-maximize', testid: `maximize-${region}`, text: '\u2922', title: `Show the ${REGION_WORDS[region]} alone in the task view (again: show every region)`, attrs: { 'aria-label': `Maximize the ${REGION_WORDS[region]}` } });
+    b.addEventListener('click', () => this.toggleMaximized(region));
+    return b;
+  }
+
+  /**
+   * Shows one region alone, filling the task view (the results, the review grid, the decision, a repair's matrix each
+   * get the whole view); the same button again, or another region's, brings back the curator's own layout.
+   */
+  private toggleMaximized(region: RegionName): void {
+    const s = this.splitEls;
+    if (!s || !this.state) return;
+    const next = this.maximized === region ? undefined : region;
+    this.maximized = next;
+    const splits = this.state.splits;
+    const set = (el: HTMLElement, position: number | undefined, mins: [string, string] | undefined): void => {
+      const x = el as HTMLElement & { minStart: string; minEnd: string; handlePosition: string };
+      if (mins) [x.minStart, x.minEnd] = mins;
+      if (position !== undefined) x.handlePosition = `${position}%`;
+    };
+    const defaults = { main: ['200px', '280px'], left: ['60px', '80px'], right: ['60px', '160px'] } as const;
+    if (next === undefined) {
+      for (const k of ['main', 'left', 'right'] as const) set(s[k], splits[k] ?? { main: 40, left: 45, right: 32 }[k], [...defaults[k]]);
+    } else {
+      const leftSide = next === 'request' || next === 'specs';
+      const first = next === 'request' || next === 'attempts';
+      for (const k of ['main', 'left', 'right'] as const) set(s[k], undefined, ['0px', '0px']);
+      set(s.main, leftSide ? 100 : 0, undefined);
+      set(leftSide ? s.left : s.right, first ? 100 : 0, undefined);
+    }
+    this.root.dataset.maximized = next ?? '';
+    for (const b of this.root.querySelectorAll<HTMLElement>('.region-maximize')) {
+      const on = b.dataset.testid === `maximize-${next}`;
+      b.textContent = on ? '\u2921' : '\u2922';
+      b.setAttribute('aria-pressed', String(on));
+    }
   }
 
   /** Patches every region from the model and the UI state (their boxes stay, and so does where each is scrolled to). */
@@ -200,7 +254,11 @@ export class App {
       trajectory.render();
       return trajectory.element;
     });
-    if (this.trajectorySection.firstChild !== trajectoryBody || this.trajectorySection.childNodes.length !== 1) this.trajectorySection.replaceChildren(trajectoryBody);
+    if (this.trajectorySection.firstChild !== trajectoryBody) {
+      // The region's maximize button stays (made with the layout); the trajectory view is the region's content.
+      const button = this.trajectorySection.querySelector(':scope > .region-maximize');
+      this.trajectorySection.replaceChildren(trajectoryBody, ...(button ? [button] : []));
+    }
     if (fresh && this.state!.search !== '') void trajectory.runSearch();
     this.renderTemplates();
   }
