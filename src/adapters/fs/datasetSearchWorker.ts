@@ -6,7 +6,7 @@
 import { parentPort } from 'node:worker_threads';
 import { stat } from 'node:fs/promises';
 import type { SearchPart } from '../../core/view/search';
-import { searchParts } from '../../core/view/search';
+import { excerptAt, matchesIn, searchParts } from '../../core/view/search';
 import { prepareStep } from '../../core/view/steps';
 import type { PreparedStep } from '../../core/view/steps';
 import type { StepKindView } from '../../protocol/messages';
@@ -57,8 +57,6 @@ export type FromWorker =
   | { type: 'fileError'; id: number; taskId: string; attempt: string; label: string; error: string }
   | { type: 'done'; id: number; total: number; kept: number; scanned: number; files: number; cancelled: boolean; capped: boolean; error?: string };
 
-const EXCERPT_RADIUS = 60;
-const EXCERPT_MATCH_CHARS = 200;
 const BATCH_MS = 25;
 const BATCH_HITS = 200;
 /** Characters of prepared text kept between searches; the oldest files are dropped beyond it. */
@@ -98,9 +96,6 @@ async function load(f: SearchFile): Promise<PreparedStep[]> {
 }
 
 function hitOf(f: SearchFile, s: PreparedStep, part: SearchPart, start: number, length: number): DatasetHit {
-  const text = part.text;
-  const from = Math.max(0, start - EXCERPT_RADIUS);
-  const to = Math.min(text.length, start + Math.min(length, EXCERPT_MATCH_CHARS) + EXCERPT_RADIUS);
   return {
     taskId: f.taskId,
     attempt: f.attempt,
@@ -108,9 +103,7 @@ function hitOf(f: SearchFile, s: PreparedStep, part: SearchPart, start: number, 
     kind: s.kind,
     start,
     length,
-    // Same-length replacement keeps excerptStart valid.
-    excerpt: text.slice(from, to).replace(/[\n\t\r]/g, ' '),
-    excerptStart: start - from,
+    ...excerptAt(part.text, start, length),
     ...(part.toolCall !== undefined ? { toolCall: part.toolCall, field: part.field! } : {}),
   };
 }
@@ -146,18 +139,10 @@ async function search(m: Extract<ToWorker, { type: 'search' }>): Promise<void> {
     for (const s of steps) {
       if (kinds && !kinds.has(s.kind)) continue;
       for (const part of searchParts(s)) {
-        const text = part.text;
-        rx.lastIndex = 0;
-        for (let x = rx.exec(text); x !== null; x = rx.exec(text)) {
-          const len = x[0].length;
-          if (len === 0) {
-            rx.lastIndex++;
-            if (rx.lastIndex > text.length) break;
-            continue;
-          }
+        for (const [at, len] of matchesIn(part.text, rx)) {
           total++;
           if (kept < m.maxHits) {
-            pending.push(hitOf(f, s, part, x.index, len));
+            pending.push(hitOf(f, s, part, at, len));
             kept++;
           } else capped = true;
         }

@@ -107,32 +107,23 @@ export async function runSearch(source: SearchSource, re: RegExp, o: SearchOptio
     for (const step of steps) {
       if (kinds && !kinds.has(step.kind)) continue;
       for (const part of searchParts(step)) {
-        const text = part.text;
-        rx.lastIndex = 0;
         let sinceCheck = 0;
-        for (let m = rx.exec(text); m !== null; m = rx.exec(text)) {
-          const len = m[0].length;
-          if (len === 0) {
-            rx.lastIndex++;
-            if (rx.lastIndex > text.length) break;
-            continue;
-          }
+        for (const [at, len] of matchesIn(part.text, rx)) {
           total++;
           counts[column] = (counts[column] ?? 0) + 1;
           if (kept < maxHits) {
-            pending.push(hitAt(column, step.index, part, m.index, len));
+            pending.push(hitAt(column, step.index, part, at, len));
             kept++;
           } else capped = true;
           if (total >= maxCount) {
             capped = true;
             break outer;
           }
-          // A single 10 MB step can hold a million matches: check the clock inside the step too.
+          // A single 10 MB step can hold a million matches: check the clock inside the step too (the generator keeps
+          // its place in the text across the pause: nothing else uses this RegExp).
           if (++sinceCheck >= 1024) {
             sinceCheck = 0;
-            const at = rx.lastIndex;
             if (!(await maybeYield())) break outer;
-            rx.lastIndex = at;
           }
         }
       }
@@ -141,6 +132,20 @@ export async function runSearch(source: SearchSource, re: RegExp, o: SearchOptio
   }
   flush();
   return { total, counts, cancelled: o.signal.aborted, capped };
+}
+
+/** The matches of a global RegExp in a text, as [offset, length]; empty matches are skipped (they mark nothing). */
+export function* matchesIn(text: string, rx: RegExp): Generator<[number, number]> {
+  rx.lastIndex = 0;
+  for (let m = rx.exec(text); m !== null; m = rx.exec(text)) {
+    const len = m[0].length;
+    if (len === 0) {
+      rx.lastIndex++;
+      if (rx.lastIndex > text.length) break;
+      continue;
+    }
+    yield [m.index, len];
+  }
 }
 
 /** A searched part of a step: its text, or one tool call's name or arguments (as the detail shows each apart). */
@@ -160,11 +165,13 @@ export function searchParts(step: Pick<PreparedStep, 'text' | 'toolCalls'>): Sea
   return parts;
 }
 
-function hitAt(column: string, step: number, part: SearchPart, start: number, length: number): SearchHit {
-  const text = part.text;
+/** One line of text around a match, and the match's offset in it (line breaks and tabs become spaces, same length). */
+export function excerptAt(text: string, start: number, length: number): { excerpt: string; excerptStart: number } {
   const from = Math.max(0, start - EXCERPT_RADIUS);
   const to = Math.min(text.length, start + Math.min(length, EXCERPT_MATCH_CHARS) + EXCERPT_RADIUS);
-  // Same length replacement keeps excerptStart valid; the excerpt is one line of inert text.
-  const excerpt = text.slice(from, to).replace(/[\n\t]/g, ' ');
-  return { column, step, start, length, excerpt, excerptStart: start - from, ...(part.toolCall !== undefined ? { toolCall: part.toolCall, field: part.field! } : {}) };
+  return { excerpt: text.slice(from, to).replace(/[\n\t\r]/g, ' '), excerptStart: start - from };
+}
+
+function hitAt(column: string, step: number, part: SearchPart, start: number, length: number): SearchHit {
+  return { column, step, start, length, ...excerptAt(part.text, start, length), ...(part.toolCall !== undefined ? { toolCall: part.toolCall, field: part.field! } : {}) };
 }
