@@ -198,13 +198,15 @@ test('the results matrix reads: FAIL_TO_PASS first and apart, rows that agree hi
     results: {
       ...g.__fakeHost.model().results!,
       tests: { T4: { gold: 'PASSED', a1: 'PASSED', a2: 'PASSED' }, T2: { gold: 'PASSED', a1: 'PASSED', a2: 'PASSED' }, T1: { gold: 'PASSED', a1: 'PASSED', a2: 'FAILED' } },
+      // A row every column agrees on that a flag names is still one to look at.
+      flags: [{ kind: 'empty_passes_fail_to_pass', message: 'T4 passes without any patch', testId: 'T4' }],
     },
   }));
   await tid('specs-tab-results').click();
   await page.locator('[data-testid="results-tests"] [data-testid="result-row"] th[data-row="T1"]').waitFor();
   const rows = () => page.locator('[data-testid="results-tests"] [data-testid="result-row"] th').evaluateAll((n) => n.map((x) => x.getAttribute('data-row')));
-  assert.deepEqual(await rows(), ['T1'], 'only the row that differs');
-  assert.match((await tid('results-tests-differing').getAttribute('label')) ?? (await tid('results-tests-differing').evaluate((n) => (n as unknown as { label: string }).label)), /Only rows that differ \(1 of 3; 2 the same in every column hidden\)/);
+  assert.deepEqual(await rows(), ['T1', 'T4'], 'only the row that differs, and the one a flag names');
+  assert.match((await tid('results-tests-differing').getAttribute('label')) ?? (await tid('results-tests-differing').evaluate((n) => (n as unknown as { label: string }).label)), /Only rows that differ or are flagged \(2 of 3; 1 the same in every column hidden\)/);
   await tid('results-tests-differing').click();
   await page.locator('[data-testid="results-tests"] th[data-row="T4"]').waitFor();
   assert.deepEqual(await rows(), ['T1', 'T2', 'T4'], 'FAIL_TO_PASS first (the row that differs first), then PASS_TO_PASS');

@@ -82,8 +82,12 @@ export class ResultsView {
     onRow: (rowId: string) => void,
   ): TemplateResult {
     // Rows where some column disagrees with the first (gold) come first: those are the ones to look at.
-    const all = Object.keys(cells).sort((a, b) => Number(agrees(cells[a], r.columns)) - Number(agrees(cells[b], r.columns)));
-    const differing = all.filter((id) => !agrees(cells[id], r.columns));
+    // A row to look at: its columns disagree, or an oracle flag names it (a FAIL_TO_PASS test the empty patch passes
+    // agrees everywhere and is the verifier's defect all the same).
+    const flagged = new Set(r.flags.map((f) => (kind === 'tests' ? f.testId : f.specId)).filter((x): x is string => x !== undefined));
+    const look = (id: string): boolean => !agrees(cells[id], r.columns) || flagged.has(id);
+    const all = Object.keys(cells).sort((a, b) => Number(!look(a)) - Number(!look(b)));
+    const differing = all.filter(look);
     const candidates = this.onlyDiffering[kind] ? differing : all;
     // Each group in turn, the budget of rows spent across them in that order.
     const byGroup = groups.map((g) => ({ title: g.title, rows: candidates.filter(g.of), total: all.filter(g.of).length }));
@@ -111,7 +115,7 @@ export class ResultsView {
       if (e.key === 'Enter' && td?.dataset.row !== undefined && td.dataset.column !== undefined) onCell(td.dataset.row, td.dataset.column);
     };
     const toggle = html`<div class="results-filter small">${vsCheckbox(
-      `Only rows that differ (${differing.length} of ${all.length}${this.onlyDiffering[kind] && hiddenSame > 0 ? `; ${hiddenSame} the same in every column hidden` : ''})`,
+      `Only rows that differ or are flagged (${differing.length} of ${all.length}${this.onlyDiffering[kind] && hiddenSame > 0 ? `; ${hiddenSame} the same in every column hidden` : ''})`,
       this.onlyDiffering[kind],
       `results-${kind}-differing`,
       (on) => {
@@ -171,7 +175,7 @@ export class ResultsView {
             }}
           >${`Show all ${rows.length} rows`}</button>`
         : nothing}${rows.length === 0
-        ? html`<p class="muted small" data-testid=${`results-${kind}-none`}>${all.length === 0 ? 'No rows.' : 'Every column agrees on every row: nothing to look at here. Untick "Only rows that differ" to see them.'}</p>`
+        ? html`<p class="muted small" data-testid=${`results-${kind}-none`}>${all.length === 0 ? 'No rows.' : 'Every column agrees on every row and no flag names one: untick "Only rows that differ or are flagged" to see them.'}</p>`
         : nothing}
     </div>`;
   }

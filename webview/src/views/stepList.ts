@@ -41,7 +41,8 @@ interface Row {
   kind: HTMLElement;
   preview: HTMLElement;
   meta: HTMLElement;
-  cite: HTMLElement;
+  /** Made on first need: a task without a review pays no element for it (the DOM budget counts every row's). */
+  cite?: HTMLElement;
   position: number;
 }
 
@@ -280,11 +281,9 @@ export class StepList {
     const kind = el('span', { class: 'step-kind' });
     const preview = el('span', { class: 'step-preview' });
     const meta = el('span', { class: 'step-meta' });
-    // Shown on the hovered and the selected row when a pair can take evidence (ListCallbacks.citeTarget).
-    const cite = el('span', { class: 'step-cite', testid: 'step-row-cite', role: 'button', text: 'cite' });
-    const root = el('div', { class: 'step-row', testid: 'step-row', role: 'option' }, num, kind, preview, meta, cite);
+    const root = el('div', { class: 'step-row', testid: 'step-row', role: 'option' }, num, kind, preview, meta);
     this.spacer.append(root);
-    return { root, num, kind, preview, meta, cite, position: -1 };
+    return { root, num, kind, preview, meta, position: -1 };
   }
 
   private fill(row: Row, position: number, source: ListSource, cache: PagedCache<StepView>): void {
@@ -322,9 +321,16 @@ export class StepList {
     if (s.costUsd !== undefined) meta.push(formatCost(s.costUsd));
     if (s.length > (s.preview ?? '').length) meta.push(`\u25b8 ${formatCount(s.length)}`);
     setText(row.meta, meta.join('  '));
+    // Shown on the hovered and the selected row when a pair can take evidence (ListCallbacks.citeTarget).
     const target = this.cb.citeTarget();
-    row.cite.hidden = target === undefined;
-    if (target !== undefined) row.cite.title = `Link step ${s.index} as evidence on ${oneLine(target, 120)}`;
+    if (target !== undefined && !row.cite) {
+      row.cite = el('span', { class: 'step-cite', testid: 'step-row-cite', role: 'button', text: 'cite' });
+      row.root.append(row.cite);
+    }
+    if (row.cite) {
+      row.cite.hidden = target === undefined;
+      if (target !== undefined) row.cite.title = `Link step ${s.index} as evidence on ${oneLine(target, 120)}`;
+    }
     row.root.title = `Step ${s.index} · ${s.kind} · ${formatCount(s.length)} characters, ${s.lines} lines`;
   }
 
