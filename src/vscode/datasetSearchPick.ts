@@ -35,9 +35,9 @@ function pickText(s: string): string {
 }
 
 function hitLabel(h: DatasetHit): string {
-  const before = h.excerpt.slice(Math.max(0, h.excerptStart - 40), h.excerptStart);
+  const before = h.excerpt.slice(Math.max(0, h.excerptStart - 30), h.excerptStart);
   const match = h.excerpt.slice(h.excerptStart, h.excerptStart + Math.min(h.length, 80));
-  const after = h.excerpt.slice(h.excerptStart + h.length, h.excerptStart + h.length + 60);
+  const after = h.excerpt.slice(h.excerptStart + h.length, h.excerptStart + h.length + 50);
   return pickText(`${before.length < h.excerptStart ? '\u2026' : ''}${before}\u00ab${match}\u00bb${after}`);
 }
 
@@ -52,7 +52,8 @@ export function pickRows(hits: readonly DatasetHit[], max = MAX_ROWS): HitItem[]
     for (const a of t.attempts) {
       rows.push({ label: pickText(`${t.taskId} \u203a ${a.attempt}`), kind: vscode.QuickPickItemKind.Separator });
       for (const h of a.hits) {
-        rows.push({ label: hitLabel(h), description: hitWhere(h), alwaysShow: true, hit: h });
+        // Where first: a long excerpt would cut off a description at the row's end.
+        rows.push({ label: `${hitWhere(h)}: ${hitLabel(h)}`, alwaysShow: true, hit: h });
       }
     }
   }
