@@ -115,6 +115,9 @@ test('a step that edited a file jumps to that file\'s diff', async () => {
   await stepRow(page, 3).click();
   await tid('step-detail-header').filter({ hasText: /Step 3/ }).waitFor();
   assert.equal(await page.locator('[data-testid="tool-call"] .tool-name').textContent(), '⚙ str_replace_editor');
+  // The edit call reads as a small diff, and its JSON arguments are indented.
+  assert.deepEqual(await page.locator('[data-testid="tool-edit"] > div').allTextContents(), ['src/pkg/parser.py', '- a,', '+ a']);
+  assert.equal(await tid('tool-args').textContent(), JSON.stringify({ path: 'src/pkg/parser.py', old: 'a,', new: 'a' }, null, 2));
   await page.locator('[data-testid="step-edit"]').click();
   await waitForStatus(page, /Opened the diff of src\/pkg\/parser\.py/);
   assert.deepEqual((await requests('openDiff')).at(-1), { column: 'a1', path: 'src/pkg/parser.py' });

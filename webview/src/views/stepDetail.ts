@@ -13,6 +13,44 @@ export const MAX_DETAIL_CHARS = 4 * 1024 * 1024;
 const HIT_CONTEXT = 1500;
 const MAX_ARGS = 20_000;
 
+/** JSON text indented two spaces, or undefined when it is not JSON (or a cut-off piece of it). */
+export function prettyJson(text: string): string | undefined {
+  const t = text.trim();
+  if (!t.startsWith('{') && !t.startsWith('[')) return undefined;
+  try {
+    return JSON.stringify(JSON.parse(t), null, 2);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The old and new text of an edit call (`str_replace` and the like: old_str/new_str, old/new), when it is one. */
+export function editOf(text: string): { path?: string; old: string; new: string } | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(text.trim());
+  } catch {
+    return undefined;
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
+  const o = v as Record<string, unknown>;
+  const old = o.old_str ?? o.old_string ?? o.old;
+  const next = o.new_str ?? o.new_string ?? o.new;
+  if (typeof old !== 'string' || typeof next !== 'string') return undefined;
+  const path = o.path ?? o.file_path ?? o.file;
+  return { ...(typeof path === 'string' ? { path } : {}), old, new: next };
+}
+
+/** An edit call as a small diff: its old lines, then its new ones (inert text). */
+function editView(e: { path?: string; old: string; new: string }): HTMLElement {
+  const box = el('pre', { class: 'code tool-edit', testid: 'tool-edit' });
+  if (e.path) box.append(el('div', { class: 'tool-edit-path muted', text: inertText(oneLine(e.path, 300)) }));
+  const lines = (s: string) => (s === '' ? [] : s.split('\n')).slice(0, 200);
+  for (const l of lines(e.old)) box.append(el('div', { class: 'tool-edit-del', text: inertText(`- ${l}`) }));
+  for (const l of lines(e.new)) box.append(el('div', { class: 'tool-edit-add', text: inertText(`+ ${l}`) }));
+  return box;
+}
+
 export class StepDetail {
   readonly element = el('div', { class: 'step-detail', testid: 'step-detail' });
   private token = 0;
@@ -56,16 +94,21 @@ export class StepDetail {
       this.element.append(edits);
     }
     const calls: Array<{ name: HTMLElement; args: HTMLElement }> = [];
-    for (const t of (step.toolCalls ?? []).slice(0, 50)) {
+    const atHitFirst = hit && hit.column === column && hit.step === step.index ? hit : undefined;
+    (step.toolCalls ?? []).slice(0, 50).forEach((t, i) => {
+      const raw = capText(String(t.arguments ?? ''), MAX_ARGS);
+      // Arguments that are JSON read better indented; a hit in them is marked at its offset in the text as sent.
+      const shown = atHitFirst?.toolCall === i ? raw : (prettyJson(raw) ?? raw);
       const name = el('span', { class: 'tool-name-text', text: oneLine(t.name, 120) });
-      const args = el('pre', { class: 'code tool-args', testid: 'tool-args', text: capText(String(t.arguments ?? ''), MAX_ARGS) });
+      const args = el('pre', { class: 'code tool-args', testid: 'tool-args', text: inertText(shown) });
       calls.push({ name, args });
-      this.element.append(el('div', { class: 'tool-call', testid: 'tool-call' }, el('div', { class: 'tool-name' }, '\u2699 ', name), args));
-    }
+      const edit = editOf(raw);
+      this.element.append(el('div', { class: 'tool-call', testid: 'tool-call' }, el('div', { class: 'tool-name' }, '\u2699 ', name), ...(edit ? [editView(edit)] : []), args));
+    });
     this.pre = el('pre', { class: 'step-text', testid: 'step-text' });
     this.foldLine = el('div', { class: 'fold-line' });
     this.element.append(this.pre, this.foldLine);
-    const atHit = hit && hit.column === column && hit.step === step.index ? hit : undefined;
+    const atHit = atHitFirst;
     const call = atHit?.toolCall !== undefined ? calls[atHit.toolCall] : undefined;
     if (atHit && call) {
       // The match is in a tool call, shown whole above the text: mark it there (the text below is the step's own).
