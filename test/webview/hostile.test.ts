@@ -92,7 +92,8 @@ test('hostile trajectory steps: markup, ANSI, binary bytes and a 100,000-charact
 
   await stepRow(page, 5).click();
   assert.equal(await page.locator('[data-testid="tool-call"] .tool-name').textContent(), `⚙ <img src=x onerror=${PWN}>`);
-  assert.equal(await page.locator('[data-testid="tool-call"] pre').textContent(), `{"cmd": "<script>${PWN}</script>"}`);
+  // Indented (it is JSON), and still text: the markup in it is shown, never parsed.
+  assert.equal(await page.locator('[data-testid="tool-call"] pre').textContent(), JSON.stringify({ cmd: `<script>${PWN}</script>` }, null, 2));
   await page.locator('[data-testid="step-edit"]').click();
   await waitForStatus(page, /Opened the diff/);
   const opened = (await probe(page, (g) => g.__fakeHost.log)).filter((l) => l.method === 'openDiff').at(-1)?.params;
