@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { readTrajectory } from '../adapters/fs/trajectoryReader';
 import { CandidatesTree } from './candidatesTree';
 import type { CandidateNode } from './candidatesTree';
-import { CANDIDATES_VIEW, COMMAND_TABLE, CTX, DOC_SCHEME, TASK_PANEL_TYPE, VIEW_CONTAINER, actionCommand } from './commandIds';
+import { CANDIDATES_VIEW, COMMAND_TABLE, CTX, DOC_SCHEME, TASK_PANEL_TYPE, actionCommand } from './commandIds';
 import { registerCommands } from './commands';
 import { registerDatasetSearch } from './datasetSearchPick';
 import { DatasetService } from './datasetService';
@@ -159,12 +159,6 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
       if (root && !dataset.root) {
         const r = await dataset.open(root);
         if (!r.ok) log.warn(r.message);
-        // The first time a dataset opens by itself in this workspace, its view comes forward: a new user sees the
-        // Candidates list instead of an empty editor (later starts keep whatever the user arranged).
-        else if (!context.workspaceState.get<boolean>(VIEW_SHOWN_KEY)) {
-          await context.workspaceState.update(VIEW_SHOWN_KEY, true);
-          await vscode.commands.executeCommand(`workbench.view.extension.${VIEW_CONTAINER}`);
-        }
       }
     })().catch((e: unknown) => log.error(`opening the dataset failed: ${errorText(e)}`));
   });
@@ -174,8 +168,6 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
 
 export function deactivate(): void {}
 
-/** Set once the SpecWeave view was brought forward on a dataset's first automatic open in this workspace. */
-const VIEW_SHOWN_KEY = 'specweave.viewShownOnce';
 
 /** The host command behind each action a task page can ask for (the table's; kept here for the in-host tests). */
 export { actionCommand };
