@@ -20,6 +20,21 @@ import { projectRoot } from '../vscode/harness/codeServer';
 import { openActivity, openWorkbench, runCommand, treeRows, webviewFrame } from './harness';
 import type { Workbench } from './harness';
 
+/**
+ * Starts watching `dir` (created when missing) now; `changed` resolves at its next change, or after `ms` at most (the
+ * caller looks once more and reports). Started before a look, so a change during the look is not missed.
+ */
+function watchChange(dir: string, ms: number): { changed: Promise<void>; stop(): void } {
+  fs.mkdirSync(dir, { recursive: true });
+  const ac = new AbortController();
+  const events = fs.promises.watch(dir, { signal: AbortSignal.any([ac.signal, AbortSignal.timeout(ms)]) })[Symbol.asyncIterator]();
+  const changed = events.next().then(
+    () => ac.abort(),
+    () => undefined,
+  );
+  return { changed, stop: () => ac.abort() };
+}
+
 const CURATOR = 'Ada Curator';
 const TASK = 'format-precision';
 const ATTEMPT = 'sweagent-gpt-4o';
@@ -57,10 +72,18 @@ describe('review agent findings in the workbench', { timeout: 600_000 }, () => {
   const logWhen = async (what: string, ready: (lines: LogLine[]) => boolean, timeout = 30_000): Promise<LogLine[]> => {
     const end = Date.now() + timeout;
     for (;;) {
+      // The next look is when the log's folder changes (the workbench appends to it), or at the deadline.
+      const watch = watchChange(path.join(dataset, 'curation'), Math.max(1, end - Date.now()));
       const lines = log();
-      if (ready(lines)) return lines;
-      if (Date.now() > end) throw new Error(`the review log did not show ${what} within ${timeout} ms; it has ${lines.map((l) => l.kind).join(', ')}`);
-      await wb!.page.waitForTimeout(100);
+      if (ready(lines)) {
+        watch.stop();
+        return lines;
+      }
+      if (Date.now() > end) {
+        watch.stop();
+        throw new Error(`the review log did not show ${what} within ${timeout} ms; it has ${lines.map((l) => l.kind).join(', ')}`);
+      }
+      await watch.changed;
     }
   };
   const frame = (): FrameLocator => webviewFrame(wb!.page, 'panel');

@@ -147,7 +147,8 @@ export async function runCommand(page: Page, label: string, timeout = 30_000): P
     } catch (e) {
       if (Date.now() > deadline) throw new Error(`command "${label}" not found in the palette: ${e instanceof Error ? e.message : String(e)}`);
       await page.keyboard.press('Escape');
-      await page.waitForTimeout(250);
+      // The next round starts once the palette has closed, not after a guessed pause.
+      await quickInput(page).waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
     }
   }
 }
