@@ -849,7 +849,9 @@ export type ReplyMessage = { type: 'reply'; id: number; ok: true; result: unknow
 export type WebviewToHost =
   | { type: 'ready'; protocol: number; state?: WebviewState }
   | RequestOf<RequestMap>
-  | { type: 'uiState'; state: WebviewState };
+  | { type: 'uiState'; state: WebviewState }
+  /** The answer to the host's `cite`: whether the link joined a pair's draft (`pair`), and the words said to the curator. */
+  | { type: 'cited'; citeId: number; ok: boolean; message: string; pair?: { attempt: string; spec: string } };
 
 /** UI-only state the webview owns; the host stores it so a reloaded panel comes back as it was. */
 export interface WebviewState {
@@ -875,7 +877,12 @@ export type HostToWebview =
   | { type: 'searchDone'; searchId: number; total: number; counts: Record<string, number>; cancelled: boolean; capped: boolean }
   | { type: 'command'; command: ViewCommand }
   /** Show one step of a column in full (a dataset search hit or a link was opened): the list scrolls to it and selects it. */
-  | { type: 'reveal'; column: string; step: number };
+  | { type: 'reveal'; column: string; step: number }
+  /**
+   * Add this link (and the curator's words, to the note) to the focused pair's draft, as the page's own Cite does: a
+   * citation made in an editor (a gutter comment on a diff or log line). The page answers with `cited`.
+   */
+  | { type: 'cite'; citeId: number; link: EvidenceLinkView; note?: string };
 
 // ---- the statistics and adjudication panels -------------------------------------------------------------------
 //

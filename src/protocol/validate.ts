@@ -183,6 +183,10 @@ export function validateWebviewMessage(raw: unknown): Validated {
       if (!isInt(raw.protocol)) return { ok: false, error: 'ready needs a protocol version' };
       if (raw.state !== undefined && !validState(raw.state)) return { ok: false, error: 'ready has an invalid state' };
       return { ok: true, message: raw as WebviewToHost };
+    case 'cited':
+      return isInt(raw.citeId, 1) && isBool(raw.ok) && isStr(raw.message, 2000) && opt(raw.pair, (p): p is { attempt: string; spec: string } => isObj(p) && isId(p.attempt) && isId(p.spec))
+        ? { ok: true, message: raw as WebviewToHost }
+        : { ok: false, error: 'cited needs citeId, ok, message and pair? ({attempt, spec})' };
     case 'uiState':
       return validState(raw.state) ? { ok: true, message: raw as WebviewToHost } : { ok: false, error: 'uiState has an invalid state' };
     case 'request': {

@@ -45,6 +45,9 @@ export const CURATION_CMD = {
   showAdjudication: 'specweave.adjudication.show',
   exportSet: 'specweave.curation.export',
   setCurator: 'specweave.curator.set',
+  /** A gutter comment's Cite (curation/citations.ts). */
+  cite: 'specweave.citation.cite',
+  copyLineLink: 'specweave.citation.copyLink',
 } as const;
 
 /** The repair feature's commands (repair/repairController.ts). */

@@ -1,10 +1,13 @@
 // "SpecWeave: Search Trajectories in Dataset": a quick pick whose typed text searches every attempt's trajectory of
 // the open dataset (src/app/datasetSearch.ts, in a worker thread: the extension host's thread only takes batches),
 // hits listed under a separator per task and attempt; choosing one opens the task at that step. Deep links to a task,
-// attempt and step (`vscode://specweave.specweave-curator/open?task=…&attempt=…&step=…`) open the same way.
+// attempt and step (`vscode://specweave.specweave-curator/open?task=…&attempt=…&step=…`) open the same way; links to
+// a hunk or a log line (core/view/links.ts) open the task and that place in an editor.
 import * as vscode from 'vscode';
 import { DatasetSearcher, groupHits, trajectoryFiles, type DatasetHit, type DatasetSearchOutcome, type RunningSearch } from '../app/datasetSearch';
 import { errorText } from '../core/errorText';
+import { linkQuery, parseLinkQuery } from '../core/view/links';
+import type { EvidenceLinkView } from '../protocol/messages';
 import { CMD } from './commandIds';
 import type { DatasetService } from './datasetService';
 import type { DisposableStore } from './disposables';
@@ -17,6 +20,8 @@ export interface DatasetSearchDeps {
   log: vscode.LogOutputChannel;
   /** The extension's id (publisher.name), for the links it makes. */
   extensionId: string;
+  /** Opens a hunk or a log line of a task in an editor (curation/evidence.ts). */
+  openEvidence(taskId: string, link: EvidenceLinkView): Promise<{ opened: boolean; message?: string }>;
 }
 
 /** Most hit rows in the pick: beyond them the title counts the rest. */
@@ -67,10 +72,7 @@ export interface DatasetSearchResult {
 
 /** A link that opens a task (and an attempt's step) in this extension: `vscode://<id>/open?task=…`. */
 export function taskLink(extensionId: string, taskId: string, at?: { attempt: string; step?: number }): string {
-  const q = new URLSearchParams({ task: taskId });
-  if (at) q.set('attempt', at.attempt);
-  if (at?.step !== undefined) q.set('step', String(at.step));
-  return `${vscode.env.uriScheme}://${extensionId}/open?${q.toString()}`;
+  return `${vscode.env.uriScheme}://${extensionId}/open?${linkQuery({ task: taskId, ...(at ? { attempt: at.attempt, ...(at.step !== undefined ? { step: at.step } : {}) } : {}) })}`;
 }
 
 export function registerDatasetSearch(d: DatasetSearchDeps, store: DisposableStore): void {
@@ -143,18 +145,27 @@ export function registerDatasetSearch(d: DatasetSearchDeps, store: DisposableSto
           void vscode.window.showWarningMessage(`SpecWeave: links open tasks (…/open?task=ID); this one asks for ${pickText(uri.path).slice(0, 100)}.`);
           return;
         }
-        const q = new URLSearchParams(uri.query);
-        const task = q.get('task');
-        const step = q.get('step');
-        if (!task) {
-          void vscode.window.showWarningMessage('SpecWeave: the link names no task (…/open?task=ID).');
+        const parsed = parseLinkQuery(uri.query);
+        if (!parsed.ok) {
+          void vscode.window.showWarningMessage(`SpecWeave: ${pickText(parsed.message)}.`);
           return;
         }
         if (!d.dataset.root) {
           void vscode.window.showWarningMessage('SpecWeave: open the dataset the link is from first, then open the link again.');
           return;
         }
-        openAt(task, q.get('attempt') ?? undefined, step !== null && /^\d{1,9}$/.test(step) ? Number(step) : undefined);
+        const t = parsed.target;
+        if ('evidence' in t) {
+          if (!openAt(t.task, undefined, undefined)) return;
+          void d.openEvidence(t.task, t.evidence).then(
+            (r) => {
+              if (!r.opened) void vscode.window.showWarningMessage(`SpecWeave: ${pickText(r.message ?? 'the link cannot be opened')}`);
+            },
+            (e: unknown) => void vscode.window.showWarningMessage(`SpecWeave: the link cannot be opened: ${pickText(errorText(e))}`),
+          );
+          return;
+        }
+        openAt(t.task, t.attempt, t.step);
       },
     }),
   );

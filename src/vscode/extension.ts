@@ -25,6 +25,8 @@ import { registerDraftSpecs } from './specs/draftCommand';
 import { SpecAuthoring } from './specs/authoring';
 import { errorText } from '../core/errorText';
 import { SolverController } from './solver/solverController';
+import { Citations } from './curation/citations';
+import { openEvidence } from './curation/evidence';
 
 /** What activation returns: the services, for the in-host tests and for later features to build on. */
 export interface SpecWeaveApi {
@@ -47,6 +49,8 @@ export interface SpecWeaveApi {
   probes: ProbesController;
   /** Run Fresh Trials: solver trials on the repair endpoint, verified through the verifier's one queue. */
   solver: SolverController;
+  /** Gutter comments that cite diff hunks and log lines, and show the recorded citations there. */
+  citations: Citations;
 }
 
 export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
@@ -125,8 +129,23 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
     }),
   );
   store.add(vscode.window.registerWebviewPanelSerializer(TASK_PANEL_TYPE, panels));
+  const citations = store.add(
+    new Citations({
+      dataset,
+      runLogs: verifier.documents,
+      cite: (taskId, link, note) => panels.cite(taskId, link, note),
+      review: (taskId) => curation.reviewView(taskId),
+      onReviewChange: (fn) => curation.section.onDidChange?.(fn) ?? { dispose() {} },
+      extensionId: context.extension.id,
+      log,
+    }),
+  );
+  citations.register(store);
   registerCommands({ dataset, tree, treeView, panels, diffs, log }, store);
-  registerDatasetSearch({ dataset, panels, log, extensionId: context.extension.id }, store);
+  registerDatasetSearch(
+    { dataset, panels, log, extensionId: context.extension.id, openEvidence: (taskId, link) => openEvidence({ root: dataset.root, task: dataset.task(taskId), diffs }, link) },
+    store,
+  );
   repair.register(store);
   verifier.register(store);
   curation.register(store);
@@ -163,7 +182,7 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
     })().catch((e: unknown) => log.error(`opening the dataset failed: ${errorText(e)}`));
   });
   log.info(`SpecWeave activated (workspace ${vscode.workspace.isTrusted ? 'trusted' : 'in Restricted Mode'}); commands: ${COMMAND_TABLE.length}`);
-  return { dataset, owner, activeTask, tree, panels, diffs, requireTrust, repair, verifier, curation, probes, solver };
+  return { dataset, owner, activeTask, tree, panels, diffs, requireTrust, repair, verifier, curation, probes, solver, citations };
 }
 
 export function deactivate(): void {}

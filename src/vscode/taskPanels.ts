@@ -10,7 +10,7 @@ import type { CandidateTask } from '../core/model';
 import { buildTaskViewModel } from '../core/view/taskView';
 import type { TaskViewInputs, TextOrError } from '../core/view/taskView';
 import { PROTOCOL_VERSION } from '../protocol/messages';
-import type { ActionMethod, ActionResult, ProbeDiffReport, TaskViewModel, TrajectoryInfoView, ViewCommand, WebviewState } from '../protocol/messages';
+import type { ActionMethod, ActionResult, EvidenceLinkView, ProbeDiffReport, TaskViewModel, TrajectoryInfoView, ViewCommand, WebviewState } from '../protocol/messages';
 import { CTX, TASK_PANEL_TYPE } from './commandIds';
 import type { ActiveTask } from './activeTask';
 import type { CandidatesTree } from './candidatesTree';
@@ -23,7 +23,7 @@ import type { ReviewStatusSource } from './reviewStatus';
 import type { TaskViewSection } from './taskSections';
 import { SectionMerger } from './taskSections';
 import { TaskSession } from './taskSession';
-import type { EditorActions, ReviewRequests } from './taskSession';
+import type { CiteOutcome, EditorActions, ReviewRequests } from './taskSession';
 import type { SpecRequests } from './specs/authoring';
 import { UNTRUSTED_REASON } from './trust';
 import { buildWebviewHtml, localResourceRootPaths, makeNonce } from './webviewHtml';
@@ -137,6 +137,20 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
     }
     const panel = vscode.window.createWebviewPanel(TASK_PANEL_TYPE, taskId, { viewColumn: vscode.ViewColumn.Active, preserveFocus: opts.preserveFocus ?? false }, this.webviewOptions());
     this.attach(panel, taskId);
+  }
+
+  /**
+   * Gives a citation made in an editor to the task's page (its focused pair's draft). An open panel is left where it
+   * is, so the editor keeps the focus; a closed one opens beside it.
+   */
+  cite(taskId: string, link: EvidenceLinkView, note?: string): Promise<CiteOutcome> {
+    let session = this.sessionOf(taskId);
+    if (!session) {
+      const panel = vscode.window.createWebviewPanel(TASK_PANEL_TYPE, taskId, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, this.webviewOptions());
+      this.attach(panel, taskId);
+      session = this.sessionOf(taskId);
+    }
+    return session ? session.cite(link, note) : Promise.resolve({ ok: false, message: `Task ${taskId} cannot be opened.` });
   }
 
   /** Opens (or reveals) the task and shows one step of an attempt's trajectory in it. */

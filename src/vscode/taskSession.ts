@@ -2,7 +2,7 @@
 // trajectory cache and the editor actions it is given, streams search hits, and refuses to post any message over the
 // size limit. The panel (taskPanel.ts) wires it to a real webview; tests drive it directly.
 import { validateWebviewMessage } from '../protocol/validate';
-import type { ActionMethod, ActionResult, HandlerTable, HostToWebview, ReplyOf, RequestMap, RequestParams, TaskViewModel, TrajectoryInfoView, ViewCommand, WebviewState, WebviewToHost } from '../protocol/messages';
+import type { ActionMethod, ActionResult, EvidenceLinkView, HandlerTable, HostToWebview, ReplyOf, RequestMap, RequestParams, TaskViewModel, TrajectoryInfoView, ViewCommand, WebviewState, WebviewToHost } from '../protocol/messages';
 import { compileSearch, runSearch } from '../core/view/search';
 import { trajectoryInfo } from '../core/view/taskView';
 import { MAX_MESSAGE_BYTES, WebviewChannel } from './webviewChannel';
@@ -56,9 +56,15 @@ export interface TaskSessionOptions {
 }
 
 
+/** What the page said to a `cite`: the pair the link joined, or why it did not. */
+export type CiteOutcome = { ok: boolean; message: string; pair?: { attempt: string; spec: string } };
+
 export class TaskSession {
   private ready = false;
   private pendingReveal: { column: string; step: number } | undefined;
+  /** Cites waiting for the page's `cited`, by id; those asked before `ready` are sent after `init`. */
+  private readonly cites = new Map<number, { resolve(o: CiteOutcome): void; message?: HostToWebview }>();
+  private nextCite = 1;
   private state: WebviewState | undefined;
   private search: { id: number; abort: AbortController } | undefined;
   private updateTimer: NodeJS.Timeout | undefined;
@@ -77,7 +83,11 @@ export class TaskSession {
       handlers: this.handlers,
       ready: (m) => this.onReady(m),
       other: (m) => {
-        if (m.state.taskId === this.o.taskId) {
+        if (m.type === 'cited') {
+          const c = this.cites.get(m.citeId);
+          this.cites.delete(m.citeId);
+          c?.resolve({ ok: m.ok, message: m.message, ...(m.pair ? { pair: m.pair } : {}) });
+        } else if (m.state.taskId === this.o.taskId) {
           this.setState(m.state);
           this.warm(m.state.activeColumn);
         }
@@ -120,6 +130,22 @@ export class TaskSession {
     else this.pendingReveal = { column, step };
   }
 
+  /**
+   * Asks the page to add a link (and the curator's words) to its focused pair's draft; resolves with what the page
+   * said, or, when the panel closes first, with that.
+   */
+  cite(link: EvidenceLinkView, note?: string): Promise<CiteOutcome> {
+    if (this.disposed) return Promise.resolve({ ok: false, message: 'The task view is closed.' });
+    const citeId = this.nextCite++;
+    const message: HostToWebview = { type: 'cite', citeId, link, ...(note ? { note } : {}) };
+    return new Promise<CiteOutcome>((resolve) => {
+      if (this.ready) {
+        this.cites.set(citeId, { resolve });
+        this.send(message);
+      } else this.cites.set(citeId, { resolve, message });
+    });
+  }
+
   /** Forwards a keyboard command to the webview. */
   command(command: ViewCommand): void {
     if (this.ready) this.send({ type: 'command', command });
@@ -139,6 +165,8 @@ export class TaskSession {
     clearTimeout(this.updateTimer);
     this.search?.abort.abort();
     this.o.cache.dispose();
+    for (const c of this.cites.values()) c.resolve({ ok: false, message: 'The task view closed before the citation reached it; cite again.' });
+    this.cites.clear();
   }
 
   private onReady(m: Extract<WebviewToHost, { type: 'ready' }>): void {
@@ -151,6 +179,16 @@ export class TaskSession {
     const reveal = this.pendingReveal;
     this.pendingReveal = undefined;
     if (reveal) this.send({ type: 'reveal', ...reveal });
+    for (const [id, c] of this.cites) {
+      if (c.message) {
+        this.send(c.message);
+        delete c.message;
+      } else {
+        // Sent to the page before it reloaded: that page is gone, and this one never saw it.
+        this.cites.delete(id);
+        c.resolve({ ok: false, message: 'The task view reloaded before it answered; cite again.' });
+      }
+    }
     this.warm(this.state?.activeColumn ?? this.o.trajectoryColumns[0]);
   }
 

@@ -144,6 +144,11 @@ export class App {
           this.trajectory?.showStep(msg.column, msg.step);
         } else this.status(`This task has no trajectory step ${oneLine(String(msg.step), 20)} of ${oneLine(String(msg.column), 60)}.`, true);
         break;
+      case 'cite': {
+        const r = this.reviewController().cite(msg.link, typeof msg.note === 'string' ? msg.note : undefined);
+        this.api.postMessage({ type: 'cited', citeId: msg.citeId, ...r });
+        break;
+      }
     }
   }
 

@@ -151,6 +151,11 @@ export interface RunLogDocument {
   text: string;
   /** 0-based line where the tests' stdout starts in `text`. */
   stdoutLine: number;
+  /** How many lines of `text` are stdout (0: none, or no run). */
+  stdoutLines: number;
+  /** 0-based line where stderr starts, when there is any. */
+  stderrLine?: number;
+  stderrLines: number;
 }
 
 function seconds(ms: number | undefined): string {
@@ -175,7 +180,12 @@ export function runLogDocument(r: VerifierRunRecord, stdout: string, stderr: str
   if (report) lines.push('', '---- patches (driver report) ----', ...report.split('\n'));
   lines.push('', '---- stdout ----');
   const stdoutLine = lines.length;
-  const body = [lines.join('\n'), stdout.replace(/\n$/, '')];
-  const tail = ['', '---- stderr ----', stderr.replace(/\n$/, '') || '(empty)'].join('\n');
-  return { text: `${body.join('\n')}\n${tail}\n`, stdoutLine };
+  const out = stdout.replace(/\n$/, '');
+  const err = stderr.replace(/\n$/, '');
+  const body = [lines.join('\n'), out];
+  const tail = ['', '---- stderr ----', err || '(empty)'].join('\n');
+  // An empty stdout still takes one (empty) line of the text; it is not a line to cite.
+  const stdoutLines = out === '' ? 0 : out.split('\n').length;
+  const stderrLine = stdoutLine + Math.max(1, stdoutLines) + 2;
+  return { text: `${body.join('\n')}\n${tail}\n`, stdoutLine, stdoutLines, ...(err ? { stderrLine, stderrLines: err.split('\n').length } : { stderrLines: 0 }) };
 }

@@ -8,7 +8,7 @@ import type { CurationStore } from '../../app/curationStore';
 import { curatorNameProblem } from '../../core/review/curator';
 import { buildCouplingView } from '../../core/view/taskView';
 import type { AdjudicatePayload } from '../../core/review/events';
-import type { ReviewActResult } from '../../protocol/messages';
+import type { ReviewActResult, ReviewView } from '../../protocol/messages';
 import type { ActiveTask } from '../activeTask';
 import type { DiffDocuments } from '../diffDocuments';
 import type { DisposableStore } from '../disposables';
@@ -156,6 +156,11 @@ export class CurationController implements vscode.Disposable {
   dispose(): void {
     this.curationPanels.dispose();
     this.sectionChanges.dispose();
+  }
+
+  /** The review part of a task's view model, as the viewer sees it now (the citations in editors read its labels). */
+  reviewView(taskId: string): ReviewView | undefined {
+    return this.actions.view(taskId);
   }
 
   /** The handlers of a task view's review requests. */

@@ -14,7 +14,8 @@ export function runLogUri(taskId: string, attemptId: string, runId: string): vsc
   return vscode.Uri.from({ scheme: RUN_LOG_SCHEME, path: `/${taskId}/${runId}/${attemptId}.log` });
 }
 
-function parse(uri: vscode.Uri): { taskId: string; attemptId: string; runId: string } | undefined {
+/** The task, run and attempt a run log URI names. */
+export function parseRunLogUri(uri: vscode.Uri): { taskId: string; attemptId: string; runId: string } | undefined {
   const m = /^\/([^/]+)\/([^/]+)\/([^/]+)\.log$/.exec(uri.path);
   return m ? { taskId: m[1] as string, runId: m[2] as string, attemptId: m[3] as string } : undefined;
 }
@@ -33,18 +34,18 @@ export class RunLogDocuments implements vscode.TextDocumentContentProvider, vsco
     const hit = this.cache.get(key);
     if (hit) return hit;
     const root = this.root();
-    const id = parse(uri);
-    if (!root || !id) return { text: 'No dataset is open: this run log cannot be read.\n', stdoutLine: 0 };
+    const id = parseRunLogUri(uri);
+    if (!root || !id) return { text: 'No dataset is open: this run log cannot be read.\n', stdoutLine: 0, stdoutLines: 0, stderrLines: 0 };
     let r = record;
     try {
       r ??= listRuns(root, id.taskId, id.attemptId).find((x) => x.runId === id.runId);
-      if (!r) return { text: `Run ${id.runId} of ${id.taskId}/${id.attemptId} is not stored under ${root}/runs.\n`, stdoutLine: 0 };
+      if (!r) return { text: `Run ${id.runId} of ${id.taskId}/${id.attemptId} is not stored under ${root}/runs.\n`, stdoutLine: 0, stdoutLines: 0, stderrLines: 0 };
       const doc = runLogDocument(r, readRunLog(root, r, 'stdout'), readRunLog(root, r, 'stderr'));
       if (this.cache.size > 50) this.cache.clear();
       this.cache.set(key, doc);
       return doc;
     } catch (e) {
-      return { text: `The log of run ${id.runId} cannot be read: ${errorText(e)}\n`, stdoutLine: 0 };
+      return { text: `The log of run ${id.runId} cannot be read: ${errorText(e)}\n`, stdoutLine: 0, stdoutLines: 0, stderrLines: 0 };
     }
   }
 

@@ -175,4 +175,20 @@ test('log document: a header, the driver report, stdout from stdoutLine, then st
   assert.match(d.text, /attempt patch-fuzz/);
   assert.match(d.text, /---- stderr ----\n\(empty\)\n$/);
   assert.deepEqual(findTestLine(d.text, 'tests/a.py::test_b', { fromLine: d.stdoutLine }), { line: d.stdoutLine + 1, how: 'result' });
+  // Where each stream's lines are, for citations on them: two stdout lines, no stderr.
+  assert.equal(d.stdoutLines, 2);
+  assert.equal(d.stderrLine, undefined);
+  // With stderr: it starts after stdout, a blank line and its heading.
+  const e = runLogDocument(r, 'one\ntwo\nthree\n', 'warn 1\nwarn 2\n');
+  const el = e.text.split('\n');
+  assert.equal(e.stdoutLines, 3);
+  assert.equal(el[e.stdoutLine + 2], 'three');
+  assert.equal(e.stderrLines, 2);
+  assert.equal(el[e.stderrLine!], 'warn 1');
+  assert.equal(el[e.stderrLine! + 1], 'warn 2');
+  assert.equal(el[e.stderrLine! - 1], '---- stderr ----');
+  // An empty stdout has no line to cite, and stderr still lands right.
+  const n = runLogDocument(r, '', 'only\n');
+  assert.equal(n.stdoutLines, 0);
+  assert.equal(n.text.split('\n')[n.stderrLine!], 'only');
 });

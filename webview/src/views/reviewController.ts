@@ -122,25 +122,36 @@ export class ReviewController {
     return p ? `${p.attempt} \u00d7 ${p.spec}` : undefined;
   }
 
-  /** Adds a link to the focused pair's draft; it is recorded with the pair's verdict (or "Save note and evidence"). */
-  cite(link: EvidenceLinkView): void {
+  /**
+   * Adds a link to the focused pair's draft; it is recorded with the pair's verdict (or "Save note and evidence").
+   * `note`: the curator's words from where they cited (a gutter comment), added to the pair's draft note.
+   */
+  cite(link: EvidenceLinkView, note?: string): { ok: boolean; message: string; pair?: { attempt: string; spec: string } } {
     const r = this.review;
     const p = this.focus ?? (r ? firstFocus(r) : undefined);
-    if (!r || !p) {
-      this.ctx.status('Nothing to cite it for: this task has no review pair.', true);
-      return;
-    }
+    const say = (ok: boolean, message: string, pair?: { attempt: string; spec: string }) => {
+      this.ctx.status(message, !ok);
+      return { ok, message, ...(pair ? { pair } : {}) };
+    };
+    if (!r || !p) return say(false, 'Nothing to cite it for: this task has no review pair.');
+    if (r.viewer === undefined) return say(false, 'Set your curator name first: a citation is recorded with your label.');
     this.focus = p;
     const key = pairKey(p);
+    const pair = { attempt: p.attempt, spec: p.spec };
     const cell = cellOf(r, p);
+    const words = note?.trim();
+    if (cell && words) {
+      const had = this.drafts.noteOf(cell);
+      if (!had.includes(words)) this.drafts.notes.set(key, had ? `${had}\n${words}` : words);
+    }
     const links = cell ? this.drafts.evidenceOf(cell) : [];
     if (links.some((x) => evidenceKey(x) === evidenceKey(link))) {
-      this.ctx.status(`Already cited on ${p.attempt} \u00d7 ${p.spec}.`);
-      return;
+      this.rerender();
+      return say(true, `Already cited on ${p.attempt} \u00d7 ${p.spec}.`, pair);
     }
     this.drafts.evidence.set(key, [...links, link]);
     this.rerender();
-    this.ctx.status(`Cited ${evidenceText(link)} on ${p.attempt} \u00d7 ${p.spec}${cell?.mine ? ': save to record it' : ': choose a verdict to record it'}.`);
+    return say(true, `Cited ${evidenceText(link)} on ${p.attempt} \u00d7 ${p.spec}${cell?.mine ? ': save to record it' : ': choose a verdict to record it'}.`, pair);
   }
 
   // ---- keys -----------------------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 // for, how a pair, an outcome or an evidence link reads as text, and the curator's unsent drafts (kept here, outside
 // the DOM, so a re-render or a failed request never loses what they typed).
 import type { CuratorVerdictView, EvidenceLinkView, FindingView, OutcomeView, ReviewCellView, ReviewView } from '../../../src/protocol/messages';
+import { evidenceText } from '../../../src/protocol/evidenceText';
 
 /** The specs-area tabs of the review. */
 export const REVIEW_TAB = 'review';
@@ -191,22 +192,8 @@ export const REVIEW_KEYS_HELP: ReadonlyArray<readonly [string, string]> = [
 
 // ---- text -------------------------------------------------------------------------------------------------------
 
-export function evidenceText(l: EvidenceLinkView): string {
-  switch (l.kind) {
-    case 'trajectory_step':
-      return `step ${l.step} of ${l.attempt}`;
-    case 'test':
-      return `test ${l.test}`;
-    case 'log_line':
-      return `line ${l.line} of run ${l.run}${l.stream === 'stderr' ? ' (stderr)' : ''}`;
-    case 'diff_hunk':
-      return `hunk ${l.hunk} of ${l.file} (${l.patch === 'attempt' ? (l.attempt ?? 'attempt') : l.patch})`;
-    case 'spec':
-      return `spec ${l.spec}`;
-    case 'finding':
-      return `review agent's finding on ${l.spec}`;
-  }
-}
+/** How a link reads (the host's citations say it the same way). */
+export { evidenceText };
 
 export const evidenceKey = (l: EvidenceLinkView): string => JSON.stringify(l);
 
