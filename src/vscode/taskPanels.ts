@@ -144,7 +144,10 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
    * is, so the editor keeps the focus; a closed one opens beside it.
    */
   cite(taskId: string, link: EvidenceLinkView, note?: string): Promise<CiteOutcome> {
-    let session = this.sessionOf(taskId);
+    const entry = [...this.entries.values()].find((e) => e.taskId === taskId);
+    // A hidden panel has no page to answer: shown again (the editor keeps the focus), it loads one that does.
+    if (entry && !entry.panel.visible) entry.panel.reveal(entry.panel.viewColumn, true);
+    let session = entry?.session;
     if (!session) {
       const panel = vscode.window.createWebviewPanel(TASK_PANEL_TYPE, taskId, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, this.webviewOptions());
       this.attach(panel, taskId);
@@ -218,6 +221,7 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
       panel.onDidChangeViewState((ev) => {
         if (ev.webviewPanel.active) this.setActive(entry);
         else if (this.activeEntry === entry) this.setActive(undefined);
+        if (!ev.webviewPanel.visible) entry.session.hidden();
       }),
     );
     store.add(

@@ -62,8 +62,11 @@ export type CiteOutcome = { ok: boolean; message: string; pair?: { attempt: stri
 export class TaskSession {
   private ready = false;
   private pendingReveal: { column: string; step: number } | undefined;
-  /** Cites waiting for the page's `cited`, by id; those asked before `ready` are sent after `init`. */
-  private readonly cites = new Map<number, { resolve(o: CiteOutcome): void; message?: HostToWebview }>();
+  /**
+   * Cites waiting for the page's `cited`, by id. Each `ready` is a new page that has seen none of them, so every one
+   * still waiting is (re)sent after its `init`; the page ignores a link it already has.
+   */
+  private readonly cites = new Map<number, { resolve(o: CiteOutcome): void; message: HostToWebview }>();
   private nextCite = 1;
   private state: WebviewState | undefined;
   private search: { id: number; abort: AbortController } | undefined;
@@ -139,11 +142,17 @@ export class TaskSession {
     const citeId = this.nextCite++;
     const message: HostToWebview = { type: 'cite', citeId, link, ...(note ? { note } : {}) };
     return new Promise<CiteOutcome>((resolve) => {
-      if (this.ready) {
-        this.cites.set(citeId, { resolve });
-        this.send(message);
-      } else this.cites.set(citeId, { resolve, message });
+      this.cites.set(citeId, { resolve, message });
+      if (this.ready) this.send(message);
     });
+  }
+
+  /**
+   * The panel was hidden: VS Code drops its page (no retained context) and loads a new one when it is shown, which
+   * says `ready` again. Until then messages wait here instead of being posted to no page.
+   */
+  hidden(): void {
+    this.ready = false;
   }
 
   /** Forwards a keyboard command to the webview. */
@@ -179,16 +188,7 @@ export class TaskSession {
     const reveal = this.pendingReveal;
     this.pendingReveal = undefined;
     if (reveal) this.send({ type: 'reveal', ...reveal });
-    for (const [id, c] of this.cites) {
-      if (c.message) {
-        this.send(c.message);
-        delete c.message;
-      } else {
-        // Sent to the page before it reloaded: that page is gone, and this one never saw it.
-        this.cites.delete(id);
-        c.resolve({ ok: false, message: 'The task view reloaded before it answered; cite again.' });
-      }
-    }
+    for (const c of this.cites.values()) this.send(c.message);
     this.warm(this.state?.activeColumn ?? this.o.trajectoryColumns[0]);
   }
 

@@ -210,6 +210,36 @@ test('Cite on a step (its detail, or its row in the list) links it on the focuse
   ]);
 });
 
+test('a citation made in an editor (a gutter comment on a hunk) joins the focused pair with its words, recorded with the verdict', async () => {
+  const { page } = await openStory();
+  await cellOf(page, 'a1', 'S3').click();
+  const hunk = { kind: 'diff_hunk', patch: 'attempt', attempt: 'a1', file: 'src/pkg/parser.py', hunk: 1 } as const;
+  const cite = () => page.evaluate(`window.__fakeHost.cite(${JSON.stringify(hunk)}, 'the items are never sorted')`);
+  const cited = (i: number) => page.evaluate(`window.__fakeHost.cited[${i}]`) as Promise<{ message: string } | undefined>;
+  await cite();
+  await waitUntil(page, `window.__fakeHost.cited.length === 1`);
+  assert.deepEqual(await cited(0), {
+    type: 'cited',
+    citeId: 1,
+    ok: true,
+    message: 'Cited hunk 1 of src/pkg/parser.py (a1) on a1 × S3: choose a verdict to record it.',
+    pair: { attempt: 'a1', spec: 'S3' },
+  });
+  assert.deepEqual(await draftLinks(page), ['hunk 1 of src/pkg/parser.py (a1)']);
+  assert.equal(await tid(page, 'review-note').inputValue(), 'the items are never sorted', "the comment's words are in the note");
+  // Citing it again adds neither the link nor the words twice.
+  await cite();
+  await waitUntil(page, `window.__fakeHost.cited.length === 2`);
+  assert.match((await cited(1))?.message ?? '', /Already cited on a1 × S3/);
+  assert.deepEqual(await draftLinks(page), ['hunk 1 of src/pkg/parser.py (a1)']);
+  assert.equal(await tid(page, 'review-note').inputValue(), 'the items are never sorted');
+  await tid(page, 'verdict-violated').click();
+  await waitUntil(page, (g) => g.__fakeHost.requests('label').length === 1);
+  const label = (await sent(page, 'label'))[0]?.params;
+  assert.deepEqual(label?.evidence, [hunk]);
+  assert.equal(label?.note, 'the items are never sorted');
+});
+
 test('a diff hunk is chosen from the file\'s hunks; nothing is linked until a file and a hunk are chosen', async () => {
   const { page } = await openStory();
   await cellOf(page, 'a1', 'S3').click();

@@ -300,3 +300,33 @@ test('a session restarted while a spec edit is in flight (its own write changed 
     s.dispose();
   }
 });
+
+test("a citation from an editor: sent after the page's init, answered by its cited, sent again to a page shown anew, failed when the panel closes", async () => {
+  const { s, posted } = session(task(), (c) => path.join(dir, `${c}.traj`));
+  const link = { kind: 'log_line', run: 'r1', line: 4 } as const;
+  const first = s.cite(link, 'the import fails');
+  assert.equal(posted.filter((p) => p.msg.type === 'cite').length, 0, 'no page yet: nothing posted');
+  await s.receive({ type: 'ready', protocol: 1 });
+  const types = posted.map((p) => p.msg.type);
+  assert.ok(types.indexOf('cite') > types.indexOf('init'), 'after the init');
+  const sent = posted.find((p) => p.msg.type === 'cite')?.msg as Extract<HostToWebview, { type: 'cite' }>;
+  assert.deepEqual({ link: sent.link, note: sent.note }, { link, note: 'the import fails' });
+  await s.receive({ type: 'cited', citeId: sent.citeId, ok: true, message: 'Cited line 4 of run r1 on a0 × S1.', pair: { attempt: 'a0', spec: 'S1' } });
+  assert.deepEqual(await first, { ok: true, message: 'Cited line 4 of run r1 on a0 × S1.', pair: { attempt: 'a0', spec: 'S1' } });
+
+  // Hidden, the panel has no page: the next cite waits, and reaches the page loaded when it is shown.
+  s.hidden();
+  const second = s.cite({ ...link, line: 5 });
+  const before = posted.filter((p) => p.msg.type === 'cite').length;
+  assert.equal(before, 1, 'not posted to a hidden panel');
+  await s.receive({ type: 'ready', protocol: 1 });
+  const again = posted.filter((p) => p.msg.type === 'cite').map((p) => p.msg as Extract<HostToWebview, { type: 'cite' }>);
+  assert.equal(again.length, 2);
+  assert.equal(again[1]?.link.kind === 'log_line' && again[1].link.line, 5);
+  // A malformed answer is refused, and the cite still waits for a real one.
+  await s.receive({ type: 'cited', citeId: again[1]!.citeId, ok: 'yes', message: 1 });
+  const third = s.cite({ ...link, line: 6 });
+  s.dispose();
+  assert.deepEqual(await second, { ok: false, message: 'The task view closed before the citation reached it; cite again.' });
+  assert.equal((await third).ok, false);
+});

@@ -5,7 +5,7 @@
 //
 // Written without the DOM lib (the repository's test tsconfig has none): the few browser APIs used are typed here.
 import { MAX_STEP_PAGE, MAX_TEXT_SLICE, STEP_PREVIEW_CHARS } from '../../../src/protocol/messages';
-import type { ActionResult, HostToWebview, ParamsOf, ReplyOf, RequestMap, RequestMethod, SearchHit, TaskViewModel, StepKindView, StepView, ViewCommand, WebviewState, WebviewToHost } from '../../../src/protocol/messages';
+import type { ActionResult, EvidenceLinkView, HostToWebview, ParamsOf, ReplyOf, RequestMap, RequestMethod, SearchHit, TaskViewModel, StepKindView, StepView, ViewCommand, WebviewState, WebviewToHost } from '../../../src/protocol/messages';
 import { validateWebviewMessage } from '../../../src/protocol/validate';
 import { searchParts } from '../../../src/core/view/search';
 import { fixtureByName, type Fixture, type FullStep } from './fixtures';
@@ -70,6 +70,9 @@ const log: Logged[] = [];
 const invalid: string[] = [];
 const violations: string[] = [];
 const uiStates: WebviewState[] = [];
+/** The page's answers to `cite` messages (a citation made in an editor), in order. */
+const cited: unknown[] = [];
+let nextCite = 1;
 let setStateCalls = 0;
 let readies = 0;
 /** The next search sends its first batch and then waits for releaseSearches (a host still busy with it). */
@@ -326,6 +329,9 @@ function receive(raw: unknown): void {
       send(init);
       return;
     }
+    case 'cited':
+      cited.push(msg);
+      return;
     case 'uiState':
       uiStates.push(msg.state);
       g.sessionStorage.setItem(HOST_STATE_KEY, JSON.stringify(msg.state));
@@ -447,6 +453,9 @@ g.__fakeHost = {
   /** The model the page was last sent. */
   model: () => fixture.model,
   command: (command: ViewCommand) => send({ type: 'command', command }),
+  /** What the host does when the curator cites a line in an editor (curation/citations.ts); `cited` has the answers. */
+  cite: (link: EvidenceLinkView, note?: string) => send({ type: 'cite', citeId: nextCite++, link, ...(note ? { note } : {}) }),
+  cited,
   update: (patch: Record<string, unknown>) => {
     fixture.model = { ...fixture.model, ...patch, revision: fixture.model.revision + 1 };
     send({ type: 'update', model: fixture.model });
