@@ -35,6 +35,9 @@ import { errorText } from './text';
 type RegionName = 'request' | 'specs' | 'attempts' | 'trajectory';
 const REGION_WORDS: Record<RegionName, string> = { request: 'request', specs: 'specs, results, review and repair area', attempts: 'attempts', trajectory: 'trajectories' };
 
+/** Below this width the two sides stack, requests and specs above attempts and trajectories (views/layout.css). */
+const STACK_BELOW_PX = 720;
+
 const VIEW_COMMANDS: readonly ViewCommand[] = ['nextAttempt', 'previousAttempt', 'nextHit', 'previousHit', 'focusSearch', 'openDiff'];
 
 /** The views of one task that keep their own small state ("show all", the test asked for); made afresh per task. */
@@ -89,6 +92,8 @@ export class App {
   /** The layout's splits (made per task) and the region shown alone, if one is (not persisted: a reload shows all). */
   private splitEls: { main: HTMLElement; left: HTMLElement; right: HTMLElement } | undefined;
   private maximized: RegionName | undefined;
+  /** Ends the listeners of the last layout (its breakpoint). */
+  private layoutAbort: AbortController | undefined;
   private persistTimer: ReturnType<typeof setTimeout> | undefined;
   private lastPosted = '';
   private statusTimer: ReturnType<typeof setTimeout> | undefined;
@@ -167,6 +172,7 @@ export class App {
       // Another task: nothing of the old trajectories, hits, selection or "show all" may leak into the new one.
       this.trajectory?.dispose();
       this.trajectory = undefined;
+      this.views?.columns.dispose();
       this.views = undefined;
       this.buildLayout();
       this.renderAll(true);
@@ -199,7 +205,9 @@ export class App {
     }
     const left = split('horizontal', request, specsArea, { testid: 'split-left', position: splits.left ?? 45, minStart: '60px', minEnd: '80px', onResize: save('left') });
     const right = split('horizontal', attempts, this.trajectorySection, { testid: 'split-right', position: splits.right ?? 32, minStart: '60px', minEnd: '160px', onResize: save('right') });
-    const main = split('vertical', el('div', { class: 'pane' }, left), el('div', { class: 'pane' }, right), { testid: 'split-main', position: splits.main ?? 40, minStart: '200px', minEnd: '280px', onResize: save('main') });
+    this.layoutAbort?.abort();
+    this.layoutAbort = new AbortController();
+    const main = split('vertical', el('div', { class: 'pane' }, left), el('div', { class: 'pane' }, right), { testid: 'split-main', position: splits.main ?? 40, minStart: '200px', minEnd: '280px', onResize: save('main'), stackBelow: STACK_BELOW_PX, signal: this.layoutAbort.signal });
     this.splitEls = { main, left, right };
     for (const box of [this.headerHost, this.barHost, this.requestBody, this.specsHead, this.specsContent, this.attemptsBody]) render(nothing, box);
     this.root.replaceChildren(this.headerHost, this.barHost, el('main', { class: 'regions', testid: 'regions' }, main));
@@ -305,6 +313,7 @@ export class App {
     const ctx = this.context();
     const tab = (): void => this.renderSpecsTab();
     this.views = { specs: new SpecsView(ctx, tab), matrix: new MatrixView(ctx, tab), tests: new TestsView(ctx, tab), results: new ResultsView(ctx, tab), columns: new ColumnsView(ctx, () => this.renderColumns()), repair: new RepairTab(ctx, tab) };
+    this.views.columns.watch(this.attemptsBody);
     return this.views;
   }
 

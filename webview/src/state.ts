@@ -24,7 +24,11 @@ export interface UiState {
   selectedFile: Record<string, string>;
   /** Split positions in percent, by split name. */
   splits: Record<string, number>;
+  /** Attempt cards: compact always (`on`), or only when the full cards do not fit side by side (`auto`). */
+  compactAttempts: CompactMode;
 }
+
+export type CompactMode = 'auto' | 'on';
 
 interface Persisted extends UiState {
   v: 1;
@@ -67,6 +71,7 @@ export function defaultState(model: TaskViewModel): UiState {
     scrollTop: {},
     selectedFile: {},
     splits: {},
+    compactAttempts: 'auto',
   };
 }
 
@@ -90,6 +95,7 @@ export function restoreState(model: TaskViewModel, saved: unknown, host: Webview
     s.caseSensitive = local.caseSensitive === true;
     s.specsTab = str(local.specsTab, 64) ?? s.specsTab;
     s.splits = numbers(local.splits);
+    if (local.compactAttempts === 'on') s.compactAttempts = 'on';
     if (sameTask) {
       s.activeColumn = str(local.activeColumn, 256) ?? s.activeColumn;
       s.compareWith = str(local.compareWith, 256) ?? s.compareWith;

@@ -80,6 +80,15 @@ test('state: garbage in the saved state is ignored', () => {
   assert.equal(restoreState(m, 'junk', undefined).activeColumn, 'a1');
 });
 
+test('state: the compact attempt cards setting is kept for every task; anything but `on` is auto', () => {
+  const m = model([{ id: 'a1', hasTrajectory: true }]);
+  assert.equal(restoreState(m, undefined, undefined).compactAttempts, 'auto');
+  const on = toPersisted({ ...restoreState(m, undefined, undefined), compactAttempts: 'on' });
+  assert.equal(restoreState(model([{ id: 'b1', hasTrajectory: true }], 't2'), JSON.parse(JSON.stringify(on)), undefined).compactAttempts, 'on');
+  assert.equal(restoreState(m, { ...on, compactAttempts: '<b>' }, undefined).compactAttempts, 'auto');
+  assert.equal('compactAttempts' in toWebviewState(restoreState(m, on, undefined)), false, 'the host does not keep it');
+});
+
 test('state: what `ready` carries passes the host validation, whatever was saved', async () => {
   const { validateWebviewMessage } = await import('../../../src/protocol/validate');
   const { savedWebviewState } = await import('../../../webview/src/state');

@@ -318,8 +318,38 @@ export function scaleFixture(attempts: number, steps: number, chars: number, siz
   return { model, trajectories };
 }
 
+/**
+ * The ordinary task with `attempts` attempts (4 to 16 in the layout tests), each with a model, a cost, a verdict and a
+ * few files, and short trajectories: the attempts region's many-cards case.
+ */
+export function manyAttemptsFixture(attempts: number): Fixture {
+  const base = standardFixture();
+  const verdicts = ['resolved (imported)', 'unresolved (imported)', 'resolved (verifier)', undefined];
+  const columns: ColumnView[] = [base.model.columns[0]!];
+  const trajectories: Fixture['trajectories'] = {};
+  for (let a = 1; a <= attempts; a++) {
+    const id = `a${a}`;
+    const verdict = verdicts[a % verdicts.length];
+    columns.push({
+      id,
+      label: `Attempt ${a}`,
+      model: a % 2 ? 'model-large' : 'model-small',
+      agent: 'swe-agent',
+      costUsd: a / 10,
+      files: goldFiles.slice(0, 1 + (a % 2)).map((f) => ({ ...f, additions: f.additions + a, deletions: f.deletions + (a % 3) })),
+      hasTrajectory: true,
+      trajectory: { format: 'swe-agent', steps: 30, byKind: { system: 1, user: 1, thought: 10, action: 9, observation: 9 } },
+      ...(verdict ? { verdict } : {}),
+    });
+    trajectories[id] = { count: 30, step: (i) => ({ kind: kindAt(i), text: `step ${i} of ${id}` }) };
+  }
+  const { results: _results, ...model } = base.model;
+  return { model: { ...model, taskId: `many-${attempts}`, columns }, trajectories };
+}
+
 export function fixtureByName(name: string, params: URLSearchParams = new URLSearchParams()): Fixture {
   if (name === 'hostile') return hostileFixture();
+  if (name === 'many') return manyAttemptsFixture(Math.max(1, Math.min(64, Number(params.get('attempts')) || 16)));
   if (name === 'scale') {
     const n = (k: string, d: number) => Math.max(1, Math.min(1_000_000, Number(params.get(k)) || d));
     const opt = (k: string) => (params.has(k) ? n(k, 1) : undefined);

@@ -49,7 +49,7 @@ export interface Harness {
   browser: Browser;
   /** Opens a fresh page on a fixture; console errors and page errors are collected in `errors`. */
   /** Opens the page and waits for the task title (unless `waitForTask` is false). */
-  open(o?: { fixture?: 'standard' | 'hostile' | 'scale'; query?: string; theme?: 'dark' | 'light' | 'hc'; width?: number; height?: number; waitForTask?: boolean }): Promise<Page>;
+  open(o?: { fixture?: 'standard' | 'hostile' | 'scale' | 'many'; query?: string; theme?: 'dark' | 'light' | 'hc'; width?: number; height?: number; waitForTask?: boolean }): Promise<Page>;
   errors: string[];
   /** The real review host behind a page opened with `review=real` (harness/realReview.ts). */
   realReview(page: Page): RealReviewHost | undefined;

@@ -13,6 +13,7 @@ import { oneLine } from '../text';
 import { activateKey, uniqueKeys } from '../ui/template';
 import { inertText } from '../text';
 import { shortName } from './specs';
+import './layout.css';
 
 const cellKey = (spec: string, test: string): string => `${spec}\u0000${test}`;
 
@@ -105,14 +106,16 @@ export class MatrixView {
               ${repeat(
                 tests,
                 uniqueKeys(tests, (t) => t.id),
-                (t) =>
-                  html`<th
+                (t) => {
+                  const full = oneLine(`${t.name}${t.unmapped ? '\n(covers no spec)' : ''}`, 500);
+                  return html`<th
                     class=${`test-col${t.unmapped ? ' flagged' : ''}`}
                     data-test=${t.id}
-                    title=${oneLine(`${t.name}${t.unmapped ? '\n(covers no spec)' : ''}`, 500)}
+                    title=${full}
                     data-testid="matrix-test"
                     @click=${() => ctx.actions.showTest(t.id)}
-                  ><span class="vertical">${oneLine(shortName(t.name), 40)}</span></th>`,
+                  ><span class="vertical" data-testid="matrix-test-name" title=${full}>${oneLine(shortName(t.name), 40)}</span></th>`;
+                },
               )}
             </tr>
           </thead>
