@@ -213,6 +213,15 @@ export interface TaskViewModel {
   coupling?: CouplingView;
   /** (additive) What the task's stored probe reports say (probes/TASK/*.json; docs/probes.md, docs/workbench.md). */
   probes?: ProbesView;
+  /** (additive) The viewer's viewed marks on this task, as a pull request's viewed files: marks on what changed since are gone. */
+  viewed?: ViewedView;
+}
+
+export interface ViewedView {
+  /** Columns (attempts, `gold`) marked viewed as a whole. */
+  columns: string[];
+  /** Files marked viewed, by column. */
+  files: Array<{ column: string; path: string }>;
 }
 
 // ---- probes (the probes feature: src/vscode/probes, src/core/view/probesView.ts) --------------------------------
@@ -712,6 +721,8 @@ export interface RequestMap {
   cancelSearch: { params: { searchId: number }; result: { cancelled: boolean } };
   /** Opens the native diff editor: base file vs the column's patched file. */
   openDiff: { params: { column: string; path: string }; result: { opened: 'diff' | 'patch'; message?: string } };
+  /** Marks a column, or one file of its patch (`path`), viewed or not viewed (kept in this window's workspace state). */
+  setViewed: { params: { column: string; path?: string; viewed: boolean }; result: { ok: boolean; message?: string } };
   /** Opens two columns' versions of the same file against each other. */
   compareColumns: { params: { left: string; right: string; path: string }; result: { opened: boolean; message?: string } };
   /** Opens the test patch at a test's source. */

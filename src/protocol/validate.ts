@@ -41,6 +41,7 @@ const paramChecks: Record<RequestMethod, (p: Obj) => string | undefined> = {
       : 'search needs searchId, pattern (at most 1000 characters), regex, caseSensitive, kinds?',
   cancelSearch: (p) => (isInt(p.searchId) ? undefined : 'cancelSearch needs searchId'),
   openDiff: (p) => (isStr(p.column, 256) && isStr(p.path) ? undefined : 'openDiff needs column and path'),
+  setViewed: (p) => (isStr(p.column, 256) && opt(p.path, (v): v is string => isStr(v, 4096)) && isBool(p.viewed) ? undefined : 'setViewed needs column, path? and viewed (true or false)'),
   compareColumns: (p) => (isStr(p.left, 256) && isStr(p.right, 256) && isStr(p.path) ? undefined : 'compareColumns needs left, right and path'),
   openTest: (p) => (isStr(p.testId, 256) ? undefined : 'openTest needs testId'),
   openPatch: (p) => (isStr(p.column, 256) ? undefined : 'openPatch needs column'),

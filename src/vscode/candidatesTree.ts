@@ -64,6 +64,13 @@ const OUTCOME_ICONS: Record<AttemptOutcome, vscode.ThemeIcon> = {
 
 const plural = (n: number, word: string): string => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 
+/** The viewed marks the attempt and file rows show (vscode/viewedMarks.ts). */
+export interface ViewedSource {
+  isViewed(taskId: string, column: string, path?: string): boolean;
+  set(taskId: string, column: string, path: string | undefined, viewed: boolean): Promise<{ ok: boolean; message?: string }>;
+  onDidChange(fn: () => void): vscode.Disposable;
+}
+
 /** Where the band of the mixed-success filter comes from (`specweave.difficulty.band`, src/vscode/difficultyBand.ts). */
 export interface BandSource {
   readonly band: SolveBand;
@@ -73,6 +80,7 @@ export interface BandSource {
 export class CandidatesTree implements vscode.TreeDataProvider<CandidateNode>, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<CandidateNode | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
+  private viewed: ViewedSource | undefined;
   private readonly datasetNode: CandidateNode = { kind: 'dataset' };
   private readonly taskNodes = new Map<string, CandidateNode>();
   private rows = new Map<string, TaskRow>();
@@ -138,6 +146,32 @@ export class CandidatesTree implements vscode.TreeDataProvider<CandidateNode>, v
   attach(view: vscode.TreeView<CandidateNode>): void {
     this.view = view;
     this.updateViewText();
+  }
+
+  /**
+   * Shows the viewed marks (vscode/viewedMarks.ts) as checkboxes on the attempt and file rows, like a pull request's
+   * viewed files; ticking one marks it. Call after `attach`.
+   */
+  useViewedMarks(v: ViewedSource): void {
+    this.viewed = v;
+    this.subs.push(v.onDidChange(() => this.invalidate()));
+    if (this.view) {
+      this.subs.push(
+        this.view.onDidChangeCheckboxState((e) => {
+          for (const [node, state] of e.items) {
+            const viewed = state === vscode.TreeItemCheckboxState.Checked;
+            if (node.kind === 'attempt') void v.set(node.taskId, node.column, undefined, viewed);
+            else if (node.kind === 'changedFile') void v.set(node.taskId, node.column, node.path, viewed);
+          }
+        }),
+      );
+    }
+  }
+
+  private viewedBox(taskId: string, column: string, path?: string): vscode.TreeItem['checkboxState'] {
+    if (!this.viewed) return undefined;
+    const on = this.viewed.isViewed(taskId, column, path);
+    return { state: on ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked, tooltip: on ? 'Viewed (untick to mark it not viewed)' : 'Mark as viewed' };
   }
 
   get filter(): CandidateFilter {
@@ -318,6 +352,8 @@ export class CandidatesTree implements vscode.TreeDataProvider<CandidateNode>, v
         const attempt = task?.attempts.find((a) => a.id === node.column);
         const item = new vscode.TreeItem(node.column === GOLD_PROBE ? 'gold patch' : node.column, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `attempt:${node.taskId}:${node.column}`;
+        const box = this.viewedBox(node.taskId, node.column);
+        if (box) item.checkboxState = box;
         if (node.column === GOLD_PROBE) {
           item.iconPath = new vscode.ThemeIcon('star-full');
           item.contextValue = 'gold';
@@ -346,6 +382,8 @@ export class CandidatesTree implements vscode.TreeDataProvider<CandidateNode>, v
         item.iconPath = vscode.ThemeIcon.File;
         item.tooltip = `${c.path} (${c.status}, +${c.additions} −${c.deletions})`;
         item.contextValue = 'changedFile';
+        const box = this.viewedBox(node.taskId, node.column, c.path);
+        if (box) item.checkboxState = box;
         item.command = { command: CMD.openDiff, title: 'Open Diff', arguments: [node] };
         return item;
       }

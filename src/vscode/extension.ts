@@ -26,6 +26,7 @@ import { SpecAuthoring } from './specs/authoring';
 import { errorText } from '../core/errorText';
 import { SolverController } from './solver/solverController';
 import { Citations } from './curation/citations';
+import { ViewedMarks } from './viewedMarks';
 import { openEvidence } from './curation/evidence';
 
 /** What activation returns: the services, for the in-host tests and for later features to build on. */
@@ -88,6 +89,10 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
   const treeView = store.add(vscode.window.createTreeView<CandidateNode>(CANDIDATES_VIEW, { treeDataProvider: tree, showCollapseAll: true, canSelectMany: true }));
   tree.attach(treeView);
   const diffs = store.add(new DiffDocuments(dataset, () => readSettings().gitPath, log));
+  // The curator's viewed marks on attempts and files: checkboxes in the tree, ticks in the task view.
+  const viewed = store.add(new ViewedMarks({ memento: context.workspaceState, dataset }));
+  store.add(dataset.onDidChange((c) => (c.kind === 'tasks' ? viewed.forget(c.taskIds) : c.kind === 'opened' || c.kind === 'closed' ? viewed.forget() : undefined)));
+  tree.useViewedMarks(viewed);
   store.add(vscode.workspace.registerTextDocumentContentProvider(DOC_SCHEME, diffs));
   const curation = store.add(new CurationController({ extensionUri: context.extensionUri, owner, activeTask, diffs, statuses, log, band }));
 
@@ -101,7 +106,8 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
   const authoring = new SpecAuthoring({ owner, trusted: () => vscode.workspace.isTrusted, log: (line) => log.warn(line) });
   const panels = store.add(
     new TaskPanels({
-      sections: [verifier.section, repair.section, curation.section, probes.section],
+      sections: [verifier.section, repair.section, curation.section, probes.section, viewed.section],
+      setViewed: (taskId, column, file, on) => viewed.set(taskId, column, file, on),
       activeTask,
       review: (taskId) => curation.requests(taskId),
       specs: (taskId) => authoring.requests(taskId),

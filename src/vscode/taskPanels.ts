@@ -64,6 +64,8 @@ export interface TaskPanelDeps {
   review?: (taskId: string) => ReviewRequests;
   /** Answers a task view's spec authoring requests (src/vscode/specs/authoring.ts). */
   specs?: (taskId: string) => SpecRequests;
+  /** Marks a column or a file of it viewed (vscode/viewedMarks.ts). */
+  setViewed?: (taskId: string, column: string, path: string | undefined, viewed: boolean) => Promise<{ ok: boolean; message?: string }>;
   /** The sections features contribute to the task view (verifier results, repair, review), merged in this order. */
   sections?: readonly TaskViewSection[];
   /** The task the user is on: the panels set it and carry out its `show` requests. */
@@ -350,6 +352,7 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
       compareColumns: (left, right, file) => this.d.diffs.compare(taskId, left, right, file, beside),
       openTest: (testId) => this.d.diffs.openTest(taskId, testId, beside),
       openPatch: (column) => this.d.diffs.openPatchFile(taskId, column, beside),
+      ...(this.d.setViewed ? { setViewed: (column: string, file: string | undefined, on: boolean) => this.d.setViewed!(taskId, column, file, on) } : {}),
       act: (action, suggestion) => this.d.act(taskId, action, suggestion),
       ...(this.d.openRunLog ? { openRunLog: (column: string, testId?: string) => this.d.openRunLog!(taskId, column, testId) } : {}),
       ...(this.d.openProbeDiff ? { openProbeDiff: (report: ProbeDiffReport, id: string) => this.d.openProbeDiff!(taskId, report, id) } : {}),

@@ -4,7 +4,7 @@
 // section) and is logged once per task and message. A section reads from memory (the open dataset's owner, the
 // feature's own state), not from disk, on every push. No section can touch what the base builder set (status,
 // specs, tests) except through its own typed fields. No `vscode` here.
-import type { ColumnView, CouplingView, ProbesView, RepairView, ResultsView, ReviewView, TaskViewModel } from '../protocol/messages';
+import type { ColumnView, CouplingView, ProbesView, RepairView, ResultsView, ReviewView, TaskViewModel, ViewedView } from '../protocol/messages';
 import type { Listen } from './emitter';
 import { errorText } from '../core/errorText';
 
@@ -20,6 +20,8 @@ export interface TaskViewSectionPart {
   coupling?: CouplingView;
   /** What the task's stored probe reports say (the probes feature). */
   probes?: ProbesView;
+  /** The viewer's viewed marks (vscode/viewedMarks.ts). */
+  viewed?: ViewedView;
 }
 
 export interface TaskViewSection {

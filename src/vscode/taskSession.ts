@@ -23,6 +23,8 @@ export interface EditorActions {
   act(action: ActionMethod, suggestion?: string): Promise<ActionResult>;
   /** Opens the log of the verifier run behind a results column (the verifier feature). */
   openRunLog?(column: string, testId?: string): Promise<ReplyOf<RequestMap, 'openRunLog'>>;
+  /** Marks a column, or one of its files, viewed (the viewed marks, vscode/viewedMarks.ts). */
+  setViewed?(column: string, path: string | undefined, viewed: boolean): Promise<ReplyOf<RequestMap, 'setViewed'>>;
   /** Opens a probe's patch as a native diff (the probes feature). */
   openProbeDiff?(report: RequestParams<'openProbeDiff'>['report'], id: string): Promise<ReplyOf<RequestMap, 'openProbeDiff'>>;
 }
@@ -265,6 +267,7 @@ export class TaskSession {
       return { cancelled: true };
     },
     openDiff: (p) => this.o.actions.openDiff(p.column, p.path),
+    setViewed: (p) => (this.o.actions.setViewed ? this.o.actions.setViewed(p.column, p.path, p.viewed) : Promise.resolve({ ok: false, message: 'Viewed marks are not available in this window.' })),
     compareColumns: (p) => this.o.actions.compareColumns(p.left, p.right, p.path),
     openTest: (p) => this.o.actions.openTest(p.testId),
     openPatch: (p) => this.o.actions.openPatch(p.column),

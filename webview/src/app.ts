@@ -374,6 +374,10 @@ export class App {
       compareColumns: (left, right, path) => this.ask('compareColumns', { left, right, path }, (r) => (r.opened ? `Comparing ${oneLine(path, 120)}.` : (r.message ?? 'Could not compare.'))),
       openTest: (testId) => this.ask('openTest', { testId }, (r) => (r.opened ? 'Opened the test patch.' : (r.message ?? 'Test not found in the test patch.'))),
       openPatch: (column) => this.ask('openPatch', { column }, (r) => (r.opened ? 'Opened the patch.' : 'Could not open the patch.')),
+      setViewed: (column, path, viewed) =>
+        this.ask('setViewed', { column, ...(path !== undefined ? { path } : {}), viewed }, (r) =>
+          r.ok ? `${path !== undefined ? oneLine(path, 120) : column} marked ${viewed ? 'viewed' : 'not viewed'}.` : (r.message ?? 'Could not mark it.'),
+        ),
       showTest: (testId) => {
         this.showSpecsTab('tests');
         this.taskViews().tests.focus(testId, () => this.specsContent);
@@ -417,7 +421,7 @@ export class App {
     return this.ctx;
   }
 
-  private ask<M extends 'openDiff' | 'compareColumns' | 'openTest' | 'openPatch'>(
+  private ask<M extends 'openDiff' | 'compareColumns' | 'openTest' | 'openPatch' | 'setViewed'>(
     method: M,
     params: RequestParams<M>,
     describe: (r: RequestResult<M>) => string,

@@ -10,7 +10,7 @@ import { repeat } from 'lit-html/directives/repeat.js';
 import type { ColumnView, FileChangeView } from '../../../src/protocol/messages';
 import type { Ctx } from '../context';
 import { formatCost, oneLine } from '../text';
-import { vsBadge, vsButton, vsSelect } from '../ui/controls';
+import { vsBadge, vsButton, vsCheckbox, vsSelect } from '../ui/controls';
 import { uniqueKeys } from '../ui/template';
 import type { CompactMode } from '../state';
 import './layout.css';
@@ -168,6 +168,10 @@ export class ColumnsView {
     const selected = this.ctx.state().selectedFile[c.id] ?? c.files[0]?.path;
     const all = this.allFiles.has(c.id);
     const files = all ? c.files : c.files.slice(0, FIRST_FILES);
+    const viewed = this.ctx.model().viewed;
+    const viewedCol = viewed?.columns.includes(c.id) ?? false;
+    const viewedPaths = new Set(viewed?.files.filter((f) => f.column === c.id).map((f) => f.path));
+    const viewedFiles = c.files.filter((f) => viewedPaths.has(f.path)).length;
     return html`<div class=${active ? 'column active' : 'column'} data-testid=${`column-${c.id}`} data-column=${c.id}>
       <div
         class="column-head"
@@ -189,13 +193,15 @@ export class ColumnsView {
             >${`\u2212${dels}`}</span
           ></div>
       </div>
-      <div class="column-actions">${vsButton('Patch', () => this.ctx.actions.openPatch(c.id), { secondary: true, testid: 'open-patch', title: 'Open the whole patch as text' })}</div>
+      <div class="column-actions">${vsButton('Patch', () => this.ctx.actions.openPatch(c.id), { secondary: true, testid: 'open-patch', title: 'Open the whole patch as text' })}${c.files.length > 0
+          ? vsCheckbox(`Viewed${viewedFiles > 0 && !viewedCol ? ` (${viewedFiles}/${c.files.length} files)` : ''}`, viewedCol, 'column-viewed', (on) => this.ctx.actions.setViewed(c.id, undefined, on))
+          : nothing}</div>
       ${c.patchError ? html`<div class="error small" data-testid="patch-error">${oneLine(c.patchError, 500)}</div>` : nothing}
       <div class="files" role="list">
         ${repeat(
           files,
           uniqueKeys(files, (f) => f.path),
-          (f) => this.fileRow(c, f, compareWith, f.path === selected),
+          (f) => this.fileRow(c, f, compareWith, f.path === selected, viewedPaths.has(f.path)),
         )}${c.files.length > files.length
           ? html`<button
               class="link-button"
@@ -211,7 +217,7 @@ export class ColumnsView {
     </div>`;
   }
 
-  private fileRow(c: ColumnView, f: FileChangeView, compareWith: string | undefined, selected: boolean): TemplateResult {
+  private fileRow(c: ColumnView, f: FileChangeView, compareWith: string | undefined, selected: boolean, viewed: boolean): TemplateResult {
     const open = (): void => {
       this.ctx.actions.selectFile(c.id, f.path);
       this.ctx.actions.openDiff(c.id, f.path);
@@ -219,8 +225,9 @@ export class ColumnsView {
     const other = compareWith !== undefined && compareWith !== c.id ? this.ctx.model().columns.find((x) => x.id === compareWith) : undefined;
     // The status letter is drawn by CSS from data-status: one element less per row.
     return html`<div
-      class=${`file-row st-${f.status}${selected ? ' selected' : ''}`}
+      class=${`file-row st-${f.status}${selected ? ' selected' : ''}${viewed ? ' viewed' : ''}`}
       data-testid="file-row"
+      data-viewed=${viewed ? 'true' : 'false'}
       data-column=${c.id}
       data-path=${f.path}
       data-status=${STATUS_LETTER[f.status] ?? '?'}
@@ -236,7 +243,17 @@ export class ColumnsView {
         }
       }}
     >
-      <span class="file-path">${oneLine(f.path, 300)}</span><span class="adds">${`+${f.additions}`}</span><span class="dels">${`\u2212${f.deletions}`}</span>${compareWith !== undefined &&
+      <input
+        type="checkbox"
+        class="file-viewed"
+        data-testid="file-viewed"
+        .checked=${viewed}
+        title=${viewed ? 'Viewed: untick to mark it not viewed' : 'Mark this file as viewed'}
+        aria-label=${oneLine(`${f.path} viewed`, 200)}
+        @click=${(e: Event) => e.stopPropagation()}
+        @keydown=${(e: Event) => e.stopPropagation()}
+        @change=${(e: Event) => this.ctx.actions.setViewed(c.id, f.path, (e.currentTarget as HTMLInputElement).checked)}
+      /><span class="file-path">${oneLine(f.path, 300)}</span><span class="adds">${`+${f.additions}`}</span><span class="dels">${`\u2212${f.deletions}`}</span>${compareWith !== undefined &&
       compareWith !== c.id
         ? html`<button
             class="icon-button"
