@@ -1,5 +1,6 @@
 // The virtualized step list of one trajectory: fixed-height rows, only the visible ones (plus a few) in the DOM,
-// pages of steps fetched from the host as the list scrolls and cached per trajectory and filter.
+// pages of steps fetched from the host as the list scrolls and cached per trajectory and filter. The rows of one turn
+// (StepView.turn) are drawn as one card: each row knows from its neighbours whether it opens or closes the card.
 import type { StepKindView, StepView } from '../../../src/protocol/messages';
 import type { Ctx } from '../context';
 import { el, setText, toggleClass } from '../dom';
@@ -7,6 +8,7 @@ import { PagedCache } from '../stepPages';
 import { formatCost, formatCount, oneLine } from '../text';
 import { pagesFor, revealScrollTop, visibleRange, type Range } from '../virtual';
 import { errorText } from '../text';
+import { turnOf } from './stepDetail';
 
 export const ROW_HEIGHT = 22;
 const OVERSCAN = 8;
@@ -37,6 +39,8 @@ export interface ListCallbacks {
 
 interface Row {
   root: HTMLElement;
+  /** The turn's number, on the first row of its card. */
+  turn: HTMLElement;
   num: HTMLElement;
   kind: HTMLElement;
   preview: HTMLElement;
@@ -61,6 +65,7 @@ export class StepList {
   private cache: PagedCache<StepView> | undefined;
   private selectedStep: number | undefined;
   private selectedPosition: number | undefined;
+  private selectedTurn: number | undefined;
   private viewportHeight = 0;
   private frame = 0;
   private range: Range = { start: 0, end: 0 };
@@ -212,6 +217,7 @@ export class StepList {
     else if (source) this.setEmpty('');
     this.range = source ? visibleRange(this.element.scrollTop, this.viewportHeight || 400, ROW_HEIGHT, total, OVERSCAN) : { start: 0, end: 0 };
     const need = this.range.end - this.range.start;
+    this.selectedTurn = cache ? this.turnOfSelection(cache) : undefined;
     while (this.rows.length < need) this.rows.push(this.makeRow());
     for (let i = 0; i < this.rows.length; i++) {
       const row = this.rows[i]!;
@@ -276,14 +282,27 @@ export class StepList {
     this.waiters = [];
   }
 
+  /** The selected step's turn, when its row is at hand (its card is outlined). */
+  private turnOfSelection(cache: PagedCache<StepView>): number | undefined {
+    if (this.selectedStep === undefined) return undefined;
+    const at = this.selectedPosition !== undefined ? cache.get(this.selectedPosition) : undefined;
+    if (at?.index === this.selectedStep) return turnOf(at);
+    for (let p = this.range.start; p < this.range.end; p++) {
+      const s = cache.get(p);
+      if (s?.index === this.selectedStep) return turnOf(s);
+    }
+    return undefined;
+  }
+
   private makeRow(): Row {
+    const turn = el('span', { class: 'step-turn' });
     const num = el('span', { class: 'step-num' });
     const kind = el('span', { class: 'step-kind' });
     const preview = el('span', { class: 'step-preview' });
     const meta = el('span', { class: 'step-meta' });
-    const root = el('div', { class: 'step-row', testid: 'step-row', role: 'option' }, num, kind, preview, meta);
+    const root = el('div', { class: 'step-row', testid: 'step-row', role: 'option' }, turn, num, kind, preview, meta);
     this.spacer.append(root);
-    return { root, num, kind, preview, meta, position: -1 };
+    return { root, turn, num, kind, preview, meta, position: -1 };
   }
 
   private fill(row: Row, position: number, source: ListSource, cache: PagedCache<StepView>): void {
@@ -293,7 +312,9 @@ export class StepList {
     const s = cache.get(position);
     if (!s) {
       delete row.root.dataset.step;
+      delete row.root.dataset.turn;
       row.root.className = 'step-row loading';
+      setText(row.turn, '');
       setText(row.num, String(position + 1));
       setText(row.kind, '');
       setText(row.preview, '\u2026');
@@ -306,7 +327,17 @@ export class StepList {
     }
     const hits = this.cb.hitState(source.column, s.index);
     row.root.dataset.step = String(s.index);
-    row.root.className = `step-row kind-${s.kind}`;
+    // A card is the run of neighbouring rows with the same turn (a kind filter may split a turn into two cards). A
+    // neighbour not loaded yet counts as another turn until its page arrives and the rows are drawn again.
+    const turn = turnOf(s);
+    const first = turn !== undefined && (position === 0 || turnOf(cache.get(position - 1)) !== turn);
+    const last = turn !== undefined && turnOf(cache.get(position + 1)) !== turn;
+    let cls = `step-row kind-${s.kind}`;
+    if (turn !== undefined) cls += ` turn-card${first ? ' turn-first' : ''}${last ? ' turn-last' : ''}${turn === this.selectedTurn ? ' turn-selected' : ''}`;
+    row.root.className = cls;
+    if (turn !== undefined) row.root.dataset.turn = String(turn);
+    else delete row.root.dataset.turn;
+    setText(row.turn, first ? `T${turn}` : '');
     toggleClass(row.root, 'selected', s.index === this.selectedStep);
     toggleClass(row.root, 'has-hit', hits.count > 0);
     toggleClass(row.root, 'current-hit', hits.current);
@@ -331,7 +362,7 @@ export class StepList {
       row.cite.hidden = target === undefined;
       if (target !== undefined) row.cite.title = `Link step ${s.index} as evidence on ${oneLine(target, 120)}`;
     }
-    row.root.title = `Step ${s.index} · ${s.kind} · ${formatCount(s.length)} characters, ${s.lines} lines`;
+    row.root.title = `Step ${s.index} · ${s.kind}${turn !== undefined ? ` · turn ${turn}` : ''} · ${formatCount(s.length)} characters, ${s.lines} lines`;
   }
 
   private onClick(e: MouseEvent): void {
