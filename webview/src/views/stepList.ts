@@ -39,8 +39,6 @@ export interface ListCallbacks {
 
 interface Row {
   root: HTMLElement;
-  /** The turn's number, on the first row of its card. */
-  turn: HTMLElement;
   num: HTMLElement;
   kind: HTMLElement;
   preview: HTMLElement;
@@ -295,14 +293,13 @@ export class StepList {
   }
 
   private makeRow(): Row {
-    const turn = el('span', { class: 'step-turn' });
     const num = el('span', { class: 'step-num' });
     const kind = el('span', { class: 'step-kind' });
     const preview = el('span', { class: 'step-preview' });
     const meta = el('span', { class: 'step-meta' });
-    const root = el('div', { class: 'step-row', testid: 'step-row', role: 'option' }, turn, num, kind, preview, meta);
+    const root = el('div', { class: 'step-row', testid: 'step-row', role: 'option' }, num, kind, preview, meta);
     this.spacer.append(root);
-    return { root, turn, num, kind, preview, meta, position: -1 };
+    return { root, num, kind, preview, meta, position: -1 };
   }
 
   private fill(row: Row, position: number, source: ListSource, cache: PagedCache<StepView>): void {
@@ -313,8 +310,8 @@ export class StepList {
     if (!s) {
       delete row.root.dataset.step;
       delete row.root.dataset.turn;
+      delete row.root.dataset.turnLabel;
       row.root.className = 'step-row loading';
-      setText(row.turn, '');
       setText(row.num, String(position + 1));
       setText(row.kind, '');
       setText(row.preview, '\u2026');
@@ -337,7 +334,10 @@ export class StepList {
     row.root.className = cls;
     if (turn !== undefined) row.root.dataset.turn = String(turn);
     else delete row.root.dataset.turn;
-    setText(row.turn, first ? `T${turn}` : '');
+    // The number is drawn by turns.css from this attribute (a ::before), not an element: every row's element counts
+    // against the DOM budget, and the number is plain digits.
+    if (first) row.root.dataset.turnLabel = `T${turn}`;
+    else delete row.root.dataset.turnLabel;
     toggleClass(row.root, 'selected', s.index === this.selectedStep);
     toggleClass(row.root, 'has-hit', hits.count > 0);
     toggleClass(row.root, 'current-hit', hits.current);
