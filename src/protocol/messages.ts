@@ -651,6 +651,12 @@ export type StepKindView = 'system' | 'user' | 'thought' | 'action' | 'observati
 export interface StepView {
   index: number;
   kind: StepKindView;
+  /**
+   * The assistant turn this step belongs to, numbered from 1 over the whole trajectory (a thought, its action or tool
+   * calls, and the observations or tool results answering them); absent for a step that stands alone (system, user,
+   * submission, an observation nothing asked for). Optional: a host that does not send it shows plain rows.
+   */
+  turn?: number;
   /** At most STEP_PREVIEW_CHARS characters of the text, control characters and ANSI escapes removed. */
   preview: string;
   /** Full length of the text in characters. */

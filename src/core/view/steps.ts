@@ -3,6 +3,7 @@ import type { TrajectoryStep } from '../model';
 import { MAX_STEP_PAGE, MAX_TEXT_SLICE, STEP_PREVIEW_CHARS } from '../../protocol/messages';
 import type { StepKindView, StepView } from '../../protocol/messages';
 import { cleanText, countLines, jsonBytes, truncate } from './text';
+import { turnsOf } from './turns';
 
 /** Longest tool-call argument text sent in a page; the search looks in the whole arguments. */
 export const TOOL_ARGS_PREVIEW_CHARS = 2000;
@@ -39,10 +40,12 @@ export function prepareStep(step: TrajectoryStep): PreparedStep {
   };
 }
 
-export function stepView(s: PreparedStep): StepView {
+/** The step as a page sends it; `turn` is its turn in the whole trajectory (turns.ts), absent when it stands alone. */
+export function stepView(s: PreparedStep, turn?: number): StepView {
   return {
     index: s.index,
     kind: s.kind,
+    ...(turn !== undefined ? { turn } : {}),
     preview: truncate(s.text, STEP_PREVIEW_CHARS),
     length: s.text.length,
     lines: s.lines,
@@ -56,8 +59,12 @@ export function stepView(s: PreparedStep): StepView {
 /** The prepared steps of one trajectory, with the filtered index lists memoised per kind set. */
 export class StepIndex {
   private readonly filtered = new Map<string, number[]>();
+  /** The turn of each step (by position), over the whole trajectory, so a kind filter does not renumber them. */
+  readonly turns: ReadonlyArray<number | undefined>;
 
-  constructor(readonly steps: readonly PreparedStep[]) {}
+  constructor(readonly steps: readonly PreparedStep[]) {
+    this.turns = turnsOf(steps.map((s) => s.kind));
+  }
 
   /** Positions (into `steps`) of the steps of the given kinds; all steps when `kinds` is empty or absent. */
   positions(kinds?: readonly StepKindView[]): readonly number[] | undefined {
@@ -87,8 +94,8 @@ export class StepIndex {
     const out: StepView[] = [];
     let budget = STEP_PAGE_BUDGET;
     for (let k = start; k < total && out.length < n; k++) {
-      const s = this.steps[pos ? (pos[k] as number) : k] as PreparedStep;
-      const v = stepView(s);
+      const at = pos ? (pos[k] as number) : k;
+      const v = stepView(this.steps[at] as PreparedStep, this.turns[at]);
       const size = jsonBytes(v);
       if (out.length > 0 && size > budget) break;
       budget -= size;

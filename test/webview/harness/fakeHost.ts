@@ -8,6 +8,7 @@ import { MAX_STEP_PAGE, MAX_TEXT_SLICE, STEP_PREVIEW_CHARS } from '../../../src/
 import type { ActionResult, EvidenceLinkView, HostToWebview, ParamsOf, ReplyOf, RequestMap, RequestMethod, SearchHit, TaskViewModel, StepKindView, StepView, ViewCommand, WebviewState, WebviewToHost } from '../../../src/protocol/messages';
 import { validateWebviewMessage } from '../../../src/protocol/validate';
 import { searchParts } from '../../../src/core/view/search';
+import { turnsOf } from '../../../src/core/view/turns';
 import { fixtureByName, type Fixture, type FullStep } from './fixtures';
 import { repairFixture } from './repairFixtures';
 
@@ -124,9 +125,23 @@ function lines(column: string, i: number, text: string): number {
   return n;
 }
 
+/** Each column's turns, by the real host's grouping, computed once from the kinds (cheap, even for 10,000 steps). */
+const turnLists = new Map<string, Array<number | undefined>>();
+function turnOf(column: string, i: number): number | undefined {
+  let list = turnLists.get(column);
+  if (!list) {
+    const t = fixture.trajectories[column];
+    list = turnsOf(Array.from({ length: t?.count ?? 0 }, (_, k) => t!.step(k).kind));
+    turnLists.set(column, list);
+  }
+  return list[i];
+}
+
 /** Deliberately NOT stripped of ANSI and control characters: the webview must cope on its own. */
 function view(column: string, i: number, s: FullStep): StepView {
   const v: StepView = { index: i, kind: s.kind, preview: s.text.slice(0, STEP_PREVIEW_CHARS), length: s.text.length, lines: lines(column, i, s.text) };
+  const turn = turnOf(column, i);
+  if (turn !== undefined) v.turn = turn;
   if (s.toolCalls) v.toolCalls = s.toolCalls;
   if (s.costUsd !== undefined) v.costUsd = s.costUsd;
   if (s.edits) v.edits = s.edits;

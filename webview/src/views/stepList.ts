@@ -1,5 +1,6 @@
 // The virtualized step list of one trajectory: fixed-height rows, only the visible ones (plus a few) in the DOM,
-// pages of steps fetched from the host as the list scrolls and cached per trajectory and filter.
+// pages of steps fetched from the host as the list scrolls and cached per trajectory and filter. The rows of one turn
+// (StepView.turn) are drawn as one card: each row knows from its neighbours whether it opens or closes the card.
 import type { StepKindView, StepView } from '../../../src/protocol/messages';
 import type { Ctx } from '../context';
 import { el, setText, toggleClass } from '../dom';
@@ -7,6 +8,7 @@ import { PagedCache } from '../stepPages';
 import { formatCost, formatCount, oneLine } from '../text';
 import { pagesFor, revealScrollTop, visibleRange, type Range } from '../virtual';
 import { errorText } from '../text';
+import { turnOf } from './stepDetail';
 
 export const ROW_HEIGHT = 22;
 const OVERSCAN = 8;
@@ -61,6 +63,7 @@ export class StepList {
   private cache: PagedCache<StepView> | undefined;
   private selectedStep: number | undefined;
   private selectedPosition: number | undefined;
+  private selectedTurn: number | undefined;
   private viewportHeight = 0;
   private frame = 0;
   private range: Range = { start: 0, end: 0 };
@@ -212,6 +215,7 @@ export class StepList {
     else if (source) this.setEmpty('');
     this.range = source ? visibleRange(this.element.scrollTop, this.viewportHeight || 400, ROW_HEIGHT, total, OVERSCAN) : { start: 0, end: 0 };
     const need = this.range.end - this.range.start;
+    this.selectedTurn = cache ? this.turnOfSelection(cache) : undefined;
     while (this.rows.length < need) this.rows.push(this.makeRow());
     for (let i = 0; i < this.rows.length; i++) {
       const row = this.rows[i]!;
@@ -276,6 +280,18 @@ export class StepList {
     this.waiters = [];
   }
 
+  /** The selected step's turn, when its row is at hand (its card is outlined). */
+  private turnOfSelection(cache: PagedCache<StepView>): number | undefined {
+    if (this.selectedStep === undefined) return undefined;
+    const at = this.selectedPosition !== undefined ? cache.get(this.selectedPosition) : undefined;
+    if (at?.index === this.selectedStep) return turnOf(at);
+    for (let p = this.range.start; p < this.range.end; p++) {
+      const s = cache.get(p);
+      if (s?.index === this.selectedStep) return turnOf(s);
+    }
+    return undefined;
+  }
+
   private makeRow(): Row {
     const num = el('span', { class: 'step-num' });
     const kind = el('span', { class: 'step-kind' });
@@ -293,6 +309,8 @@ export class StepList {
     const s = cache.get(position);
     if (!s) {
       delete row.root.dataset.step;
+      delete row.root.dataset.turn;
+      delete row.root.dataset.turnLabel;
       row.root.className = 'step-row loading';
       setText(row.num, String(position + 1));
       setText(row.kind, '');
@@ -306,7 +324,20 @@ export class StepList {
     }
     const hits = this.cb.hitState(source.column, s.index);
     row.root.dataset.step = String(s.index);
-    row.root.className = `step-row kind-${s.kind}`;
+    // A card is the run of neighbouring rows with the same turn (a kind filter may split a turn into two cards). A
+    // neighbour not loaded yet counts as another turn until its page arrives and the rows are drawn again.
+    const turn = turnOf(s);
+    const first = turn !== undefined && (position === 0 || turnOf(cache.get(position - 1)) !== turn);
+    const last = turn !== undefined && turnOf(cache.get(position + 1)) !== turn;
+    let cls = `step-row kind-${s.kind}`;
+    if (turn !== undefined) cls += ` turn-card${first ? ' turn-first' : ''}${last ? ' turn-last' : ''}${turn === this.selectedTurn ? ' turn-selected' : ''}`;
+    row.root.className = cls;
+    if (turn !== undefined) row.root.dataset.turn = String(turn);
+    else delete row.root.dataset.turn;
+    // The number is drawn by turns.css from this attribute (a ::before), not an element: every row's element counts
+    // against the DOM budget, and the number is plain digits.
+    if (first) row.root.dataset.turnLabel = `T${turn}`;
+    else delete row.root.dataset.turnLabel;
     toggleClass(row.root, 'selected', s.index === this.selectedStep);
     toggleClass(row.root, 'has-hit', hits.count > 0);
     toggleClass(row.root, 'current-hit', hits.current);
@@ -331,7 +362,7 @@ export class StepList {
       row.cite.hidden = target === undefined;
       if (target !== undefined) row.cite.title = `Link step ${s.index} as evidence on ${oneLine(target, 120)}`;
     }
-    row.root.title = `Step ${s.index} · ${s.kind} · ${formatCount(s.length)} characters, ${s.lines} lines`;
+    row.root.title = `Step ${s.index} · ${s.kind}${turn !== undefined ? ` · turn ${turn}` : ''} · ${formatCount(s.length)} characters, ${s.lines} lines`;
   }
 
   private onClick(e: MouseEvent): void {

@@ -1,6 +1,8 @@
 // The trajectories region: a tab per column, step-kind filters, the search over all attempts, the virtualized step
 // list of the active column and the selected step in full below it. The tabs, the summary line and the filters are
-// lit-html templates patched on every update; the list keeps its rows and patches their text (stepList.ts).
+// lit-html templates patched on every update; the list keeps its rows and patches their text (stepList.ts). The rows
+// of one turn are drawn as one card, and the detail shows the selected step's whole turn; its button lets it take the
+// whole region (the list and the controls above it hidden) until pressed again or Escape.
 import type { ColumnView, HostToWebview, SearchHit, StepView } from '../../../src/protocol/messages';
 import type { Ctx } from '../context';
 import { html, nothing, render, type TemplateResult } from 'lit-html';
@@ -15,6 +17,12 @@ import { SearchBar } from './searchBar';
 import { StepDetail } from './stepDetail';
 import { StepList } from './stepList';
 import { errorText } from '../text';
+import './turns.css';
+
+/** Steps asked for on each side of a selected step to find the rest of its turn; a longer turn asks again. */
+const TURN_WINDOW = 12;
+/** Most steps of one turn the detail shows (a run of a thousand parallel tool calls is for the list). */
+const MAX_TURN_STEPS = 200;
 
 /** The pause in typing that starts a search (Enter starts it at once); a newer query cancels an older search. */
 const SEARCH_DEBOUNCE_MS = 120;
@@ -38,6 +46,17 @@ export class TrajectoryView {
   private jumpToken = 0;
   /** Bumped by every explicit selection, so a slow restore of the saved selection cannot override it. */
   private selectSeq = 0;
+  private readonly split: HTMLElement;
+  private readonly detailPane: HTMLElement;
+  /** Holds the detail pane while it takes the full height. */
+  private readonly fullHost = el('div', { class: 'detail-full-host', testid: 'detail-full-host' });
+  private full = false;
+  private readonly onDocKey = (e: KeyboardEvent) => {
+    if (e.key === 'Escape' && this.full && !e.defaultPrevented) {
+      e.preventDefault();
+      this.setFull(false);
+    }
+  };
 
   constructor(private readonly ctx: Ctx) {
     this.search = new SearchResults(ctx.model().columns.map((c) => c.id));
@@ -52,7 +71,11 @@ export class TrajectoryView {
       citeTarget: () => this.ctx.actions.citeTarget(),
       onCite: (column, step) => this.ctx.actions.citeStep(column, step),
     });
-    this.detail = new StepDetail(ctx);
+    this.detail = new StepDetail(ctx, {
+      turnSteps: (column, step) => this.turnSteps(column, step),
+      onPick: (column, step) => this.showStep(column, step),
+      onToggleFull: () => this.setFull(!this.full),
+    });
     const s = ctx.state();
     this.bar = new SearchBar(s, {
       onInput: (pattern) => {
@@ -68,14 +91,68 @@ export class TrajectoryView {
       onNext: () => this.nextHit(),
       onPrevious: () => this.previousHit(),
     });
-    const body = split('horizontal', el('div', { class: 'pane list-pane' }, this.list.element), el('div', { class: 'pane detail-pane' }, this.detail.element), {
+    this.detailPane = el('div', { class: 'pane detail-pane', testid: 'detail-pane' }, this.detail.element);
+    const body = split('horizontal', el('div', { class: 'pane list-pane' }, this.list.element), this.detailPane, {
       testid: 'split-steps',
       position: s.splits.steps ?? 60,
       minStart: '60px',
       minEnd: '40px',
       onResize: (p) => this.ctx.setState({ splits: { ...this.ctx.state().splits, steps: p } }),
     });
-    this.element.append(this.tabsHost, this.info, this.filters, this.bar.element, body);
+    this.split = body;
+    this.fullHost.hidden = true;
+    this.element.append(this.tabsHost, this.info, this.filters, this.bar.element, body, this.fullHost);
+    document.addEventListener('keydown', this.onDocKey);
+  }
+
+  /**
+   * The detail takes the whole region (on) or goes back under the list. The pane moves out of the split layout rather
+   * than the handle to 0%, which its minimum sizes would refuse; the list keeps its rows, scroll and caches.
+   */
+  setFull(on: boolean): void {
+    if (on === this.full) return;
+    this.full = on;
+    this.element.classList.toggle('detail-full', on);
+    if (on) this.fullHost.append(this.detailPane);
+    else this.split.append(this.detailPane);
+    this.fullHost.hidden = !on;
+    this.detail.setFull(on);
+    // Moving the pane took the focus off its button: give it back, so Escape and Space work from there.
+    this.detail.focusToggle();
+    if (!on) this.list.refresh();
+  }
+
+  /** The steps of `step`'s turn, in order, from the host's unfiltered list (a kind filter hides none of them). */
+  private async turnSteps(column: string, step: StepView): Promise<StepView[]> {
+    const turn = step.turn;
+    if (turn === undefined) return [step];
+    const { position } = await this.ctx.host.request('locateStep', { column, step: step.index });
+    if (!Number.isInteger(position) || position < 0) return [step];
+    let from = Math.max(0, position - TURN_WINDOW);
+    let r = await this.ctx.host.request('getSteps', { column, start: from, count: position - from + TURN_WINDOW + 1 });
+    let steps = Array.isArray(r.steps) ? r.steps : [];
+    // A turn longer than the window: widen it on the side where the turn goes on, up to MAX_TURN_STEPS.
+    while (steps.length > 0 && steps.length < MAX_TURN_STEPS) {
+      const earlier = from > 0 && steps[0]?.turn === turn;
+      const later = steps.at(-1)?.turn === turn && from + steps.length < r.total;
+      if (!earlier && !later) break;
+      const start = earlier ? Math.max(0, from - TURN_WINDOW * 4) : from + steps.length;
+      const count = earlier ? from - start : TURN_WINDOW * 4;
+      r = await this.ctx.host.request('getSteps', { column, start, count });
+      const more = Array.isArray(r.steps) ? r.steps : [];
+      if (more.length === 0) break;
+      if (earlier) {
+        steps = [...more, ...steps];
+        from = start;
+      } else steps = [...steps, ...more];
+    }
+    const at = steps.findIndex((s) => s.index === step.index);
+    if (at < 0) return [step];
+    let a = at;
+    let b = at;
+    while (a > 0 && steps[a - 1]?.turn === turn && b - a + 1 < MAX_TURN_STEPS) a--;
+    while (b + 1 < steps.length && steps[b + 1]?.turn === turn && b - a + 1 < MAX_TURN_STEPS) b++;
+    return steps.slice(a, b + 1);
   }
 
   /** Patches the tabs and filters from the model; keeps the list, its caches and the search. */
@@ -148,6 +225,7 @@ export class TrajectoryView {
 
   /** Stops what this view has pending (the panel moved to another task). */
   dispose(): void {
+    document.removeEventListener('keydown', this.onDocKey);
     clearTimeout(this.searchTimer);
     if (this.search.status === 'running') this.ctx.host.request('cancelSearch', { searchId: this.search.searchId }).catch(() => undefined);
     this.search.clear();
@@ -185,6 +263,7 @@ export class TrajectoryView {
   }
 
   focusSearch(): void {
+    this.setFull(false);
     this.bar.field.focus();
   }
 
