@@ -52,6 +52,8 @@ export interface SpecWeaveApi {
   solver: SolverController;
   /** Gutter comments that cite diff hunks and log lines, and show the recorded citations there. */
   citations: Citations;
+  /** The curator's viewed marks on attempts and files. */
+  viewed: ViewedMarks;
 }
 
 export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
@@ -188,7 +190,7 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
     })().catch((e: unknown) => log.error(`opening the dataset failed: ${errorText(e)}`));
   });
   log.info(`SpecWeave activated (workspace ${vscode.workspace.isTrusted ? 'trusted' : 'in Restricted Mode'}); commands: ${COMMAND_TABLE.length}`);
-  return { dataset, owner, activeTask, tree, panels, diffs, requireTrust, repair, verifier, curation, probes, solver, citations };
+  return { dataset, owner, activeTask, tree, panels, diffs, requireTrust, repair, verifier, curation, probes, solver, citations, viewed };
 }
 
 export function deactivate(): void {}

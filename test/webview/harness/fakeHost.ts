@@ -278,6 +278,21 @@ const answers: { [M in RequestMethod]?: (p: ParamsOf<RequestMap, M>) => ReplyOf<
   compareColumns: () => ({ opened: true }),
   openTest: () => ({ opened: true }),
   openPatch: () => ({ opened: true }),
+  // As the real host's viewed marks: the mark is kept and the page gets an update with it.
+  setViewed: (p) => {
+    const v = fixture.model.viewed ?? { columns: [], files: [] };
+    const files = v.files.filter((f) => !(f.column === p.column && f.path === p.path));
+    const columns = v.columns.filter((c) => !(p.path === undefined && c === p.column));
+    if (p.viewed) {
+      if (p.path === undefined) columns.push(p.column);
+      else files.push({ column: p.column, path: p.path });
+    }
+    later(() => {
+      fixture.model = { ...fixture.model, viewed: { columns, files }, revision: fixture.model.revision + 1 };
+      send({ type: 'update', model: fixture.model });
+    });
+    return { ok: true };
+  },
   openRunLog: (p) => ({ opened: true, line: 12, message: `Opened the log of ${p.column} at ${p.testId ?? 'the top'} (line 12).` }),
   openProbeDiff: (p) => (p.id === 'refused' ? { opened: false, message: 'Cannot show the diff of refused: no patch.' } : { opened: true }),
   nextTask: ran,
