@@ -4,7 +4,7 @@
 // (a curator's own reading progress, not a judgment: the review log does not hold it).
 //
 // Owns: the marks. The task view gets them through its section (`viewed`), the tree asks `isViewed`.
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import { readDatasetText } from '../adapters/fs/datasetLoader';
 import type { CandidateTask } from '../core/model';
 import { viewedFingerprint } from '../core/view/viewed';
