@@ -254,7 +254,9 @@ export class Citations implements vscode.Disposable {
     });
     for (const g of byRange.values()) {
       const bodies = g.labels.map((l) => labelText(l.label, l.attempt, l.spec, l.outcome));
-      const thread = this.controller.createCommentThread(doc.uri, new vscode.Range(g.range.from, 0, g.range.to, 0), bodies.map((b, i) => comment(b, (g.labels[i] as { label: LabelView }).label.curator)));
+      // On the first line of what it cites: a thread shows below its range's last line, which for a long hunk is
+      // off screen from where the hunk starts.
+      const thread = this.controller.createCommentThread(doc.uri, new vscode.Range(g.range.from, 0, g.range.from, 0), bodies.map((b, i) => comment(b, (g.labels[i] as { label: LabelView }).label.curator)));
       thread.label = `Cited by ${g.labels.length} label${g.labels.length === 1 ? '' : 's'}`;
       thread.canReply = false;
       thread.contextValue = RECORDED;
