@@ -109,12 +109,10 @@ describe('citing evidence where it lives', { timeout: 300_000 }, () => {
     assert.ok(wb);
     const { page } = wb;
     await view.locator('[data-testid="verdict-violated"]').click();
-    const start = Date.now();
-    let label: LoggedEvent | undefined;
     // The label is on disk once the grid shows it as yours; then the log has it.
     await view.locator(`[data-testid="review-cell"][data-attempt="${ATTEMPT}"][data-mine="violated"]`).first().waitFor({ timeout: 20_000 });
-    label = labels(dataset).find((e) => e.payload.attempt === ATTEMPT && e.payload.verdict === 'violated');
-    assert.ok(label, `a label in curation/events.jsonl within ${Date.now() - start} ms`);
+    const label = labels(dataset).find((e) => e.payload.attempt === ATTEMPT && e.payload.verdict === 'violated');
+    assert.ok(label, 'a label in curation/events.jsonl');
     assert.equal(label.curator, CURATOR);
     assert.equal(label.payload.note, 'rounds instead of truncating');
     assert.ok(
