@@ -1120,8 +1120,11 @@ export interface CurationRequestMap {
   openTask: { params: { taskId: string }; result: { opened: boolean } };
   /** Shows settled disagreements too (adjudication view). */
   showSettled: { params: { show: boolean }; result: { shown: boolean } };
-  /** A row or bar of the statistics was clicked: the Candidates list shows those tasks (by status or spec category). */
-  filterCandidates: { params: { statuses?: TaskStatusView[]; categories?: string[] }; result: { filtered: boolean } };
+  /**
+   * A row or bar of the statistics was clicked: the Candidates list shows those tasks (by status, spec category,
+   * solver model, or the solve-rate band's mixed success).
+   */
+  filterCandidates: { params: { statuses?: TaskStatusView[]; categories?: string[]; models?: string[]; mixedSuccess?: boolean }; result: { filtered: boolean } };
 }
 
 export type CurationRequestMethod = keyof CurationRequestMap;

@@ -224,7 +224,9 @@ const curationChecks: Record<CurationRequestMethod, (p: Obj) => string | undefin
     const list = (v: unknown, ok: (x: unknown) => boolean): boolean => v === undefined || (Array.isArray(v) && v.length <= 50 && v.every(ok));
     if (!list(p.statuses, (x) => isTaskStatusView(x))) return 'filterCandidates: statuses must be task statuses';
     if (!list(p.categories, (x) => isStr(x, 200))) return 'filterCandidates: categories must be short texts';
-    return p.statuses === undefined && p.categories === undefined ? 'filterCandidates needs statuses or categories' : undefined;
+    if (!list(p.models, (x) => isStr(x, 300))) return 'filterCandidates: models must be short texts';
+    if (p.mixedSuccess !== undefined && p.mixedSuccess !== true) return 'filterCandidates: mixedSuccess must be true when given';
+    return p.statuses === undefined && p.categories === undefined && p.models === undefined && p.mixedSuccess === undefined ? 'filterCandidates needs statuses, categories, models or mixedSuccess' : undefined;
   },
 };
 

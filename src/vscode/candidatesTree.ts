@@ -15,6 +15,7 @@ import {
   categoryCounts,
   filterAndSort,
   isFiltered,
+  modelCounts,
   rateText,
   sanitizeFilter,
   solvedText,
@@ -241,6 +242,11 @@ export class CandidatesTree implements vscode.TreeDataProvider<CandidateNode>, v
   /** Categories in the loaded tasks, for the filter picker. */
   categories(): Array<{ category: string; tasks: number }> {
     return categoryCounts(this.allRows());
+  }
+
+  /** The solver models of the dataset's attempts, most tasks first. */
+  models(): Array<{ model: string; tasks: number }> {
+    return modelCounts(this.allRows());
   }
 
   async reveal(taskId: string): Promise<void> {
@@ -523,7 +529,9 @@ function attemptTooltip(a: Attempt): string {
 
 // ---- filter and sort pickers ------------------------------------------------------------------------------------
 
-type FilterPick = vscode.QuickPickItem & { facet?: 'status' | 'outcome' | 'category' | 'findings' | 'mixed'; value?: string };
+type FilterPick = vscode.QuickPickItem & { facet?: 'status' | 'outcome' | 'category' | 'findings' | 'mixed' | 'model'; value?: string };
+/** Solver models offered in the filter pick (the most used first). */
+const MAX_MODEL_CHOICES = 100;
 
 /** The multi-select filter picker: statuses, attempt outcomes and spec categories in one list. */
 export async function pickFilter(tree: CandidatesTree): Promise<CandidateFilter | undefined> {
@@ -543,6 +551,11 @@ export async function pickFilter(tree: CandidatesTree): Promise<CandidateFilter 
       value: 'mixed',
       picked: f.mixedSuccess === true,
     },
+    { label: 'Solver model', kind: vscode.QuickPickItemKind.Separator },
+    ...tree
+      .models()
+      .slice(0, MAX_MODEL_CHOICES)
+      .map((m) => ({ label: m.model.replace(/\$\(/g, '$\u200b('), description: plural(m.tasks, 'task'), facet: 'model' as const, value: m.model, picked: f.models?.includes(m.model) ?? false })),
     { label: 'Spec category', kind: vscode.QuickPickItemKind.Separator },
     ...tree.categories().map((c) => ({ label: c.category, description: plural(c.tasks, 'task'), facet: 'category' as const, value: c.category, picked: f.categories.includes(c.category) })),
   ];
@@ -554,9 +567,10 @@ export async function pickFilter(tree: CandidatesTree): Promise<CandidateFilter 
   });
   if (!picked) return undefined;
   const of = (facet: FilterPick['facet']): string[] => picked.filter((p) => p.facet === facet && p.value).map((p) => p.value as string);
-  const { unconfirmedFindings: _was, mixedSuccess: _wasMixed, ...rest } = f;
+  const { unconfirmedFindings: _was, mixedSuccess: _wasMixed, models: _wasModels, ...rest } = f;
   return {
     ...rest,
+    ...(of('model').length > 0 ? { models: of('model') } : {}),
     statuses: of('status') as TaskStatus[],
     outcomes: of('outcome') as AttemptOutcome[],
     categories: of('category'),

@@ -185,8 +185,10 @@ export function registerCommands(d: CommandDeps, store: DisposableStore): void {
     const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
     const statuses = strings(o.statuses) as CandidateFilter['statuses'][number][];
     const categories = strings(o.categories);
-    if (statuses.length === 0 && categories.length === 0) return false;
-    await d.tree.setFilter({ ...EMPTY_FILTER, statuses, categories });
+    const models = strings(o.models);
+    const mixedSuccess = o.mixedSuccess === true;
+    if (statuses.length === 0 && categories.length === 0 && models.length === 0 && !mixedSuccess) return false;
+    await d.tree.setFilter({ ...EMPTY_FILTER, statuses, categories, ...(models.length > 0 ? { models } : {}), ...(mixedSuccess ? { mixedSuccess } : {}) });
     await vscode.commands.executeCommand(`${CANDIDATES_VIEW}.focus`);
     return true;
   });

@@ -12,7 +12,7 @@ import { CurationStore } from '../../src/app/curationStore';
 import { bandFromSetting } from '../../src/core/solver/difficulty';
 import { buildSolveRatesView } from '../../src/core/view/solveRatesView';
 import type { SolveRatesView } from '../../src/protocol/messages';
-import { startBrowserHarness, type Harness } from './harness/page';
+import { startBrowserHarness, waitUntil, type Harness } from './harness/page';
 import { reviewDataset, writeRun } from '../unit/review/helpers';
 
 let h: Harness;
@@ -92,5 +92,22 @@ test('an inclusive band from the setting moves the always-solved task into it; a
   await tid(page, 'solve-rates-missing').waitFor();
   assert.equal(await tid(page, 'solve-models').count(), 0);
   assert.deepEqual(h.errors, []);
+  await page.close();
+});
+
+test("a solver model's row and the band's row filter the Candidates list: to that model's tasks, to the tasks in the band", async () => {
+  const page = await open();
+  await push(page, fixtureRates());
+  await tid(page, 'solve-models').waitFor();
+  await page.locator('[data-testid^="filter-model-"]', { hasText: 'other-model' }).click();
+  // The hostile name is a filter like any other, and stays text.
+  const evil = page.locator('[data-testid^="filter-model-"]', { hasText: 'solver <img' });
+  await evil.focus();
+  await page.keyboard.press('Enter');
+  await tid(page, 'filter-in-band').click();
+  await waitUntil(page, `window.__statsHost.log.filter((l) => l.method === 'filterCandidates').length === 3`);
+  const asked = await page.evaluate(`window.__statsHost.log.filter((l) => l.method === 'filterCandidates').map((l) => l.params)`);
+  assert.deepEqual(asked, [{ models: ['other-model'] }, { models: [EVIL] }, { mixedSuccess: true }]);
+  await tid(page, 'panel-status').filter({ hasText: /Candidates list shows these tasks/ }).waitFor();
   await page.close();
 });

@@ -17,7 +17,7 @@ import { html, render, type TemplateResult } from 'lit-html';
 import { el } from './dom';
 import { oneLine } from './text';
 import { adjudication, type PanelCtx } from './statsAdjudication';
-import { statsView } from './statsCharts';
+import { statsView, type CandidatesFilter } from './statsCharts';
 import { connect, PanelConnection } from './host';
 import type { VsCodeApi } from './vscodeApi';
 import { errorText } from './text';
@@ -64,8 +64,8 @@ export class CurationPanelApp {
     const ctx: PanelCtx = { host: this.host, status: (t, e) => this.status(t, e), notes: this.notes };
     let view: TemplateResult;
     try {
-      const filter = (f: { statuses?: string[]; categories?: string[] }): void => {
-        this.host.request('filterCandidates', f as { statuses?: TaskStatusView[]; categories?: string[] }).then(
+      const filter = (f: CandidatesFilter): void => {
+        this.host.request('filterCandidates', f as CandidatesFilter & { statuses?: TaskStatusView[] }).then(
           (r) => this.status(r.filtered ? 'The Candidates list shows these tasks.' : 'The Candidates list could not be filtered (is a dataset open?).', !r.filtered),
           (e: unknown) => this.status(errorText(e), true),
         );

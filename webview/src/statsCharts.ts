@@ -30,10 +30,12 @@ const BREAKDOWN: ReadonlyArray<{ key: 'falsePositivesOnly' | 'falseNegativesOnly
 
 /** A horizontal bar whose length is `value / max`, with its label and number. */
 /** What a click on a row or bar asks of the Candidates list (the panel's host filters it). */
-export type CandidatesFilterFn = (f: { statuses?: string[]; categories?: string[] }) => void;
+/** What a click on a row or bar of the statistics filters the Candidates list by. */
+export type CandidatesFilter = { statuses?: string[]; categories?: string[]; models?: string[]; mixedSuccess?: true };
+export type CandidatesFilterFn = (f: CandidatesFilter) => void;
 
 /** A label that filters the Candidates list to the tasks it counts, when the panel can. */
-function filterLabel(text: string, f: { statuses?: string[]; categories?: string[] }, onFilter: CandidatesFilterFn | undefined, testid: string): TemplateResult | string {
+function filterLabel(text: string, f: CandidatesFilter, onFilter: CandidatesFilterFn | undefined, testid: string): TemplateResult | string {
   if (!onFilter) return text;
   const go = (e: Event): void => {
     if (e instanceof KeyboardEvent && e.key !== 'Enter' && e.key !== ' ') return;
@@ -221,7 +223,7 @@ export function statsView(s: StatsViewModel, onFilter?: CandidatesFilterFn): Tem
         'card-fn',
       )}${card('approved', s.funnel.approved, 'card-approved')}${card('open disagreements', s.disagreements.open, 'card-disagreements')}${card('open suggestions', s.suggestions.open, 'card-suggestions')}
     </div>
-    ${renderBreakdown(s)}${renderFunnel(s, onFilter)}${renderSolveRates(s.solveRates)}${renderRates(s, onFilter)}${renderAgreement(s)}${renderThroughput(s)}${renderSpecs(s.specs)}${renderCalibration(s.calibration)}
+    ${renderBreakdown(s)}${renderFunnel(s, onFilter)}${renderSolveRates(s.solveRates, onFilter)}${renderRates(s, onFilter)}${renderAgreement(s)}${renderThroughput(s)}${renderSpecs(s.specs)}${renderCalibration(s.calibration)}
   </div>`;
 }
 
@@ -323,7 +325,7 @@ function renderCalibration(c: CalibrationView | undefined): TemplateResult {
 
 /** Solve rates: the funnel imported -> with attempt verdicts -> in the band -> reviewed -> approved, the tasks by where
  * their rate falls, the rate histogram, and per model its rate and the tasks it never / sometimes / always solves. */
-function renderSolveRates(d: SolveRatesView | undefined): TemplateResult {
+function renderSolveRates(d: SolveRatesView | undefined, onFilter?: CandidatesFilterFn): TemplateResult {
   const title = 'Solve rates';
   if (!d) return section(title, 'stats-solve-rates', html`<p class="muted" data-testid="solve-rates-missing">The solve rates are not available.</p>`);
   const f = d.funnel;
@@ -334,13 +336,13 @@ function renderSolveRates(d: SolveRatesView | undefined): TemplateResult {
   const t = d.tasks;
   const buckets: Cell[][] = [
     ['never solved', String(t.neverSolved)],
-    [inBandLabel, String(t.inBand)],
+    [filterLabel(inBandLabel, { mixedSuccess: true }, onFilter, 'filter-in-band'), String(t.inBand)],
     ['always solved', String(t.alwaysSolved)],
     ...(t.otherOutside > 0 ? [['outside the band, neither 0 nor 1', String(t.otherOutside)]] : []),
     ['no attempt verdict yet', String(t.unmeasured)],
   ];
-  const models: Cell[][] = d.models.map((m) => [
-    oneLine(m.model, 80),
+  const models: Cell[][] = d.models.map((m, i) => [
+    filterLabel(oneLine(m.model, 80), { models: [m.model] }, onFilter, `filter-model-${i}`),
     String(m.attempts),
     `${pct(m.rate)} (${m.solved}/${m.attempts})`,
     String(m.tasks.neverSolved),

@@ -16,6 +16,8 @@ export interface TaskRow {
   title: string;
   status: TaskStatus;
   categories: readonly string[];
+  /** The solver models of the task's attempts. */
+  models: readonly string[];
   /** Outcomes of the task's attempts (a task matches an outcome filter when any attempt has it). */
   outcomes: readonly AttemptOutcome[];
   specs: number;
@@ -31,6 +33,8 @@ export interface CandidateFilter {
   statuses: readonly TaskStatus[];
   categories: readonly string[];
   outcomes: readonly AttemptOutcome[];
+  /** Only tasks with an attempt by one of these solver models (`Attempt.model`). */
+  models?: readonly string[];
   text: string;
   /** Only tasks with unconfirmed findings of the review agent. */
   unconfirmedFindings?: boolean;
@@ -88,6 +92,7 @@ export function taskRow(task: CandidateTask, status: TaskStatus, ownOutcome?: (t
     title: task.title,
     status,
     categories: [...new Set(task.specs.map((s) => s.category))],
+    models: [...new Set(task.attempts.map((a) => a.model))],
     outcomes: [...outcomes],
     specs: task.specs.length,
     tests: task.tests.length,
@@ -98,7 +103,7 @@ export function taskRow(task: CandidateTask, status: TaskStatus, ownOutcome?: (t
 }
 
 export function isFiltered(f: CandidateFilter): boolean {
-  return f.statuses.length > 0 || f.categories.length > 0 || f.outcomes.length > 0 || f.text.trim().length > 0 || f.unconfirmedFindings === true || f.mixedSuccess === true;
+  return f.statuses.length > 0 || f.categories.length > 0 || f.outcomes.length > 0 || (f.models?.length ?? 0) > 0 || f.text.trim().length > 0 || f.unconfirmedFindings === true || f.mixedSuccess === true;
 }
 
 const statusRank = new Map<string, number>(TASK_STATUSES.map((s, i) => [s, i]));
@@ -135,12 +140,14 @@ export function filterAndSort(rows: readonly TaskRow[], f: CandidateFilter, sort
   const statuses = f.statuses.length > 0 ? new Set<string>(f.statuses) : undefined;
   const categories = f.categories.length > 0 ? new Set(f.categories) : undefined;
   const outcomes = f.outcomes.length > 0 ? new Set(f.outcomes) : undefined;
+  const models = f.models && f.models.length > 0 ? new Set(f.models) : undefined;
   const words = f.text.toLowerCase().split(/\s+/).filter(Boolean);
   const out = rows.filter(
     (r) =>
       (!statuses || statuses.has(r.status)) &&
       (!categories || r.categories.some((c) => categories.has(c))) &&
       (!outcomes || r.outcomes.some((o) => outcomes.has(o))) &&
+      (!models || r.models.some((m) => models.has(m))) &&
       (f.unconfirmedFindings !== true || r.unconfirmedFindings > 0) &&
       words.every((w) => r.haystack.includes(w)) &&
       // Last: the rates are looked up only for rows every cheaper facet kept.
@@ -162,6 +169,13 @@ export function filterAndSort(rows: readonly TaskRow[], f: CandidateFilter, sort
 
 const isInBand = (d: TaskDifficulty | undefined, band: SolveBand): boolean => d !== undefined && inBand(d, band);
 
+/** Every solver model of the rows' attempts, most tasks first, with the number of tasks it attempted. */
+export function modelCounts(rows: readonly TaskRow[]): Array<{ model: string; tasks: number }> {
+  const m = new Map<string, number>();
+  for (const r of rows) for (const x of r.models) m.set(x, (m.get(x) ?? 0) + 1);
+  return [...m].map(([model, tasks]) => ({ model, tasks })).sort((a, b) => b.tasks - a.tasks || (a.model < b.model ? -1 : 1));
+}
+
 /** Every spec category used by the rows, sorted, with the number of tasks using it. */
 export function categoryCounts(rows: readonly TaskRow[]): Array<{ category: string; tasks: number }> {
   const m = new Map<string, number>();
@@ -178,6 +192,7 @@ export function sanitizeFilter(raw: unknown): CandidateFilter {
     categories: strings(o.categories),
     outcomes: strings(o.outcomes).filter((s): s is AttemptOutcome => (ATTEMPT_OUTCOMES as readonly string[]).includes(s)),
     text: typeof o.text === 'string' ? o.text.slice(0, 500) : '',
+    ...(strings(o.models).length > 0 ? { models: strings(o.models) } : {}),
     ...(o.unconfirmedFindings === true ? { unconfirmedFindings: true } : {}),
     ...(o.mixedSuccess === true ? { mixedSuccess: true } : {}),
   };

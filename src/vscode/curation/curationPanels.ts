@@ -232,7 +232,12 @@ export class CurationPanels implements vscode.Disposable {
         return { opened: true };
       },
       filterCandidates: async (p) => {
-        const filtered = await vscode.commands.executeCommand<boolean>(CMD.filterBy, { ...(p.statuses ? { statuses: p.statuses } : {}), ...(p.categories ? { categories: p.categories } : {}) });
+        const filtered = await vscode.commands.executeCommand<boolean>(CMD.filterBy, {
+          ...(p.statuses ? { statuses: p.statuses } : {}),
+          ...(p.categories ? { categories: p.categories } : {}),
+          ...(p.models ? { models: p.models } : {}),
+          ...(p.mixedSuccess ? { mixedSuccess: true } : {}),
+        });
         return { filtered: filtered === true };
       },
       showSettled: async (p) => {

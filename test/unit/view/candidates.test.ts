@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { attemptOutcome, categoryCounts, EMPTY_FILTER, filterAndSort, runOutcome, sanitizeFilter, taskRow } from '../../../src/core/view/candidates';
+import { attemptOutcome, categoryCounts, EMPTY_FILTER, filterAndSort, isFiltered, modelCounts, runOutcome, sanitizeFilter, taskRow } from '../../../src/core/view/candidates';
 import type { AttemptVerifierResult } from '../../../src/core/review/verdicts';
 import type { TaskRow } from '../../../src/core/view/candidates';
 import type { Attempt, CandidateTask, TaskStatus } from '../../../src/core/model';
@@ -160,4 +160,25 @@ test('solved text and rate text say the counts behind the rate', async () => {
   assert.equal(rateText(d.overall), '33% (1/3)');
   assert.equal(solvedText(taskDifficulty(task(2, [], [attempt('x')]), undefined)), undefined);
   assert.equal(rateText({ solved: 0, attempts: 0, rate: null }), '–');
+});
+
+test("the solver-model facet keeps the tasks one of the chosen models attempted; models are counted by task", () => {
+  const all = [
+    taskRow(task(1, ['a'], [attempt('x1'), attempt('y1')]), 'candidate'),
+    taskRow(task(2, ['a'], [attempt('x1')]), 'candidate'),
+    taskRow(task(3, ['a'], [attempt('z9')]), 'candidate'),
+  ];
+  assert.deepEqual(all[0]?.models, ['model-x1', 'model-y1']);
+  const f = { ...EMPTY_FILTER, models: ['model-y1', 'model-z9'] };
+  assert.ok(isFiltered(f));
+  assert.deepEqual(filterAndSort(all, f).map((r) => r.id), [all[0]!.id, all[2]!.id]);
+  assert.deepEqual(filterAndSort(all, { ...EMPTY_FILTER, models: [] }).length, 3, 'no model chosen: no filter');
+  assert.deepEqual(modelCounts(all), [
+    { model: 'model-x1', tasks: 2 },
+    { model: 'model-y1', tasks: 1 },
+    { model: 'model-z9', tasks: 1 },
+  ]);
+  // A stored filter keeps its models (strings only), and an old one without them reads as before.
+  assert.deepEqual(sanitizeFilter({ models: ['m', 3] }).models, ['m']);
+  assert.equal('models' in sanitizeFilter({}), false);
 });

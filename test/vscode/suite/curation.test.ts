@@ -92,6 +92,12 @@ describe('curation', () => {
     assert.deepEqual(a.tree.visibleTaskIds(), ['t1']);
     assert.equal(await vscode.commands.executeCommand('specweave.candidates.filterBy', { statuses: ['approved'] }), true);
     assert.deepEqual(a.tree.visibleTaskIds(), []);
+    // A solver model's row: the tasks that model attempted.
+    assert.equal(await vscode.commands.executeCommand('specweave.candidates.filterBy', { models: ['other-model'] }), true);
+    assert.deepEqual(a.tree.visibleTaskIds(), ['t1']);
+    assert.deepEqual(a.tree.filter.models, ['other-model']);
+    assert.equal(await vscode.commands.executeCommand('specweave.candidates.filterBy', { models: ['nobody'] }), true);
+    assert.deepEqual(a.tree.visibleTaskIds(), []);
     await vscode.commands.executeCommand('specweave.candidates.clearFilter');
   });
 
