@@ -72,6 +72,8 @@ const RECORDED = 'specweave.recorded';
 export class Citations implements vscode.Disposable {
   readonly controller: vscode.CommentController;
   private readonly threads = new Map<string, Tracked[]>();
+  /** What the recorded threads of each document were made from, so an unchanged document keeps its threads. */
+  private readonly signatures = new Map<string, string>();
   /** Patch files of the dataset by path relative to its root: whose patch each is. */
   private patchFiles: Map<string, { taskId: string; owner: PatchOwner }> | undefined;
   private readonly subs: vscode.Disposable[] = [];
@@ -207,6 +209,7 @@ export class Citations implements vscode.Disposable {
   private drop(key: string): void {
     for (const t of this.threads.get(key) ?? []) t.thread.dispose();
     this.threads.delete(key);
+    this.signatures.delete(key);
   }
 
   private scheduleRefresh(): void {
@@ -218,24 +221,15 @@ export class Citations implements vscode.Disposable {
   private showRecorded(doc: vscode.TextDocument): void {
     const key = doc.uri.toString();
     const s = this.surface(doc);
-    const keep: Tracked[] = [];
-    for (const t of this.threads.get(key) ?? []) {
-      if (t.kind === 'recorded') t.thread.dispose();
-      else keep.push(t);
-    }
-    if (!s) {
-      if (keep.length > 0) this.threads.set(key, keep);
-      else this.threads.delete(key);
-      return;
-    }
-    const review = this.d.review(s.taskId);
+    const review = s ? this.d.review(s.taskId) : undefined;
+    const rangeOf = (link: EvidenceLinkView): LineRange | undefined => s?.rangeOf(link);
     const byRange = new Map<string, { range: LineRange; labels: Array<{ label: LabelView; attempt: string; spec: string; outcome: string }> }>();
     const recordedKeys = new Set<string>();
     for (const cell of review?.cells ?? []) {
       const labels = [...(cell.mine ? [cell.mine] : []), ...cell.others];
       for (const label of labels) {
         for (const link of label.evidence) {
-          const range = s.rangeOf(link);
+          const range = rangeOf(link);
           if (!range) continue;
           if (label === cell.mine) recordedKeys.add(citationKey(cell.attempt, cell.spec, link));
           const rk = `${range.from}:${range.to}`;
@@ -244,6 +238,16 @@ export class Citations implements vscode.Disposable {
           g.labels.push({ label, attempt: cell.attempt, spec: cell.spec, outcome: cell.outcome });
         }
       }
+    }
+    // Unchanged since the last time (an editor was merely shown again): the threads stay as the curator left them.
+    const signature = JSON.stringify([...byRange.values()].map((g) => [g.range, g.labels.map((l) => [l.label.event, l.attempt, l.spec, l.outcome])]));
+    const current = this.threads.get(key) ?? [];
+    if (this.signatures.get(key) === signature && !current.some((t) => t.kind === 'draft' && t.key !== undefined && recordedKeys.has(t.key))) return;
+    this.signatures.set(key, signature);
+    const keep: Tracked[] = [];
+    for (const t of current) {
+      if (t.kind === 'recorded') t.thread.dispose();
+      else keep.push(t);
     }
     const out = keep.filter((t) => {
       if (t.kind === 'draft' && t.key !== undefined && recordedKeys.has(t.key)) {
