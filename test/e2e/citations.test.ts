@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
 import { projectRoot } from '../vscode/harness/codeServer';
-import { openActivity, runCommand, treeRows, webviewFrame } from './harness';
+import { attemptColumn, openActivity, runCommand, treeRows, webviewFrame } from './harness';
 import type { Workbench } from './harness';
 import { openWorkbench } from './harness';
 
@@ -73,7 +73,7 @@ describe('citing evidence where it lives', { timeout: 300_000 }, () => {
     // The pair to cite on: the attempt's first spec.
     await view.locator(`[data-testid="review-cell"][data-attempt="${ATTEMPT}"]`).first().click();
     await view.locator(`[data-testid="review-pair"][data-attempt="${ATTEMPT}"]`).waitFor();
-    await view.locator(`[data-testid="column-${ATTEMPT}"] [data-testid="file-row"]`, { hasText: 'format.py' }).first().click();
+    await (await attemptColumn(view, ATTEMPT)).locator('[data-testid="file-row"]', { hasText: 'format.py' }).first().click();
     await page.locator('.tabs-container .tab', { hasText: new RegExp(`format\\.py \\(base ↔ ${ATTEMPT}\\)`) }).first().waitFor({ timeout: 20_000 });
     await page.locator('.monaco-diff-editor .modified .view-line', { hasText: 'precision' }).first().waitFor({ timeout: 15_000 });
     await wb.screenshot('diff-beside-review');
@@ -129,9 +129,10 @@ describe('citing evidence where it lives', { timeout: 300_000 }, () => {
     await row.click({ timeout: 20_000 });
     await view.locator('[data-testid="step-cite"]').click();
     await view.locator('[data-testid="evidence-editor"] [data-testid="evidence-link"]', { hasText: new RegExp(`step \\d+ of ${ATTEMPT}`) }).first().waitFor({ timeout: 15_000 });
-    const file = view.locator(`[data-testid="column-${ATTEMPT}"] [data-testid="file-row"]`, { hasText: 'format.py' }).first();
+    const column = await attemptColumn(view, ATTEMPT);
+    const file = column.locator('[data-testid="file-row"]', { hasText: 'format.py' }).first();
     await file.locator('[data-testid="file-viewed"]').click();
-    await view.locator(`[data-testid="column-${ATTEMPT}"] [data-testid="file-row"][data-viewed="true"]`).first().waitFor({ timeout: 15_000 });
+    await column.locator('[data-testid="file-row"][data-viewed="true"]').first().waitFor({ timeout: 15_000 });
     await wb.screenshot('step-cited-file-viewed');
   });
 });

@@ -195,6 +195,29 @@ export function webviewFrame(page: Page, kind: 'panel' | 'view' | 'any' = 'any',
   return page.frameLocator(outer).first().frameLocator('iframe#active-frame');
 }
 
+/**
+ * An attempt's full card in the task view's attempts region (its files, Patch, verdict), whichever form the cards
+ * take: side by side, every card is full; compact (the cards do not fit the editor's width), only the active
+ * attempt's is, so its small card is clicked first. `id` is the column's id, or with `prefix` its start.
+ */
+export async function attemptColumn(view: FrameLocator, id: string, o: { prefix?: boolean; timeout?: number } = {}): Promise<Locator> {
+  const match = `[data-column${o.prefix ? '^' : ''}="${id}"]`;
+  const full = view.locator(`[data-testid="attempts"] .column${match}`).first();
+  const small = view.locator(`[data-testid="attempt-card"]${match}`).first();
+  await full.or(small).first().waitFor({ timeout: o.timeout ?? 30_000 });
+  if (!(await full.isVisible())) {
+    await small.click();
+    await view.locator(`[data-testid="attempt-card"].active${match}`).first().waitFor();
+  }
+  await full.waitFor();
+  return full;
+}
+
+/** Where an attempt shows in the attempts region: its full card or its compact one. */
+export function attemptShown(view: FrameLocator, id: string): Locator {
+  return view.locator(`[data-testid="attempts"] [data-column="${id}"]`);
+}
+
 /** The notification toasts; `text` narrows to the ones containing it. */
 export function notifications(page: Page, text?: string | RegExp): Locator {
   const toasts = page.locator('.notifications-toasts .notification-toast');

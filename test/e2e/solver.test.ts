@@ -12,7 +12,7 @@ import { SUBMIT_SENTINEL } from '../../src/core/solver/agent';
 import { FakeOpenAI } from '../integration/repair/fakeOpenAI';
 import { exampleDataset } from '../integration/repair/prepare';
 import { projectRoot } from '../vscode/harness/codeServer';
-import { openActivity, openWorkbench, runCommand, setApiKey, treeRows, waitForNotification, webviewFrame, writeEndpointSettings } from './harness';
+import { attemptColumn, openActivity, openWorkbench, runCommand, setApiKey, treeRows, waitForNotification, webviewFrame, writeEndpointSettings } from './harness';
 import type { Workbench } from './harness';
 
 const KEY = 'sk-test-SPECWEAVE-FAKE-KEY-e2e-solver-5d20c4';
@@ -72,10 +72,9 @@ describe('fresh trials in the workbench', { timeout: 600_000 }, () => {
 
     // The attempt is a column of the task view from its first write; made the active column, its trajectory shows
     // in the step list and grows as the steps arrive.
-    const column = view.locator('[data-testid^="column-trial-gpt-4o-mini-"]').first();
-    await column.waitFor({ timeout: 120_000 });
+    const column = await attemptColumn(view, 'trial-gpt-4o-mini-', { prefix: true, timeout: 120_000 });
     await column.locator('.column-head').click();
-    await view.locator('[data-testid^="column-trial-gpt-4o-mini-"].active').waitFor({ timeout: 30_000 });
+    await view.locator('[data-testid="attempts"] .column.active[data-column^="trial-gpt-4o-mini-"]').waitFor({ timeout: 30_000 });
     const steps = view.locator('[data-testid="trajectory-list"] [data-testid="step-row"]');
     try {
       await steps.filter({ hasText: 'live-step-marker-one' }).first().waitFor({ timeout: 120_000 });
@@ -91,7 +90,7 @@ describe('fresh trials in the workbench', { timeout: 600_000 }, () => {
 
     release();
     await waitForNotification(page, /1 fresh trial\(s\) of format-precision: 1 passed the verifier — gpt-4o-mini passed/, 240_000);
-    const verdict = view.locator('[data-testid^="column-trial-gpt-4o-mini-"] [data-testid="column-verdict"]').first();
+    const verdict = (await attemptColumn(view, 'trial-gpt-4o-mini-', { prefix: true })).locator('[data-testid="column-verdict"]').first();
     await verdict.waitFor({ timeout: 60_000 });
     assert.match((await verdict.textContent()) ?? '', /resolved \(verifier\)/);
     await steps.filter({ hasText: SUBMIT_SENTINEL }).first().waitFor({ timeout: 30_000 });

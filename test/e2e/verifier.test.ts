@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { projectRoot } from '../vscode/harness/codeServer';
-import { notifications, openActivity, openWorkbench, runCommand, treeRows, webviewFrame } from './harness';
+import { attemptColumn, notifications, openActivity, openWorkbench, runCommand, treeRows, webviewFrame } from './harness';
 import type { Workbench } from './harness';
 
 const TASK = 'format-precision';
@@ -102,7 +102,7 @@ describe('verifier in the workbench', { timeout: 600_000 }, () => {
     assert.match(flags, /empty_passes_fail_to_pass: FAIL_TO_PASS test tests\/test_cli\.py::test_invalid_precision_is_usage_error passes without any patch/);
     assert.match(flags, new RegExp(`${FP_ATTEMPT}: attempt_suspect_false_positive`));
     assert.equal(await view.locator('[data-testid="result-stale"]').count(), 0);
-    assert.match(await view.locator(`[data-testid="column-${FP_ATTEMPT}"] [data-testid="column-verdict"]`).innerText(), /resolved \(verifier\)/);
+    assert.match(await (await attemptColumn(view, FP_ATTEMPT)).locator('[data-testid="column-verdict"]').innerText(), /resolved \(verifier\)/);
     await wb.screenshot('results');
   });
 

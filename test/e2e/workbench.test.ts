@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FrameLocator, Page } from 'playwright-core';
 import { projectRoot } from '../vscode/harness/codeServer';
 import { pickFolder } from './folderPicker';
-import { openActivity, openWorkbench, quickInput, runCommand, treeRows, webviewFrame } from './harness';
+import { attemptColumn, attemptShown, openActivity, openWorkbench, quickInput, runCommand, treeRows, webviewFrame } from './harness';
 import type { Workbench } from './harness';
 
 /** A copy of examples/ (dataset, repository sources and build script) with the repository built in it. */
@@ -147,7 +147,7 @@ describe('review workbench on the example dataset', { timeout: 300_000 }, () => 
     assert.ok((await specs.count()) >= 5, 'specs listed');
     assert.match(await view.locator('[data-testid="region-specs"]').innerText(), /A1[\s\S]*format_duration\(seconds, precision="m"\)/);
     for (const c of ['gold', 'sweagent-gpt-4o', 'mini-gpt-5-mini', 'openhands-claude-3-5-sonnet']) {
-      await view.locator(`[data-testid="column-${c}"]`).waitFor();
+      await attemptShown(view, c).first().waitFor();
     }
     await shot(wb, 'task-view');
   });
@@ -156,7 +156,8 @@ describe('review workbench on the example dataset', { timeout: 300_000 }, () => 
     assert.ok(wb);
     const { page } = wb;
     const view = webviewFrame(page, 'panel');
-    await view.locator('[data-testid="column-sweagent-gpt-4o"] [data-testid="file-row"]', { hasText: 'format.py' }).first().click();
+    const column = await attemptColumn(view, 'sweagent-gpt-4o');
+    await column.locator('[data-testid="file-row"]', { hasText: 'format.py' }).first().click();
     const tab = editorTab(page, /format\.py \(base ↔ sweagent-gpt-4o\)/);
     await tab.waitFor({ timeout: 20_000 });
     const diff = page.locator('.monaco-diff-editor').first();
@@ -209,13 +210,13 @@ describe('review workbench on the example dataset', { timeout: 300_000 }, () => 
     const view = webviewFrame(page, 'panel');
     await view.locator('[data-testid="next-task"]').click();
     await view.locator('[data-testid="task-id"]', { hasText: 'fractional-units' }).waitFor({ timeout: 20_000 });
-    await view.locator('[data-testid="column-mini-gpt-5"]').waitFor();
-    assert.equal(await view.locator('[data-testid="column-sweagent-gpt-4o"]').count(), 0, 'nothing of the previous task is left');
+    await attemptShown(view, 'mini-gpt-5').first().waitFor();
+    assert.equal(await attemptShown(view, 'sweagent-gpt-4o').count(), 0, 'nothing of the previous task is left');
     await editorTab(page, 'fractional-units').waitFor();
     await shot(wb, 'next-task');
     await view.locator('[data-testid="prev-task"]').click();
     await view.locator('[data-testid="task-id"]', { hasText: 'format-precision' }).waitFor({ timeout: 20_000 });
-    await view.locator('[data-testid="column-sweagent-gpt-4o"]').waitFor();
+    await attemptShown(view, 'sweagent-gpt-4o').first().waitFor();
   });
 
   it('comes back after a window reload: the task panel and the Candidates filter', async () => {
@@ -238,7 +239,7 @@ describe('review workbench on the example dataset', { timeout: 300_000 }, () => 
       const tabs = await page.locator('.tabs-container .tab').allInnerTexts().catch(() => []);
       throw new Error(`the task panel did not come back after the reload; tabs: ${JSON.stringify(tabs)}; notifications: ${JSON.stringify(notes)}; ${String(e)}`);
     }
-    await view.locator('[data-testid="column-sweagent-gpt-4o"]').waitFor();
+    await attemptShown(view, 'sweagent-gpt-4o').first().waitFor();
     await openActivity(page, 'SpecWeave');
     await treeRows(page, 'format-precision').first().waitFor({ timeout: 30_000 });
     assert.equal(await treeRows(page, 'total-command').count(), 0, 'the text filter is still on');
