@@ -215,7 +215,7 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
   private attach(panel: vscode.WebviewPanel, taskId: string): void {
     const store = new DisposableStore();
     // The watchdog's callbacks run later, once `entry` exists: they name the task the panel shows then.
-    const watchdog = store.add(panelWatchdog(panel, () => `task view ${entry.taskId}`, () => { panel.webview.html = this.html(panel.webview, entry.taskId); }, this.d.log));
+    const watchdog = store.add(panelWatchdog(panel, () => `task view ${entry.taskId}`, () => { panel.webview.html = this.html(panel.webview, entry.taskId, entry.session?.taskId === entry.taskId ? this.firstMessage(entry.session) : undefined); }, this.d.log));
     const entry: PanelEntry = { panel, taskId, missing: false, pageReady: false, htmlSet: false, session: undefined as unknown as TaskSession, sessionStore: new DisposableStore(), store, watchdog };
     this.entries.set(panel, entry);
     panel.iconPath = vscode.Uri.joinPath(this.d.extensionUri, 'media', 'task.svg');
@@ -317,7 +317,7 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
     if (reuse && entry.pageReady) void session.receive({ type: 'ready', protocol: PROTOCOL_VERSION });
     else if (!entry.htmlSet) {
       entry.htmlSet = true;
-      panel.webview.html = this.html(panel.webview, taskId);
+      panel.webview.html = this.html(panel.webview, taskId, this.firstMessage(session));
       entry.watchdog.arm();
     }
     // Else the page is still loading: its `ready` reaches this session. Setting the HTML again while a page loads
@@ -325,7 +325,17 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
     // got the host's messages.
   }
 
-  private html(webview: vscode.Webview, taskId: string): string {
+  /** The page's first `init` for its HTML; none when the model cannot be built now (the page then waits for its `ready`'s answer, which says why). */
+  private firstMessage(session: TaskSession): unknown {
+    try {
+      return session.firstMessage();
+    } catch (e) {
+      this.d.log.warn(`task view ${session.taskId}: the page starts without its first model: ${errorText(e)}`);
+      return undefined;
+    }
+  }
+
+  private html(webview: vscode.Webview, taskId: string, first?: unknown): string {
     const toUri = (file: string) => webview.asWebviewUri(vscode.Uri.file(file)).toString();
     return buildWebviewHtml({
       cspSource: webview.cspSource,
@@ -334,6 +344,7 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
       styles: this.assets.styles(['webview.css'], toUri),
       title: `Task ${taskId}`,
       taskId,
+      ...(first !== undefined ? { first } : {}),
     });
   }
 

@@ -180,6 +180,14 @@ export class TaskSession {
     this.cites.clear();
   }
 
+  /**
+   * The page's first message, for its HTML to carry (the page paints from it before its `ready` is answered): the
+   * same `init` a `ready` gets, built now. The `init` answering the page's `ready` follows as ever.
+   */
+  firstMessage(): Extract<HostToWebview, { type: 'init' }> {
+    return { type: 'init', model: this.o.buildModel(this.summaries), ...(this.state ? { state: this.state } : {}) };
+  }
+
   private onReady(m: Extract<WebviewToHost, { type: 'ready' }>): void {
     const t0 = performance.now();
     if (m.state && m.state.taskId === this.o.taskId) this.setState(m.state);

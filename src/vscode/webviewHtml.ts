@@ -22,6 +22,24 @@ export interface WebviewHtmlOptions {
   title: string;
   /** The task shown, for a restored page to know what to ask for before its first message. */
   taskId: string;
+  /**
+   * The page's first message (the task view's `init`), carried in the page as an inert JSON data block: the page
+   * paints the task as soon as its script runs, without waiting for its `ready` to reach the host and the host's
+   * `init` to come back; the host's `init` then brings what changed meanwhile.
+   */
+  first?: unknown;
+}
+
+/** The id of the JSON data block holding the page's first message. */
+export const FIRST_MESSAGE_ID = 'specweave-first';
+
+/**
+ * JSON that can sit inside a `<script type="application/json">` element whatever the strings in it hold: every
+ * `<`, `>` and `&` (and the two JavaScript line terminators) as a `\u` escape, which JSON.parse reads back as the
+ * same characters, so no `</script>` or `<!--` of a dataset's text can end the element or open a script.
+ */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**
@@ -90,7 +108,7 @@ ${styles}
 </head>
 <body data-task-id="${escapeHtml(o.taskId)}">
   <div id="app"></div>
-  ${script}
+${o.first === undefined ? '' : `  <script type="application/json" id="${FIRST_MESSAGE_ID}">${jsonForScript(o.first)}</script>\n`}  ${script}
 </body>
 </html>
 `;

@@ -70,12 +70,35 @@ const SPECS_TABS: readonly SpecsTab[] = [
   { id: PROBES_TAB, label: 'Probes', when: (m) => m.probes !== undefined, template: (a) => probesView(a.ctx) },
 ];
 
+/** The id of the page's first message (src/vscode/webviewHtml.ts FIRST_MESSAGE_ID). */
+const FIRST_MESSAGE_ID = 'specweave-first';
+
+/** The `init` the page's HTML carries, if it carries one for the task the page is for. */
+function firstMessage(doc: Document): { model: TaskViewModel; state?: WebviewState } | undefined {
+  const block = doc.getElementById(FIRST_MESSAGE_ID);
+  if (!block) return undefined;
+  block.remove();
+  let m: unknown;
+  try {
+    m = JSON.parse(block.textContent ?? '');
+  } catch {
+    return undefined;
+  }
+  if (typeof m !== 'object' || m === null) return undefined;
+  const { type, model, state } = m as { type?: unknown; model?: unknown; state?: unknown };
+  if (type !== 'init' || typeof model !== 'object' || model === null) return undefined;
+  if ((model as { taskId?: unknown }).taskId !== doc.body.dataset.taskId) return undefined;
+  return { model: model as TaskViewModel, ...(typeof state === 'object' && state !== null ? { state: state as WebviewState } : {}) };
+}
+
 export class App {
   private readonly host: HostConnection;
   private readonly links = new SpecLinks();
   private readonly dedupe = new CommandDedupe();
   private readonly statusLine = el('div', { class: 'status-line small', testid: 'status-line', attrs: { 'aria-live': 'polite' } });
   private model: TaskViewModel | undefined;
+  /** The host's `init` has arrived (a model painted from the page's own first message is not an answer). */
+  private hostAnswered = false;
   private state: UiState | undefined;
   private ctx: Ctx | undefined;
   private views: TaskViews | undefined;
@@ -117,18 +140,29 @@ export class App {
         if (saved) ready.state = saved;
         api.postMessage(ready);
       },
-      answered: () => this.model !== undefined,
+      answered: () => this.hostAnswered,
       onSilent: () => {
         loading.textContent = 'Loading the task\u2026 The extension has not answered yet; still asking. If this stays, close this tab and open the task again.';
       },
       onMessage: (msg) => this.onMessage(msg),
       onError: (type, e) => this.status(`Could not handle ${oneLine(type, 40)}: ${errorText(e)}`, true),
     });
+    // The task as the host saw it when it made this page: painted now, before the `ready` just said is answered.
+    const first = firstMessage(document);
+    if (first) {
+      try {
+        this.load(first.model, first.state);
+        performance.mark('specweave.firstPaint');
+      } catch (e) {
+        this.status(`Could not show the task before the extension answered: ${errorText(e)}`, true);
+      }
+    }
   }
 
   private onMessage(msg: Exclude<HostToWebview, { type: 'reply' }>): void {
     switch (msg.type) {
       case 'init':
+        this.hostAnswered = true;
         performance.mark('specweave.init');
         this.load(msg.model, msg.state);
         performance.mark('specweave.rendered');

@@ -3,6 +3,7 @@ import './styles.css';
 import { App } from './app';
 import { vscodeApi } from './vscodeApi';
 
+performance.mark('specweave.boot');
 const root = document.getElementById('app') ?? document.body.appendChild(document.createElement('div'));
 root.id = 'app';
 root.dataset.testid = 'task-view';

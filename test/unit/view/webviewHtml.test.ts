@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { WebviewAssets } from '../../../src/vscode/webviewAssets';
 import type { WebviewHtmlOptions } from '../../../src/vscode/webviewHtml';
-import { buildWebviewHtml, contentSecurityPolicy, inlineSafe, localResourceRootPaths, makeNonce } from '../../../src/vscode/webviewHtml';
+import { buildWebviewHtml, contentSecurityPolicy, FIRST_MESSAGE_ID, inlineSafe, jsonForScript, localResourceRootPaths, makeNonce } from '../../../src/vscode/webviewHtml';
 import { tmpDir } from '../helpers/tmp';
 import * as fs from 'node:fs';
 
@@ -123,4 +123,23 @@ test('the panels\' assets: the built bundles are inlined; one that cannot be, or
   // A rebuilt bundle is read again.
   fs.writeFileSync(path.join(dist, 'webview.js'), 'console.log("rebuilt, longer");');
   assert.deepEqual(assets.script('webview.js', toUri), { inline: 'console.log("rebuilt, longer");' });
+});
+
+test('the first message rides in the page as a JSON data block no text of it can end or turn into a script', () => {
+  const hostile = '</script><script>alert(1)</script><!-- <script \u2028\u2029 & \\</SCRIPT>';
+  const first = { type: 'init', model: { taskId: 'x', title: hostile, nested: [{ text: hostile }] } };
+  const html = buildWebviewHtml({ ...inlineOpts(), first });
+  const block = new RegExp(`<script type="application/json" id="${FIRST_MESSAGE_ID}">([^]*?)</script>`).exec(html);
+  assert.ok(block, 'the page carries the data block');
+  const body = block[1] as string;
+  assert.doesNotMatch(body, /[<>&\u2028\u2029]/, 'no markup character and no line terminator of the data is left as it was');
+  assert.deepEqual(JSON.parse(body), first, 'the data reads back exactly');
+  // One data block and one script of ours: the hostile text made no element.
+  assert.equal(html.match(/<script/gi)?.length, 2);
+  assert.equal(jsonForScript('a\\<b'), '"a\\\\\\u003cb"', 'a backslash before a < stays a backslash');
+  assert.equal(JSON.parse(jsonForScript('a\\<b')), 'a\\<b');
+});
+
+test('a page without a first message carries no data block', () => {
+  assert.ok(!buildWebviewHtml(inlineOpts()).includes(FIRST_MESSAGE_ID));
 });

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { build } from 'esbuild';
 import { buildWebviewHtml, makeNonce } from '../../../src/vscode/webviewHtml';
+import { fixtureByName } from './fixtures';
 
 export const projectRoot = path.resolve(__dirname, '../../..');
 const harnessDir = __dirname;
@@ -71,13 +72,17 @@ export async function startHarness(o: { dist?: string } = {}): Promise<HarnessSe
       const nonce = makeNonce();
       const theme = ['dark', 'light', 'hc'].includes(url.searchParams.get('theme') ?? '') ? url.searchParams.get('theme')! : 'dark';
       const bodyClass = theme === 'light' ? 'vscode-light' : theme === 'hc' ? 'vscode-high-contrast' : 'vscode-dark';
+      const fixture = url.searchParams.get('fixture') ?? 'standard';
+      // `first=1`: the page carries its first model, as the extension's pages do (the fake host still answers).
+      const first = url.searchParams.get('first') === '1' ? fixtureByName(fixture, url.searchParams).model : undefined;
       const html = buildWebviewHtml({
         cspSource: origin,
         nonce,
         script: { inline: readFileSync(path.join(distDir, 'webview.js'), 'utf8') },
         styles: [{ uri: `/harness/theme-${theme}.css` }, { inline: readFileSync(path.join(distDir, 'webview.css'), 'utf8') }],
         title: 'SpecWeave task view (harness)',
-        taskId: url.searchParams.get('fixture') ?? 'standard',
+        taskId: first?.taskId ?? fixture,
+        ...(first ? { first: { type: 'init', model: first } } : {}),
       });
       send(200, 'text/html; charset=utf-8', harnessPage(html, nonce, bodyClass));
       return;

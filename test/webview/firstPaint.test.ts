@@ -1,0 +1,54 @@
+// The page's first paint from the model its HTML carries (src/vscode/webviewHtml.ts `first`): the task shows as soon
+// as the script runs, before the page's `ready` is answered; the host's `init` and later pushes still land; a hostile
+// model carried in the page stays inert data (no `</script>` of it ends the block).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { pageTimersPassed, probe, startBrowserHarness, waitUntil, type Harness } from './harness/page';
+
+let h: Harness;
+
+before(async () => {
+  h = await startBrowserHarness('first-paint');
+});
+
+after(async () => {
+  await h?.close();
+});
+
+test('the task paints from the model the page carries while the host has not answered, and the page keeps asking', async () => {
+  const page = await h.open({ query: 'first=1&dropReady=1000', waitForTask: false });
+  await page.locator('[data-testid="task-title"]').waitFor({ timeout: 10_000 });
+  assert.equal(await page.locator('[data-testid="task-title"]').textContent(), 'Keep trailing commas in nested lists');
+  assert.equal(await page.locator('[data-testid="loading"]').count(), 0, 'no loading line over a painted task');
+  assert.ok((await page.locator('[data-testid="region-request"]').innerText()).length > 0, 'the request is there');
+  // Painted from the page's own copy: the host's `init` has not come, so the page still says `ready`.
+  await waitUntil(page, (g) => g.__fakeHost.readies >= 2, 10_000);
+  assert.equal(await page.evaluate(`document.getElementById('specweave-first')`), null, 'the data block is gone once read');
+  await h.shot(page, 'painted-before-answer');
+  await page.close();
+});
+
+test('after the first paint the host\'s init and its pushes land as ever', async () => {
+  const page = await h.open({ query: 'first=1' });
+  await waitUntil(page, (g) => g.__fakeHost.readies === 1);
+  await probe(page, (g) => g.__fakeHost.update({ title: 'A title the host pushed later' }));
+  await page.locator('[data-testid="task-title"]', { hasText: 'A title the host pushed later' }).waitFor();
+  // Answered: the page asks no more (its next `ready` was due within 2 s).
+  await pageTimersPassed(page, 2500);
+  assert.equal(await probe(page, (g) => g.__fakeHost.readies), 1);
+  assert.deepEqual(h.errors, []);
+  await page.close();
+});
+
+test('a hostile model carried in the page renders as the literal text it is, and nothing of it runs', async () => {
+  const page = await h.open({ fixture: 'hostile', query: 'first=1&dropReady=1000', waitForTask: false });
+  await page.locator('[data-testid="task-title"]').waitFor({ timeout: 10_000 });
+  assert.equal(await page.locator('[data-testid="task-title"]').textContent(), '<img src=x onerror="window.__pwned=1">Hostile task');
+  assert.ok(((await page.locator('[data-testid="request"]').textContent()) ?? '').includes('<script>window.__pwned=1</script>'));
+  const r = await probe(page, (g) => ({ pwned: g.__pwned, dangerous: g.__fakeHost.dangerous(), violations: g.__fakeHost.violations }));
+  assert.deepEqual(r, { pwned: undefined, dangerous: [], violations: [] });
+  // The page holds one data block at most (none once read) and one script of ours: nothing of the model became one.
+  assert.equal(await page.evaluate(`document.querySelectorAll('script:not([src])').length`), 1);
+  assert.deepEqual(h.errors, []);
+  await page.close();
+});
