@@ -736,6 +736,11 @@ export interface RequestMap {
   /** Opens the column's whole patch as text. */
   openPatch: { params: { column: string }; result: { opened: boolean } };
   /**
+   * Opens one region of this task in an editor tab of its own beside the task view (shown alone there, filling it);
+   * `tab` is the specs area's tab to show (Results, Review, Decision, Repair…). Revealed when already open.
+   */
+  popOut: { params: { region: PopOutRegion; tab?: string }; result: { opened: boolean; message?: string } };
+  /**
    * (verifier) Opens the log of the verifier run behind a results column (read-only), at the line where the test's
    * result appears; without `testId` at the top.
    */
@@ -871,6 +876,10 @@ export type WebviewToHost =
   | { type: 'cited'; citeId: number; ok: boolean; message: string; pair?: { attempt: string; spec: string } };
 
 /** UI-only state the webview owns; the host stores it so a reloaded panel comes back as it was. */
+/** The task view's regions, each of which can be shown alone or in a tab of its own. */
+export const POP_OUT_REGIONS = ['request', 'specs', 'attempts', 'trajectory'] as const;
+export type PopOutRegion = (typeof POP_OUT_REGIONS)[number];
+
 export interface WebviewState {
   taskId: string;
   activeColumn?: string;

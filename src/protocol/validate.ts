@@ -2,7 +2,7 @@
 // host trusts nothing it sends.
 import type { CurationRequestMethod, CurationWebviewToHost, RequestMethod, StepKindView, WebviewState, WebviewToHost } from './messages';
 import type { CalibrationView, DistributionView, MeanIntervalView, SolveRatesView, SpecGroupView, SpecStatsView } from './messages';
-import { CURATOR_VERDICT_VIEWS, ENV_DEFECT_VIEWS, MAX_CALIBRATION_GROUPS, MAX_SOLVE_RATE_MODELS, MAX_REVIEW_TEXT, MAX_SPEC_TEXT, SPEC_OP_VIEWS, MAX_SPEC_HISTOGRAM, MAX_SPEC_ROWS, isDifficultyView, isEnvDefectView, isScoreFieldView, isTaskStatusView } from './messages';
+import { CURATOR_VERDICT_VIEWS, ENV_DEFECT_VIEWS, MAX_CALIBRATION_GROUPS, MAX_SOLVE_RATE_MODELS, MAX_REVIEW_TEXT, MAX_SPEC_TEXT, SPEC_OP_VIEWS, MAX_SPEC_HISTOGRAM, MAX_SPEC_ROWS, isDifficultyView, isEnvDefectView, isScoreFieldView, isTaskStatusView, POP_OUT_REGIONS } from './messages';
 
 export type Validated = { ok: true; message: WebviewToHost } | { ok: false; error: string };
 
@@ -45,6 +45,10 @@ const paramChecks: Record<RequestMethod, (p: Obj) => string | undefined> = {
   compareColumns: (p) => (isStr(p.left, 256) && isStr(p.right, 256) && isStr(p.path) ? undefined : 'compareColumns needs left, right and path'),
   openTest: (p) => (isStr(p.testId, 256) ? undefined : 'openTest needs testId'),
   openPatch: (p) => (isStr(p.column, 256) ? undefined : 'openPatch needs column'),
+  popOut: (p) =>
+    typeof p.region === 'string' && (POP_OUT_REGIONS as readonly string[]).includes(p.region) && opt(p.tab, (v): v is string => isStr(v, 64))
+      ? undefined
+      : `popOut needs region (${POP_OUT_REGIONS.join(', ')}) and tab?`,
   openRunLog: (p) => (isStr(p.column, 256) && opt(p.testId, (v): v is string => isStr(v, 256)) ? undefined : 'openRunLog needs column, testId?'),
   openProbeDiff: (p) =>
     (p.report === 'mutants' || p.report === 'cheats' || p.report === 'alternatives' || p.report === 'variants') && isStr(p.id, 256)

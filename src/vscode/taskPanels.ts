@@ -10,7 +10,8 @@ import type { CandidateTask } from '../core/model';
 import { buildTaskViewModel } from '../core/view/taskView';
 import type { TaskViewInputs, TextOrError } from '../core/view/taskView';
 import { PROTOCOL_VERSION } from '../protocol/messages';
-import type { ActionMethod, ActionResult, EvidenceLinkView, ProbeDiffReport, TaskViewModel, TrajectoryInfoView, ViewCommand, WebviewState } from '../protocol/messages';
+import { POP_OUT_REGIONS } from '../protocol/messages';
+import type { ActionMethod, ActionResult, EvidenceLinkView, PopOutRegion, ProbeDiffReport, TaskViewModel, TrajectoryInfoView, ViewCommand, WebviewState } from '../protocol/messages';
 import { CTX, TASK_PANEL_TYPE } from './commandIds';
 import type { ActiveTask } from './activeTask';
 import type { CandidatesTree } from './candidatesTree';
@@ -47,6 +48,18 @@ interface PanelEntry {
   /** Disposed when the panel closes or shows another task. */
   sessionStore: DisposableStore;
   store: DisposableStore;
+  /** A popped-out region: this panel shows one region of its task alone (beside the task's own panel). */
+  popOut?: { region: PopOutRegion; tab?: string };
+}
+
+const REGION_TITLES: Record<PopOutRegion, string> = { request: 'Request', specs: 'Specs', attempts: 'Attempts', trajectory: 'Trajectories' };
+const TAB_TITLES: Record<string, string> = { results: 'Results', review: 'Review', decision: 'Decision', repair: 'Repair', matrix: 'Matrix', tests: 'Tests', coupling: 'Coupling', probes: 'Probes' };
+
+/** The panel's title: the task, and for a popped-out region what it shows. */
+function panelTitle(taskId: string, popOut: PanelEntry['popOut']): string {
+  if (!popOut) return taskId;
+  const what = popOut.region === 'specs' && popOut.tab && TAB_TITLES[popOut.tab] ? TAB_TITLES[popOut.tab] : REGION_TITLES[popOut.region];
+  return `${taskId} \u00b7 ${what}`;
 }
 
 export interface TaskPanelDeps {
@@ -127,12 +140,40 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
   }
 
   sessionOf(taskId: string): TaskSession | undefined {
-    return [...this.entries.values()].find((e) => e.taskId === taskId)?.session;
+    return this.entryOf(taskId)?.session;
+  }
+
+  /** The task's own panel (a popped-out region's only when the task has no other). */
+  private entryOf(taskId: string): PanelEntry | undefined {
+    const all = [...this.entries.values()].filter((e) => e.taskId === taskId);
+    return all.find((e) => !e.popOut) ?? all[0];
+  }
+
+  /** Popped-out regions open now, as `task · region[ · tab]` (for tests). */
+  popOuts(): string[] {
+    return [...this.entries.values()].filter((e) => e.popOut).map((e) => [e.taskId, e.popOut!.region, ...(e.popOut!.tab ? [e.popOut!.tab] : [])].join(' \u00b7 '));
+  }
+
+  /**
+   * Shows one region of a task alone in a tab of its own beside the task view (the results, the review grid, a
+   * repair's matrix get a whole editor); the same region again reveals the tab it already has.
+   */
+  popOut(taskId: string, region: PopOutRegion, tab?: string): { opened: boolean; message?: string } {
+    if (!this.d.dataset.task(taskId)) return { opened: false, message: `Task ${taskId} is not in the dataset.` };
+    const existing = [...this.entries.values()].find((e) => e.taskId === taskId && e.popOut?.region === region && (region !== 'specs' || e.popOut.tab === tab));
+    if (existing) {
+      existing.panel.reveal(existing.panel.viewColumn);
+      return { opened: true };
+    }
+    const popOut = { region, ...(tab ? { tab } : {}) };
+    const panel = vscode.window.createWebviewPanel(TASK_PANEL_TYPE, panelTitle(taskId, popOut), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, this.webviewOptions());
+    this.attach(panel, taskId, popOut);
+    return { opened: true };
   }
 
   /** Shows the task: reveals its panel when open, else opens one. */
   open(taskId: string, opts: { preserveFocus?: boolean } = {}): void {
-    const existing = [...this.entries.values()].find((e) => e.taskId === taskId);
+    const existing = this.entryOf(taskId);
     if (existing) {
       existing.panel.reveal(undefined, opts.preserveFocus);
       return;
@@ -146,7 +187,7 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
    * is, so the editor keeps the focus; a closed one opens beside it.
    */
   cite(taskId: string, link: EvidenceLinkView, note?: string): Promise<CiteOutcome> {
-    const entry = [...this.entries.values()].find((e) => e.taskId === taskId);
+    const entry = this.entryOf(taskId);
     // A hidden panel has no page to answer: shown again (the editor keeps the focus), it loads one that does.
     if (entry && !entry.panel.visible) entry.panel.reveal(entry.panel.viewColumn, true);
     let session = entry?.session;
@@ -161,13 +202,13 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
   /** Opens (or reveals) the task and shows one step of an attempt's trajectory in it. */
   revealStep(taskId: string, column: string, step: number): void {
     this.open(taskId);
-    [...this.entries.values()].find((e) => e.taskId === taskId)?.session.reveal(column, step);
+    this.entryOf(taskId)?.session.reveal(column, step);
   }
 
   /** Shows another task in the active panel (next/previous), or reveals it where it is already open. */
   retarget(taskId: string): void {
     const cur = this.activeEntry;
-    const existing = [...this.entries.values()].find((e) => e.taskId === taskId);
+    const existing = this.entryOf(taskId);
     if (existing || !cur) {
       this.open(taskId);
       return;
@@ -191,11 +232,13 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
       panel.dispose();
       return;
     }
+    const saved = (state as { popOut?: unknown; tab?: unknown }).popOut;
+    const popOut = typeof saved === 'string' && (POP_OUT_REGIONS as readonly string[]).includes(saved) ? { region: saved as PopOutRegion, ...(typeof (state as { tab?: unknown }).tab === 'string' ? { tab: (state as { tab: string }).tab.slice(0, 64) } : {}) } : undefined;
     // The dataset may still be loading after a reload; the panel shows once its task is known.
     const t0 = Date.now();
     await this.d.dataset.whenLoaded();
     this.d.log.info(`task view ${taskId}: restored after ${Date.now() - t0} ms (dataset ${this.d.dataset.root ? `${this.d.dataset.taskCount} tasks` : 'not open'}, task ${this.d.dataset.task(taskId) ? 'found' : 'not found'})`);
-    this.attach(panel, taskId);
+    this.attach(panel, taskId, popOut);
   }
 
   dispose(): void {
@@ -212,11 +255,11 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
     };
   }
 
-  private attach(panel: vscode.WebviewPanel, taskId: string): void {
+  private attach(panel: vscode.WebviewPanel, taskId: string, popOut?: PanelEntry['popOut']): void {
     const store = new DisposableStore();
     // The watchdog's callbacks run later, once `entry` exists: they name the task the panel shows then.
-    const watchdog = store.add(panelWatchdog(panel, () => `task view ${entry.taskId}`, () => { panel.webview.html = this.html(panel.webview, entry.taskId, entry.session?.taskId === entry.taskId ? this.firstMessage(entry.session) : undefined); }, this.d.log));
-    const entry: PanelEntry = { panel, taskId, missing: false, pageReady: false, htmlSet: false, session: undefined as unknown as TaskSession, sessionStore: new DisposableStore(), store, watchdog };
+    const watchdog = store.add(panelWatchdog(panel, () => `task view ${entry.taskId}`, () => { panel.webview.html = this.html(panel.webview, entry.taskId, entry.session?.taskId === entry.taskId ? this.firstMessage(entry.session) : undefined, entry.popOut); }, this.d.log));
+    const entry: PanelEntry = { panel, taskId, missing: false, pageReady: false, htmlSet: false, session: undefined as unknown as TaskSession, sessionStore: new DisposableStore(), store, watchdog, ...(popOut ? { popOut } : {}) };
     this.entries.set(panel, entry);
     panel.iconPath = vscode.Uri.joinPath(this.d.extensionUri, 'media', 'task.svg');
     store.add(
@@ -257,7 +300,7 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
     if (this.activeEntry === entry) this.d.activeTask?.set(taskId);
     const task = this.d.dataset.task(taskId);
     entry.missing = task === undefined;
-    panel.title = taskId;
+    panel.title = panelTitle(taskId, entry.popOut);
     const root = this.d.dataset.root;
     const cache = new TrajectoryCache(
       this.d.readTrajectory,
@@ -293,7 +336,9 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
       ...(this.d.review ? { review: this.d.review(taskId) } : {}),
       ...(this.d.specs ? { specs: this.d.specs(taskId) } : {}),
       ...(states[taskId] ? { initialState: states[taskId] } : {}),
+      // A popped-out region's page keeps its own place; the task's panel is the one whose state is remembered.
       onState: (s) => {
+        if (entry.popOut) return;
         const all = { ...(this.d.memento.get<Record<string, WebviewState>>(UI_STATE_KEY) ?? {}) };
         delete all[s.taskId];
         all[s.taskId] = s;
@@ -317,7 +362,7 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
     if (reuse && entry.pageReady) void session.receive({ type: 'ready', protocol: PROTOCOL_VERSION });
     else if (!entry.htmlSet) {
       entry.htmlSet = true;
-      panel.webview.html = this.html(panel.webview, taskId, this.firstMessage(session));
+      panel.webview.html = this.html(panel.webview, taskId, this.firstMessage(session), entry.popOut);
       entry.watchdog.arm();
     }
     // Else the page is still loading: its `ready` reaches this session. Setting the HTML again while a page loads
@@ -335,7 +380,7 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
     }
   }
 
-  private html(webview: vscode.Webview, taskId: string, first?: unknown): string {
+  private html(webview: vscode.Webview, taskId: string, first?: unknown, popOut?: PanelEntry['popOut']): string {
     const toUri = (file: string) => webview.asWebviewUri(vscode.Uri.file(file)).toString();
     return buildWebviewHtml({
       cspSource: webview.cspSource,
@@ -345,6 +390,7 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
       title: `Task ${taskId}`,
       taskId,
       ...(first !== undefined ? { first } : {}),
+      ...(popOut ? { region: popOut.region, ...(popOut.tab ? { tab: popOut.tab } : {}) } : {}),
     });
   }
 
@@ -363,6 +409,7 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
       compareColumns: (left, right, file) => this.d.diffs.compare(taskId, left, right, file, beside),
       openTest: (testId) => this.d.diffs.openTest(taskId, testId, beside),
       openPatch: (column) => this.d.diffs.openPatchFile(taskId, column, beside),
+      popOut: (region, tab) => Promise.resolve(this.popOut(taskId, region, tab)),
       ...(this.d.setViewed ? { setViewed: (column: string, file: string | undefined, on: boolean) => this.d.setViewed!(taskId, column, file, on) } : {}),
       act: (action, suggestion) => this.d.act(taskId, action, suggestion),
       ...(this.d.openRunLog ? { openRunLog: (column: string, testId?: string) => this.d.openRunLog!(taskId, column, testId) } : {}),

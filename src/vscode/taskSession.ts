@@ -19,6 +19,8 @@ export interface EditorActions {
   compareColumns(left: string, right: string, path: string): Promise<ReplyOf<RequestMap, 'compareColumns'>>;
   openTest(testId: string): Promise<ReplyOf<RequestMap, 'openTest'>>;
   openPatch(column: string): Promise<ReplyOf<RequestMap, 'openPatch'>>;
+  /** Opens a region of the task in a tab of its own beside the task view. */
+  popOut?(region: RequestParams<'popOut'>['region'], tab: string | undefined): Promise<ReplyOf<RequestMap, 'popOut'>>;
   /** Carries out an action the page asks for on this task (a repair action names its suggestion). */
   act(action: ActionMethod, suggestion?: string): Promise<ActionResult>;
   /** Opens the log of the verifier run behind a results column (the verifier feature). */
@@ -279,6 +281,7 @@ export class TaskSession {
     compareColumns: (p) => this.o.actions.compareColumns(p.left, p.right, p.path),
     openTest: (p) => this.o.actions.openTest(p.testId),
     openPatch: (p) => this.o.actions.openPatch(p.column),
+    popOut: (p) => (this.o.actions.popOut ? this.o.actions.popOut(p.region, p.tab) : Promise.resolve({ opened: false, message: 'Regions cannot be opened in a tab of their own in this window.' })),
     nextTask: () => this.o.actions.act('nextTask'),
     previousTask: () => this.o.actions.act('previousTask'),
     startReviewMode: () => this.o.actions.act('startReviewMode'),

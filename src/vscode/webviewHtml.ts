@@ -28,6 +28,9 @@ export interface WebviewHtmlOptions {
    * `init` to come back; the host's `init` then brings what changed meanwhile.
    */
   first?: unknown;
+  /** A region shown alone in a tab of its own (a popped-out region), and the specs area's tab it opens on. */
+  region?: string;
+  tab?: string;
 }
 
 /** The id of the JSON data block holding the page's first message. */
@@ -106,7 +109,7 @@ export function buildWebviewHtml(o: WebviewHtmlOptions): string {
   <title>${escapeHtml(o.title)}</title>
 ${styles}
 </head>
-<body data-task-id="${escapeHtml(o.taskId)}">
+<body data-task-id="${escapeHtml(o.taskId)}"${o.region ? ` data-region="${escapeHtml(o.region)}"` : ''}${o.tab ? ` data-tab="${escapeHtml(o.tab)}"` : ''}>
   <div id="app"></div>
 ${o.first === undefined ? '' : `  <script type="application/json" id="${FIRST_MESSAGE_ID}">${jsonForScript(o.first)}</script>\n`}  ${script}
 </body>

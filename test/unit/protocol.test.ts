@@ -55,3 +55,15 @@ test('malformed or hostile messages are refused with a reason', () => {
     assert.ok(!r.ok && r.error.length > 0);
   }
 });
+
+test('a pop-out names one of the task view\'s regions, and the specs area\'s tab at most as a short string', () => {
+  for (const region of ['request', 'specs', 'attempts', 'trajectory']) {
+    assert.equal(validateWebviewMessage({ type: 'request', id: 3, method: 'popOut', params: { region } }).ok, true, region);
+  }
+  assert.equal(validateWebviewMessage({ type: 'request', id: 3, method: 'popOut', params: { region: 'specs', tab: 'results' } }).ok, true);
+  for (const params of [{}, { region: 'terminal' }, { region: 'specs', tab: 7 }, { region: 'specs', tab: 'x'.repeat(65) }, { region: ['specs'] }]) {
+    const r = validateWebviewMessage({ type: 'request', id: 3, method: 'popOut', params });
+    assert.equal(r.ok, false, JSON.stringify(params));
+    assert.match(!r.ok ? r.error : '', /popOut needs region \(request, specs, attempts, trajectory\)/);
+  }
+});

@@ -70,6 +70,11 @@ const SPECS_TABS: readonly SpecsTab[] = [
   { id: PROBES_TAB, label: 'Probes', when: (m) => m.probes !== undefined, template: (a) => probesView(a.ctx) },
 ];
 
+/** The region a popped-out page shows alone (its body's `data-region`), if it is one of the task view's. */
+function pinnedRegion(v: string | undefined): RegionName | undefined {
+  return v === 'request' || v === 'specs' || v === 'attempts' || v === 'trajectory' ? v : undefined;
+}
+
 /** The id of the page's first message (src/vscode/webviewHtml.ts FIRST_MESSAGE_ID). */
 const FIRST_MESSAGE_ID = 'specweave-first';
 
@@ -115,6 +120,9 @@ export class App {
   /** The layout's splits (made per task) and the region shown alone, if one is (not persisted: a reload shows all). */
   private splitEls: { main: HTMLElement; left: HTMLElement; right: HTMLElement } | undefined;
   private maximized: RegionName | undefined;
+  /** This page shows one region alone, in a tab of its own (a popped-out region), and the specs tab it opened on. */
+  private readonly pinned = pinnedRegion(document.body.dataset.region);
+  private pinnedTab = typeof document.body.dataset.tab === 'string' ? document.body.dataset.tab.slice(0, 64) : undefined;
   /** Ends the listeners of the last layout (its breakpoint). */
   private layoutAbort: AbortController | undefined;
   private persistTimer: ReturnType<typeof setTimeout> | undefined;
@@ -203,6 +211,11 @@ export class App {
       if (this.seenRepairs.takeNew(model.repair)) this.state.specsTab = REPAIR_TAB;
       const reviewTab = review.initialTab(model);
       if (reviewTab) this.state.specsTab = reviewTab;
+      // A popped-out specs area opens on the tab it was popped out from.
+      if (this.pinnedTab) {
+        this.state.specsTab = this.pinnedTab;
+        this.pinnedTab = undefined;
+      }
       // Another task: nothing of the old trajectories, hits, selection or "show all" may leak into the new one.
       this.trajectory?.dispose();
       this.trajectory = undefined;
@@ -235,7 +248,7 @@ export class App {
     this.maximized = undefined;
     for (const [name, section] of [['request', request], ['specs', specsArea], ['attempts', attempts], ['trajectory', this.trajectorySection]] as const) {
       section.classList.add('can-maximize');
-      section.append(this.maximizeButton(name));
+      if (this.pinned === undefined) section.append(this.popOutButton(name), this.maximizeButton(name));
     }
     const left = split('horizontal', request, specsArea, { testid: 'split-left', position: splits.left ?? 45, minStart: '60px', minEnd: '80px', onResize: save('left') });
     const right = split('horizontal', attempts, this.trajectorySection, { testid: 'split-right', position: splits.right ?? 32, minStart: '60px', minEnd: '160px', onResize: save('right') });
@@ -245,6 +258,20 @@ export class App {
     this.splitEls = { main, left, right };
     for (const box of [this.headerHost, this.barHost, this.requestBody, this.specsHead, this.specsContent, this.attemptsBody]) render(nothing, box);
     this.root.replaceChildren(this.headerHost, this.barHost, el('main', { class: 'regions', testid: 'regions' }, main));
+    if (this.pinned) {
+      const pinned = this.pinned;
+      this.root.dataset.popout = pinned;
+      // Once the splits have rendered (a split set before its first layout keeps its handle where it started).
+      requestAnimationFrame(() => {
+        if (this.splitEls?.main === main && this.maximized !== pinned) this.toggleMaximized(pinned);
+      });
+    }
+  }
+
+  private popOutButton(region: RegionName): HTMLElement {
+    const b = el('button', { class: 'region-maximize region-popout', testid: `popout-${region}`, text: '\u29c9', title: `Open the ${REGION_WORDS[region]} in an editor tab of its own, beside this one`, attrs: { 'aria-label': `Open the ${REGION_WORDS[region]} in its own tab` } });
+    b.addEventListener('click', () => this.context().actions.popOut(region));
+    return b;
   }
 
   private maximizeButton(region: RegionName): HTMLElement {
@@ -408,6 +435,10 @@ export class App {
       compareColumns: (left, right, path) => this.ask('compareColumns', { left, right, path }, (r) => (r.opened ? `Comparing ${oneLine(path, 120)}.` : (r.message ?? 'Could not compare.'))),
       openTest: (testId) => this.ask('openTest', { testId }, (r) => (r.opened ? 'Opened the test patch.' : (r.message ?? 'Test not found in the test patch.'))),
       openPatch: (column) => this.ask('openPatch', { column }, (r) => (r.opened ? 'Opened the patch.' : 'Could not open the patch.')),
+      popOut: (region) =>
+        this.ask('popOut', { region, ...(region === 'specs' && this.state ? { tab: this.state.specsTab } : {}) }, (r) =>
+          r.opened ? `Opened the ${REGION_WORDS[region]} in a tab of its own.` : (r.message ?? 'Could not open it in a tab of its own.'),
+        ),
       setViewed: (column, path, viewed) =>
         this.ask('setViewed', { column, ...(path !== undefined ? { path } : {}), viewed }, (r) =>
           r.ok ? `${path !== undefined ? oneLine(path, 120) : column} marked ${viewed ? 'viewed' : 'not viewed'}.` : (r.message ?? 'Could not mark it.'),
@@ -455,7 +486,7 @@ export class App {
     return this.ctx;
   }
 
-  private ask<M extends 'openDiff' | 'compareColumns' | 'openTest' | 'openPatch' | 'setViewed'>(
+  private ask<M extends 'openDiff' | 'compareColumns' | 'openTest' | 'openPatch' | 'setViewed' | 'popOut'>(
     method: M,
     params: RequestParams<M>,
     describe: (r: RequestResult<M>) => string,
@@ -475,7 +506,8 @@ export class App {
 
   private persist(): void {
     if (!this.state) return;
-    this.api.setState({ ...toPersisted(this.state), repairSeen: this.seenRepairs.toJSON() });
+    // A popped-out page says what it shows, so that a window reload brings it back as it was (TaskPanels' serializer).
+    this.api.setState({ ...toPersisted(this.state), repairSeen: this.seenRepairs.toJSON(), ...(this.pinned ? { popOut: this.pinned, tab: this.state.specsTab } : {}) });
     const shared = toWebviewState(this.state);
     const text = JSON.stringify(shared);
     if (text !== this.lastPosted) {

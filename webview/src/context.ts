@@ -11,6 +11,8 @@ export interface Actions {
   compareColumns(left: string, right: string, path: string): void;
   openTest(testId: string): void;
   openPatch(column: string): void;
+  /** Opens a region (the specs area on its open tab) in an editor tab of its own beside this one. */
+  popOut(region: 'request' | 'specs' | 'attempts' | 'trajectory'): void;
   /** Marks a column, or one file of its patch, viewed or not (the host keeps the mark). */
   setViewed(column: string, path: string | undefined, viewed: boolean): void;
   /** Shows a test in the tests tab. */

@@ -69,4 +69,26 @@ describe('task panel', () => {
     assert.equal(await vscode.commands.executeCommand('specweave.attempt.next'), true);
     assert.equal(await vscode.commands.executeCommand('specweave.search.focus'), true);
   });
+
+  it('pops a region out into a tab of its own beside the task, once; the task\'s own panel stays the one commands reach', async () => {
+    await vscode.commands.executeCommand('specweave.task.open', 't1');
+    const main = a.panels.sessionOf('t1');
+    assert.ok(main);
+    // What the page's ⧉ asks (through the same validation as every page message).
+    await main.receive({ type: 'request', id: 9001, method: 'popOut', params: { region: 'specs', tab: 'results' } });
+    await until('the popped-out tab', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label === 't1 \u00b7 Results'), 20_000);
+    assert.deepEqual(a.panels.popOuts(), ['t1 \u00b7 specs \u00b7 results']);
+    assert.equal(a.panels.sessionOf('t1'), main, 'the task\'s own panel is still the one a citation, a link or a command reaches');
+    // Asked again: the tab it has is shown, no second one; another region is a tab of its own.
+    await main.receive({ type: 'request', id: 9002, method: 'popOut', params: { region: 'specs', tab: 'results' } });
+    await main.receive({ type: 'request', id: 9003, method: 'popOut', params: { region: 'trajectory' } });
+    await until('the trajectory tab', () => a.panels.popOuts().length === 2);
+    assert.deepEqual(a.panels.popOuts(), ['t1 \u00b7 specs \u00b7 results', 't1 \u00b7 trajectory']);
+    // A region that is not one of the task view's is refused by the page channel: nothing opens.
+    await main.receive({ type: 'request', id: 9004, method: 'popOut', params: { region: 'terminal' } });
+    assert.equal(a.panels.popOuts().length, 2);
+    await vscode.commands.executeCommand('specweave.task.open', 't1');
+    assert.equal(a.panels.active?.taskId, 't1');
+    assert.equal(a.panels.openTaskIds().length, 3, 'the task panel and its two popped-out regions');
+  });
 });

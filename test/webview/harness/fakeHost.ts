@@ -278,6 +278,7 @@ const answers: { [M in RequestMethod]?: (p: ParamsOf<RequestMap, M>) => ReplyOf<
   compareColumns: () => ({ opened: true }),
   openTest: () => ({ opened: true }),
   openPatch: () => ({ opened: true }),
+  popOut: () => ({ opened: true }),
   // As the real host's viewed marks: the mark is kept and the page gets an update with it.
   setViewed: (p) => {
     const v = fixture.model.viewed ?? { columns: [], files: [] };

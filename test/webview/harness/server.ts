@@ -83,6 +83,9 @@ export async function startHarness(o: { dist?: string } = {}): Promise<HarnessSe
         title: 'SpecWeave task view (harness)',
         taskId: first?.taskId ?? fixture,
         ...(first ? { first: { type: 'init', model: first } } : {}),
+        // `region=…&tab=…`: a popped-out region's page, as TaskPanels makes it.
+        ...(url.searchParams.get('region') ? { region: url.searchParams.get('region')! } : {}),
+        ...(url.searchParams.get('tab') ? { tab: url.searchParams.get('tab')! } : {}),
       });
       send(200, 'text/html; charset=utf-8', harnessPage(html, nonce, bodyClass));
       return;
