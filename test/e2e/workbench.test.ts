@@ -247,7 +247,42 @@ describe('review workbench on the example dataset', { timeout: 300_000 }, () => 
     await runCommand(page, 'SpecWeave: Clear Candidate Filters');
     await treeRows(page, 'total-command').first().waitFor();
   });
+
+  it('pops the specs area out into a tab of its own beside the task, and a window reload brings it back as it was', async () => {
+    assert.ok(wb);
+    const { page } = wb;
+    await editorTab(page, 'format-precision').click();
+    const view = webviewFrame(page, 'panel');
+    await view.locator('[data-testid="specs-tab-tests"]').click();
+    await view.locator('[data-testid="popout-specs"]').click();
+    const tab = editorTab(page, 'format-precision · Tests');
+    await tab.waitFor({ timeout: 30_000 });
+    await poppedOut(page, 'specs');
+    await shot(wb, 'specs-popped-out');
+    await runCommand(page, 'Developer: Reload Window');
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await editorTab(page, 'format-precision · Tests').waitFor({ timeout: 60_000 });
+    await editorTab(page, 'format-precision · Tests').click();
+    const frame = await poppedOut(page, 'specs');
+    // Back on the tab it showed, alone in its page.
+    await frame.locator('[data-testid="tests"]', { hasText: 'test_precision_rounds_half_up' }).first().waitFor({ timeout: 30_000 });
+    assert.equal(await frame.locator('.region-maximize').count(), 0);
+    await shot(wb, 'specs-popped-out-after-reload');
+  });
 });
+
+/** The frame of a popped-out region's page (its #app says which region it shows), once it has painted. */
+async function poppedOut(page: Page, region: string): Promise<import('playwright-core').Frame> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    for (const f of page.frames()) {
+      const found = await f.evaluate(`!!document.querySelector('#app[data-popout="${region}"] [data-testid="task-title"]')`).catch(() => false);
+      if (found) return f;
+    }
+    if (Date.now() > deadline) throw new Error(`no popped-out ${region} page among ${page.frames().length} frames`);
+    await page.waitForFunction('true', undefined, { polling: 'raf' }).catch(() => undefined);
+  }
+}
 
 describe('hostile dataset in Restricted Mode renders as text', { timeout: 300_000 }, () => {
   let wb: Workbench | undefined;
