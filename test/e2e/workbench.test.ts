@@ -7,7 +7,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { FrameLocator, Page } from 'playwright-core';
+import type { Frame, FrameLocator, Page } from 'playwright-core';
 import { projectRoot } from '../vscode/harness/codeServer';
 import { pickFolder } from './folderPicker';
 import { attemptColumn, attemptShown, openActivity, openWorkbench, quickInput, runCommand, treeRows, webviewFrame } from './harness';
@@ -272,7 +272,7 @@ describe('review workbench on the example dataset', { timeout: 300_000 }, () => 
 });
 
 /** The frame of a popped-out region's page (its #app says which region it shows), once it has painted. */
-async function poppedOut(page: Page, region: string): Promise<import('playwright-core').Frame> {
+async function poppedOut(page: Page, region: string): Promise<Frame> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     for (const f of page.frames()) {

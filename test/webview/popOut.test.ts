@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { nextRequest, startBrowserHarness, waitForStatus, waitUntil, type Harness } from './harness/page';
+import { nextRequest, probe, startBrowserHarness, waitForStatus, waitUntil, type Harness } from './harness/page';
 
 let h: Harness;
 
@@ -28,6 +28,13 @@ test('each region\'s pop-out asks the host for a tab of its own; the specs area 
   await waitForStatus(page, /Opened the specs, results, review and repair area in a tab of its own/);
   assert.deepEqual(await nextRequest(page, 'popOut', () => tid(page, 'popout-trajectory').click()), { region: 'trajectory' });
   assert.deepEqual(await nextRequest(page, 'popOut', () => tid(page, 'popout-attempts').click()), { region: 'attempts' });
+  // Another task in the same page: each region still has one pop-out and one maximize button.
+  await probe(page, (g) => g.__fakeHost.update({ taskId: 'another-task', title: 'Another task' }));
+  await page.locator('[data-testid="task-title"]', { hasText: 'Another task' }).waitFor();
+  for (const region of ['request', 'specs', 'attempts', 'trajectory']) {
+    assert.equal(await tid(page, `popout-${region}`).count(), 1, region);
+    assert.equal(await tid(page, `maximize-${region}`).count(), 1, region);
+  }
   await page.close();
 });
 

@@ -248,6 +248,8 @@ export class App {
     this.maximized = undefined;
     for (const [name, section] of [['request', request], ['specs', specsArea], ['attempts', attempts], ['trajectory', this.trajectorySection]] as const) {
       section.classList.add('can-maximize');
+      // The trajectory's section outlives a layout: the last layout's buttons go.
+      for (const old of section.querySelectorAll(':scope > .region-maximize')) old.remove();
       if (this.pinned === undefined) section.append(this.popOutButton(name), this.maximizeButton(name));
     }
     const left = split('horizontal', request, specsArea, { testid: 'split-left', position: splits.left ?? 45, minStart: '60px', minEnd: '80px', onResize: save('left') });
@@ -329,9 +331,9 @@ export class App {
       return trajectory.element;
     });
     if (this.trajectorySection.firstChild !== trajectoryBody) {
-      // The region's maximize button stays (made with the layout); the trajectory view is the region's content.
-      const button = this.trajectorySection.querySelector(':scope > .region-maximize');
-      this.trajectorySection.replaceChildren(trajectoryBody, ...(button ? [button] : []));
+      // The region's buttons (pop out, maximize) stay, made with the layout; the trajectory view is the region's content.
+      const buttons = [...this.trajectorySection.querySelectorAll(':scope > .region-maximize')];
+      this.trajectorySection.replaceChildren(trajectoryBody, ...buttons);
     }
     if (fresh && this.state!.search !== '') void trajectory.runSearch();
     this.renderTemplates();
