@@ -875,11 +875,11 @@ export type WebviewToHost =
   /** The answer to the host's `cite`: whether the link joined a pair's draft (`pair`), and the words said to the curator. */
   | { type: 'cited'; citeId: number; ok: boolean; message: string; pair?: { attempt: string; spec: string } };
 
-/** UI-only state the webview owns; the host stores it so a reloaded panel comes back as it was. */
 /** The task view's regions, each of which can be shown alone or in a tab of its own. */
 export const POP_OUT_REGIONS = ['request', 'specs', 'attempts', 'trajectory'] as const;
 export type PopOutRegion = (typeof POP_OUT_REGIONS)[number];
 
+/** UI-only state the webview owns; the host stores it so a reloaded panel comes back as it was. */
 export interface WebviewState {
   taskId: string;
   activeColumn?: string;
