@@ -97,7 +97,8 @@ cat > "$PROFILE/ud/User/settings.json" <<'JSON'
   "telemetry.telemetryLevel": "off",
   "update.mode": "none",
   "chat.disableAIFeatures": true,
-  "workbench.secondarySideBar.defaultVisibility": "hidden"
+  "workbench.secondarySideBar.defaultVisibility": "hidden",
+  "specweave.candidates.revealOnStartup": true
 }
 JSON
 CS_ARGS=(--config "$PROFILE/config.yaml" --auth none --user-data-dir "$PROFILE/ud" --extensions-dir "$PROFILE/ext"

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { readTrajectory } from '../adapters/fs/trajectoryReader';
 import { CandidatesTree } from './candidatesTree';
 import type { CandidateNode } from './candidatesTree';
-import { CANDIDATES_VIEW, COMMAND_TABLE, CTX, DOC_SCHEME, TASK_PANEL_TYPE, actionCommand } from './commandIds';
+import { CANDIDATES_VIEW, COMMAND_TABLE, CTX, DOC_SCHEME, TASK_PANEL_TYPE, VIEW_CONTAINER, actionCommand } from './commandIds';
 import { registerCommands } from './commands';
 import { registerDatasetSearch } from './datasetSearchPick';
 import { DatasetService } from './datasetService';
@@ -182,10 +182,12 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
   setImmediate(() => {
     void (async () => {
       if (dataset.root) return;
-      const root = await dataset.detect(readSettings().datasetPath);
+      const settings = readSettings();
+      const root = await dataset.detect(settings.datasetPath);
       if (root && !dataset.root) {
         const r = await dataset.open(root);
         if (!r.ok) log.warn(r.message);
+        else if (settings.revealOnStartup) await revealOnStartup(treeView, log);
       }
     })().catch((e: unknown) => log.error(`opening the dataset failed: ${errorText(e)}`));
   });
@@ -194,6 +196,31 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
 }
 
 export function deactivate(): void {}
+
+/**
+ * Brings the SpecWeave view forward (the setting `specweave.candidates.revealOnStartup`, which the example's fresh
+ * profile sets). The workbench can still be restoring its side bar at this point and put its own view back over
+ * ours: so it is asked again, once, when the Candidates view is not visible after the first ask.
+ */
+async function revealOnStartup(view: vscode.TreeView<CandidateNode>, log: vscode.LogOutputChannel): Promise<void> {
+  for (let attempt = 1; attempt <= 2 && !view.visible; attempt++) {
+    await vscode.commands.executeCommand(`workbench.view.extension.${VIEW_CONTAINER}`);
+    if (view.visible) return;
+    // Shown by the next visibility change, or not: the workbench's own restore decides, within its start-up.
+    await new Promise<void>((resolve) => {
+      const sub = view.onDidChangeVisibility(() => {
+        sub.dispose();
+        clearTimeout(timer);
+        resolve();
+      });
+      const timer = setTimeout(() => {
+        sub.dispose();
+        resolve();
+      }, 3000);
+    });
+  }
+  if (!view.visible) log.info('the SpecWeave view was asked to come forward at start-up and is not shown (the side bar shows another view)');
+}
 
 
 /** The host command behind each action a task page can ask for (the table's; kept here for the in-host tests). */

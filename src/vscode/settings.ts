@@ -16,6 +16,8 @@ export interface Settings {
   dockerHost: string;
   gitPath: string;
   persistFilters: boolean;
+  /** `specweave.candidates.revealOnStartup` (default false): the SpecWeave view comes forward when the dataset opens at start-up. */
+  revealOnStartup: boolean;
   /** `specweave.verifier.concurrency`: runs at once; undefined (0 or not a number): chosen from the machine. */
   verifierConcurrency?: number;
   /** `specweave.verifier.reuseRuns` (default true): a run with the same inputs is reused instead of run again. */
@@ -38,6 +40,7 @@ export function readSettings(): Settings {
     datasetPath: c.get<string>('dataset.path', '').trim(),
     dockerHost: c.get<string>('docker.host', '').trim(),
     gitPath: c.get<string>('git.path', '').trim() || 'git',
+    revealOnStartup: c.get<unknown>('candidates.revealOnStartup', false) === true,
     persistFilters: c.get<boolean>('candidates.persistFilters', true),
     ...verifierConcurrency(c.get<number>('verifier.concurrency', 0)),
     verifierReuseRuns: c.get<boolean>('verifier.reuseRuns', true) !== false,
