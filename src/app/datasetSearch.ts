@@ -29,6 +29,8 @@ export interface DatasetSearchOutcome {
   kept: number;
   /** Trajectory files read (or found unreadable) of `files`. */
   scanned: number;
+  /** Of those, the files read from disk for this search; the others were searched as the worker had them prepared (unchanged since). */
+  read: number;
   files: number;
   cancelled: boolean;
   capped: boolean;
@@ -104,7 +106,7 @@ export class DatasetSearcher {
     let worker: Worker | undefined;
     let resolveDone!: (o: DatasetSearchOutcome) => void;
     const done = new Promise<DatasetSearchOutcome>((r) => (resolveDone = r));
-    let last: DatasetSearchOutcome = { total: 0, kept: 0, scanned: 0, files: files.length, cancelled: false, capped: false, terminated: false, unreadable, refused: [...refused] };
+    let last: DatasetSearchOutcome = { total: 0, kept: 0, scanned: 0, read: 0, files: files.length, cancelled: false, capped: false, terminated: false, unreadable, refused: [...refused] };
     const finish = (o: Partial<DatasetSearchOutcome> & { cancelled: boolean }): void => {
       if (settled) return;
       if (o.cancelled && !('scanned' in o)) {
@@ -145,7 +147,7 @@ export class DatasetSearcher {
       } else if (m.type === 'fileError') unreadable.push({ taskId: m.taskId, attempt: m.attempt, label: m.label, error: m.error });
       else {
         if (m.error) unreadable.push({ taskId: '', attempt: '', label: '', error: m.error });
-        finish({ total: m.total, kept: m.kept, scanned: m.scanned, files: m.files, cancelled: m.cancelled, capped: m.capped });
+        finish({ total: m.total, kept: m.kept, scanned: m.scanned, read: m.read, files: m.files, cancelled: m.cancelled, capped: m.capped });
       }
     };
     const onError = (e: Error): void => {

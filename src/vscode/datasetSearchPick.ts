@@ -80,7 +80,11 @@ export function registerDatasetSearch(d: DatasetSearchDeps, store: DisposableSto
   let searcher: DatasetSearcher | undefined;
   const getSearcher = (): DatasetSearcher => (searcher ??= new DatasetSearcher());
   store.add({ dispose: () => searcher?.dispose() });
-  store.add(d.dataset.onDidChange(() => searcher?.forget()));
+  // Another dataset (or none): what the worker prepared is of no use. Any other change (a task reloaded, a label, a
+  // run) keeps it: the worker reads again only a trajectory whose size or modification time changed.
+  store.add(d.dataset.onDidChange((c) => {
+    if (c.kind === 'opened' || c.kind === 'closed') searcher?.forget();
+  }));
 
   const files = () => {
     const root = d.dataset.root;

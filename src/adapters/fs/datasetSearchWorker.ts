@@ -55,7 +55,8 @@ export type ToWorker =
 export type FromWorker =
   | { type: 'hits'; id: number; hits: DatasetHit[]; scanned: number; total: number }
   | { type: 'fileError'; id: number; taskId: string; attempt: string; label: string; error: string }
-  | { type: 'done'; id: number; total: number; kept: number; scanned: number; files: number; cancelled: boolean; capped: boolean; error?: string };
+  /** `read`: files read from disk and prepared for this search (the rest came from the cache, unchanged since). */
+  | { type: 'done'; id: number; total: number; kept: number; scanned: number; read: number; files: number; cancelled: boolean; capped: boolean; error?: string };
 
 const BATCH_MS = 25;
 const BATCH_HITS = 200;
@@ -70,7 +71,8 @@ interface Cached {
 const cache = new Map<string, Cached>();
 let cachedChars = 0;
 
-async function load(f: SearchFile): Promise<PreparedStep[]> {
+/** The file's prepared steps: from the cache while its size and modification time are what they were, else read. */
+async function load(f: SearchFile, onRead: () => void): Promise<PreparedStep[]> {
   const st = await stat(f.abs);
   const key = `${st.size}:${st.mtimeMs}`;
   const hit = cache.get(f.abs);
@@ -79,6 +81,7 @@ async function load(f: SearchFile): Promise<PreparedStep[]> {
     cache.set(f.abs, hit);
     return hit.steps;
   }
+  onRead();
   const r = await readTrajectory(f.abs, { fileLabel: f.label, datasetRoot: f.datasetRoot });
   if (!r.ok) throw new Error(r.problem.message);
   const steps = r.trajectory.steps.map(prepareStep);
@@ -116,6 +119,7 @@ async function search(m: Extract<ToWorker, { type: 'search' }>): Promise<void> {
   let total = 0;
   let kept = 0;
   let scanned = 0;
+  let read = 0;
   let capped = false;
   let pending: DatasetHit[] = [];
   let last = performance.now();
@@ -130,7 +134,7 @@ async function search(m: Extract<ToWorker, { type: 'search' }>): Promise<void> {
     if (cancelled()) break;
     let steps: PreparedStep[];
     try {
-      steps = await load(f);
+      steps = await load(f, () => read++);
     } catch (e) {
       post({ type: 'fileError', id: m.id, taskId: f.taskId, attempt: f.attempt, label: f.label, error: errorText(e) });
       scanned++;
@@ -153,7 +157,7 @@ async function search(m: Extract<ToWorker, { type: 'search' }>): Promise<void> {
     if ((pending.length > 0 && kept === pending.length) || pending.length >= BATCH_HITS || performance.now() - last >= BATCH_MS) flush(true);
   }
   flush(false);
-  post({ type: 'done', id: m.id, total, kept, scanned, files: m.files.length, cancelled: cancelled(), capped });
+  post({ type: 'done', id: m.id, total, kept, scanned, read, files: m.files.length, cancelled: cancelled(), capped });
 }
 
 // One search at a time: the next waits for the one before (which a new search cancels first).
@@ -167,7 +171,7 @@ parentPort?.on('message', (m: ToWorker) => {
   queue = queue
     .then(() => search(m))
     .catch((e: unknown) => {
-      const done: FromWorker = { type: 'done', id: m.id, total: 0, kept: 0, scanned: 0, files: m.files.length, cancelled: false, capped: false, error: errorText(e) };
+      const done: FromWorker = { type: 'done', id: m.id, total: 0, kept: 0, scanned: 0, read: 0, files: m.files.length, cancelled: false, capped: false, error: errorText(e) };
       parentPort!.postMessage(done);
     });
 });

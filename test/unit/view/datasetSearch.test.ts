@@ -117,3 +117,17 @@ test('a new search cancels the one running; a pathological expression is stopped
   assert.equal(second.cancelled, false);
   assert.equal(second.total, 9, 'the next search runs in a new worker to the end');
 });
+
+test('the worker keeps what it prepared while a file is unchanged and reads again the one that changed, so a label or a run elsewhere costs no re-read', async () => {
+  searcher.forget();
+  const cold = await collect('NEEDLE');
+  assert.equal(cold.out.read, 4, 'every file read after forget (the unreadable one too)');
+  const warm = await collect('NEEDLE');
+  assert.equal(warm.out.read, 1, 'only the unreadable file is read again; the three others come prepared');
+  assert.equal(warm.out.total, 9);
+  // One trajectory rewritten (as a fresh trial's would be): it alone is read again, and its new text is found.
+  fs.writeFileSync(path.join(root, 'tasks/t2/a1.traj.json'), traj(['NEEDLE once', 'and NEEDLE twice', 'a NEEDLE more']));
+  const changed = await collect('NEEDLE');
+  assert.equal(changed.out.read, 2, 'the changed file and the unreadable one');
+  assert.equal(changed.out.total, 12);
+});
