@@ -879,6 +879,9 @@ export type WebviewToHost =
 export const POP_OUT_REGIONS = ['request', 'specs', 'attempts', 'trajectory'] as const;
 export type PopOutRegion = (typeof POP_OUT_REGIONS)[number];
 
+/** The id of the JSON data block in which a task page carries its first message (src/vscode/webviewHtml.ts). */
+export const FIRST_MESSAGE_ID = 'specweave-first';
+
 /** UI-only state the webview owns; the host stores it so a reloaded panel comes back as it was. */
 export interface WebviewState {
   taskId: string;

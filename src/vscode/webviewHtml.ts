@@ -3,6 +3,7 @@
 // unit-tested as plain text.
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
+import { FIRST_MESSAGE_ID } from '../protocol/messages';
 
 /**
  * A script or style sheet of the page: its text, put into the page itself (with the nonce), or its `asWebviewUri`.
@@ -34,7 +35,7 @@ export interface WebviewHtmlOptions {
 }
 
 /** The id of the JSON data block holding the page's first message. */
-export const FIRST_MESSAGE_ID = 'specweave-first';
+export { FIRST_MESSAGE_ID };
 
 /**
  * JSON that can sit inside a `<script type="application/json">` element whatever the strings in it hold: every

@@ -2,7 +2,7 @@
 // template rendered into its own box with `render`, so an update that does not change a region touches none of its
 // nodes, and focus, caret, selection and scroll stay where they were), routes host messages, keeps the UI state and
 // persists it, and performs the actions that cross regions.
-import { PROTOCOL_VERSION, type HostToWebview, type RequestMap, type RequestParams, type RequestResult, type TaskStatusView, type TaskViewModel, type ViewCommand, type WebviewState } from '../../src/protocol/messages';
+import { FIRST_MESSAGE_ID, POP_OUT_REGIONS, PROTOCOL_VERSION, type HostToWebview, type PopOutRegion, type RequestMap, type RequestParams, type RequestResult, type TaskStatusView, type TaskViewModel, type ViewCommand, type WebviewState } from '../../src/protocol/messages';
 import type { Actions, Ctx } from './context';
 import { html, nothing, render, type TemplateResult } from 'lit-html';
 import { el, setText } from './dom';
@@ -32,7 +32,7 @@ import { TrajectoryView } from './views/trajectory';
 import type { VsCodeApi } from './vscodeApi';
 import { errorText } from './text';
 
-type RegionName = 'request' | 'specs' | 'attempts' | 'trajectory';
+type RegionName = PopOutRegion;
 const REGION_WORDS: Record<RegionName, string> = { request: 'request', specs: 'specs, results, review and repair area', attempts: 'attempts', trajectory: 'trajectories' };
 
 /** Below this width the two sides stack, requests and specs above attempts and trajectories (views/layout.css). */
@@ -72,11 +72,8 @@ const SPECS_TABS: readonly SpecsTab[] = [
 
 /** The region a popped-out page shows alone (its body's `data-region`), if it is one of the task view's. */
 function pinnedRegion(v: string | undefined): RegionName | undefined {
-  return v === 'request' || v === 'specs' || v === 'attempts' || v === 'trajectory' ? v : undefined;
+  return (POP_OUT_REGIONS as readonly string[]).includes(v ?? '') ? (v as RegionName) : undefined;
 }
-
-/** The id of the page's first message (src/vscode/webviewHtml.ts FIRST_MESSAGE_ID). */
-const FIRST_MESSAGE_ID = 'specweave-first';
 
 /** The `init` the page's HTML carries, if it carries one for the task the page is for. */
 function firstMessage(doc: Document): { model: TaskViewModel; state?: WebviewState } | undefined {

@@ -1,6 +1,6 @@
 // What every view gets: the host connection, the current model and UI state, the spec/run links, and the actions
 // that cross regions (a click in one region that shows something in another).
-import type { TaskViewModel } from '../../src/protocol/messages';
+import type { PopOutRegion, TaskViewModel } from '../../src/protocol/messages';
 import type { HostConnection } from './host';
 import type { UiState } from './state';
 import type { SpecLinks } from './views/specLinks';
@@ -12,7 +12,7 @@ export interface Actions {
   openTest(testId: string): void;
   openPatch(column: string): void;
   /** Opens a region (the specs area on its open tab) in an editor tab of its own beside this one. */
-  popOut(region: 'request' | 'specs' | 'attempts' | 'trajectory'): void;
+  popOut(region: PopOutRegion): void;
   /** Marks a column, or one file of its patch, viewed or not (the host keeps the mark). */
   setViewed(column: string, path: string | undefined, viewed: boolean): void;
   /** Shows a test in the tests tab. */
