@@ -10,7 +10,9 @@ export const SETUP_HINT = 'Run scripts/setup-docker.sh (it installs docker.io, s
 
 /** A connected engine with the base image present, or a failed test saying how to get one. */
 export async function requireEngine(): Promise<Engine> {
-  const engine = new Engine();
+  // The product's first ping gives up after 800 ms (a user waits on it); a busy test machine's engine, starting
+  // clusters beside this file, may take longer to answer without being absent (ci46 under stress-ng).
+  const engine = new Engine({ pingTimeoutMs: 10_000 });
   try {
     const docker = await engine.docker();
     await docker.getImage(BASE_IMAGE).inspect();
