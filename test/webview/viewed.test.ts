@@ -43,6 +43,8 @@ test("a file's tick marks it viewed (the host keeps it) without opening its diff
 test('an attempt is marked viewed as a whole; a mark the host no longer sends (its patch changed) is gone', async () => {
   await page.locator('[data-testid="column-a2"] [data-testid="column-viewed"]').click();
   await waitUntil(page, `document.querySelector('[data-testid="column-a2"] [data-testid="column-viewed"]').checked === true`);
+  // The box ticks at the click; the request reaches the host after it (ci47 read the log before it had).
+  await waitUntil(page, `JSON.stringify(window.__fakeHost.log.filter((l) => l.method === 'setViewed').at(-1)?.params) === ${JSON.stringify(JSON.stringify({ column: 'a2', viewed: true }))}`);
   assert.deepEqual((await requests('setViewed')).at(-1), { column: 'a2', viewed: true });
   // The host's next model has no mark on a2 (say, a repair rewrote its patch): the page shows it unticked.
   await probe(page, (g) => g.__fakeHost.update({ viewed: { columns: [], files: [] } }));
