@@ -53,6 +53,8 @@ export const CURATION_CMD = {
 /** The repair feature's commands (repair/repairController.ts). */
 export const REPAIR_CMD = {
   setApiKey: 'specweave.repair.setApiKey',
+  /** The link of a no-key notice that goes on with what it was shown for (llmClients.ts); not in the palette. */
+  setApiKeyAndContinue: 'specweave.repair.setApiKeyAndContinue',
   clearApiKey: 'specweave.repair.clearApiKey',
   request: 'specweave.repair.request',
   review: 'specweave.repair.review',

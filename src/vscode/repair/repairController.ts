@@ -40,7 +40,7 @@ import { REPAIR_SCHEME, RepairDocuments, repairUri } from './repairDocuments';
 import { errorText } from '../../core/errorText';
 import { REPAIR_CMD } from '../commandIds';
 import type { RepairEndpoint } from '../llmClients';
-import { REPAIR_KEY_SECRET, repairEndpoint } from '../llmClients';
+import { REPAIR_KEY_SECRET, repairEndpoint, setApiKeyAndContinue } from '../llmClients';
 import { readRepairSettings, readSolverSettings } from '../settings';
 
 export { REPAIR_CMD };
@@ -136,6 +136,7 @@ export class RepairController implements vscode.Disposable {
     store.add(this.documents);
     const reg = commandRegistrar(store, this.d.log, { prefix: 'SpecWeave: ', redact: (t) => this.redactor.redact(t) });
     reg(REPAIR_CMD.setApiKey, (key) => this.setApiKey(typeof key === 'string' ? key : undefined));
+    reg(REPAIR_CMD.setApiKeyAndContinue, (id) => setApiKeyAndContinue(this.d.secrets, id));
     reg(REPAIR_CMD.clearApiKey, async () => {
       await this.d.secrets.delete(REPAIR_KEY_SECRET);
       void vscode.window.showInformationMessage('SpecWeave: the API key is removed.');
@@ -287,8 +288,8 @@ export class RepairController implements vscode.Disposable {
     const taskId = await this.pickTask(arg);
     if (!taskId || !this.dataset.task(taskId)) return { status: 'no-task' };
     // The key first: a curator asked for the target and a note and then told there is no key loses the note.
-    const endpoint = await repairEndpoint(this.d.secrets, this.redactor, this.memory, undefined, {
-      continueWith: { label: 'Continue', run: () => void vscode.commands.executeCommand(REPAIR_CMD.request, taskId, targetArg, noteArg) },
+    const endpoint = await repairEndpoint(this.d.secrets, this.redactor, this.memory, (baseUrl) => `Request Repair Suggestion for ${taskId}: no API key for ${baseUrl}.`, {
+      continueWith: () => void vscode.commands.executeCommand(REPAIR_CMD.request, taskId, targetArg, noteArg),
     });
     if (!endpoint) return { status: 'failed', message: 'no API key' };
     let target = targetArg as RequestedTarget | undefined;
@@ -451,7 +452,13 @@ export class RepairController implements vscode.Disposable {
     const freshN = readFreshTrialsSetting();
     const endpoint =
       freshN > 0
-        ? await repairEndpoint(this.d.secrets, this.redactor, this.memory, (baseUrl) => `specweave.repair.freshTrials is ${freshN}, but there is no API key for ${baseUrl}. Run "SpecWeave: Set API Key" first (or set it to 0); nothing was accepted.`)
+        ? await repairEndpoint(
+            this.d.secrets,
+            this.redactor,
+            this.memory,
+            (baseUrl) => `accepting ${taskId}'s repair: specweave.repair.freshTrials is ${freshN}, but there is no API key for ${baseUrl} (or set it to 0); nothing was accepted yet.`,
+            { continueWith: () => void vscode.commands.executeCommand(REPAIR_CMD.accept, taskId, rec.id, note) },
+          )
         : undefined;
     if (freshN > 0 && !endpoint) return { accepted: false, message: 'no API key for the fresh trials' };
     await this.saveEdits(taskId, rec.id);

@@ -122,7 +122,9 @@ export class SolverController implements vscode.Disposable {
       if (taskId) void vscode.window.showWarningMessage(`SpecWeave: there is no task ${taskId} in the open dataset.`);
       return { state: 'no-task', results: [] };
     }
-    const endpoint = await repairEndpoint(this.d.secrets, this.redactor, this.memory);
+    const endpoint = await repairEndpoint(this.d.secrets, this.redactor, this.memory, (baseUrl) => `Run Fresh Trials of ${task.id}: no API key for ${baseUrl}.`, {
+      continueWith: () => void vscode.commands.executeCommand(SOLVER_CMD.runTrials, task.id),
+    });
     if (!endpoint) return { state: 'no-key', results: [], message: 'no API key' };
     const service = this.d.verifier.sharedService();
     if (!service) return { state: 'no-dataset', results: [] };

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { draftTask } from '../../app/specDrafter';
 import type { DraftOutcome } from '../../app/specDrafter';
-import { DEFAULT_SETTINGS, EndpointMemory, LlmClient } from '../../adapters/llm/client';
+import { EndpointMemory } from '../../adapters/llm/client';
 import { LlmError, VSCODE_KEY_HINT } from '../../adapters/llm/errors';
 import { Redactor } from '../../adapters/llm/redact';
 import type { ActiveTask } from '../activeTask';
@@ -12,10 +12,9 @@ import type { DisposableStore } from '../disposables';
 import { CuratorRefusedError } from '../openDataset';
 import type { OpenDataset } from '../openDataset';
 import { commandRegistrar } from '../reportingCommand';
-import { SPECS_CMD } from '../commandIds';
+import { REPAIR_CMD, SPECS_CMD } from '../commandIds';
 import { requireTrust } from '../trust';
-import { REPAIR_CMD, readRepairSettings } from '../repair/repairController';
-import { REPAIR_KEY_SECRET } from '../llmClients';
+import { repairEndpoint } from '../llmClients';
 
 export const DRAFT_SPECS_CMD = SPECS_CMD.draft;
 
@@ -50,13 +49,11 @@ export function registerDraftSpecs(d: DraftCommandDeps, store: DisposableStore):
       if (p !== replace) return { status: 'cancelled' };
       force = true;
     }
-    const settings = readRepairSettings();
-    const apiKey = (await d.secrets.get(REPAIR_KEY_SECRET))?.trim() || undefined;
-    redactor.add(apiKey);
-    if (!apiKey && settings.baseUrl === DEFAULT_SETTINGS.baseUrl) {
-      void vscode.window.showErrorMessage(`SpecWeave: no API key for ${settings.baseUrl}. Run "SpecWeave: Set API Key" first.`);
-      return { status: 'no-key' };
-    }
+    const endpoint = await repairEndpoint(d.secrets, redactor, memory, (baseUrl) => `Draft Specs for ${taskId}: no API key for ${baseUrl}.`, {
+      continueWith: () => void vscode.commands.executeCommand(DRAFT_SPECS_CMD, taskId, force),
+    });
+    if (!endpoint) return { status: 'no-key' };
+    const { settings, apiKey } = endpoint;
     let curator: string;
     try {
       curator = d.owner.requireCurator();
@@ -65,7 +62,7 @@ export function registerDraftSpecs(d: DraftCommandDeps, store: DisposableStore):
       void vscode.window.showErrorMessage(`SpecWeave: drafting specs needs your curator name: ${e.message}.`);
       return { status: 'no-curator' };
     }
-    const client = new LlmClient({ settings, ...(apiKey ? { apiKey } : {}), redactor, keyHint: VSCODE_KEY_HINT, memory });
+    const client = endpoint.client();
     d.log.info(`draft specs ${taskId}: asking ${settings.model} at ${settings.baseUrl}`);
     const outcome = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Drafting specs for ${taskId}`, cancellable: true },
