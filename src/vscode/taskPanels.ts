@@ -400,10 +400,15 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
 
   /** The task changed on disk (patches, trajectories, specs): start over with a fresh session and cache. */
   private restart(e: PanelEntry): void {
-    // The page stays: a request it sent to the old session (the spec edit whose write caused this) still gets its reply.
+    // The page stays: a request it sent to the old session (the spec edit whose write caused this) still gets its reply,
+    // and what the old session still owed the page (a reveal asked for before the page was ready, a cite it has not
+    // answered) is the new one's to deliver. Dropped, a link opened while its task was being written showed the task
+    // but not the step.
+    const owed = e.session?.handOver();
     e.session?.dispose({ finishReplies: true });
     e.sessionStore.dispose();
     this.startSession(e, e.taskId, true);
+    if (owed) e.session.takeOver(owed);
   }
 
   private actions(taskId: string): EditorActions {

@@ -63,6 +63,12 @@ export interface TaskSessionOptions {
 /** What the page said to a `cite`: the pair the link joined, or why it did not. */
 export type CiteOutcome = { ok: boolean; message: string; pair?: { attempt: string; spec: string } };
 
+/** What a session hands to the next one of the same page (`TaskSession.handOver`). */
+export interface SessionHandOver {
+  reveal?: { column: string; step: number };
+  cites: Array<[number, { resolve(o: CiteOutcome): void; message: HostToWebview }]>;
+}
+
 export class TaskSession {
   private ready = false;
   private pendingReveal: { column: string; step: number } | undefined;
@@ -149,6 +155,29 @@ export class TaskSession {
       this.cites.set(citeId, { resolve, message });
       if (this.ready) this.send(message);
     });
+  }
+
+  /**
+   * What a new session of the same page takes over when this one is replaced (its task changed on disk while the page
+   * stays): the reveal still waiting for the page's `ready` and the cites still waiting for its `cited`. Taken, they
+   * are this session's no more (its dispose then resolves no cite).
+   */
+  handOver(): SessionHandOver {
+    const h: SessionHandOver = { ...(this.pendingReveal ? { reveal: this.pendingReveal } : {}), cites: [...this.cites] };
+    this.pendingReveal = undefined;
+    this.cites.clear();
+    return h;
+  }
+
+  /** Takes over what the session before it handed over (`handOver`): sent when the page is ready, as its own. */
+  takeOver(h: SessionHandOver): void {
+    if (this.disposed) return;
+    if (h.reveal) this.reveal(h.reveal.column, h.reveal.step);
+    for (const [id, c] of h.cites) {
+      this.cites.set(id, c);
+      this.nextCite = Math.max(this.nextCite, id + 1);
+      if (this.ready) this.send(c.message);
+    }
   }
 
   /**

@@ -330,3 +330,32 @@ test("a citation from an editor: sent after the page's init, answered by its cit
   assert.deepEqual(await second, { ok: false, message: 'The task view closed before the citation reached it; cite again.' });
   assert.equal((await third).ok, false);
 });
+
+test('a session replaced while the page stays (its task changed on disk) hands over the reveal and the cites it still owed', async () => {
+  const old = session(task(), (c) => path.join(dir, `${c}.traj`));
+  const link = { kind: 'log_line', run: 'r1', line: 4 } as const;
+  // Asked before the page said ready: both wait in the old session.
+  old.s.reveal('a3', 7);
+  const cited = old.s.cite(link, 'see the log');
+  const owed = old.s.handOver();
+  old.s.dispose({ finishReplies: true });
+  const next = session(task(), (c) => path.join(dir, `${c}.traj`));
+  next.s.takeOver(owed);
+  await next.s.receive({ type: 'ready', protocol: 1 });
+  const types = next.posted.map((p) => p.msg.type);
+  assert.ok(types.indexOf('reveal') > types.indexOf('init'), `the reveal after the new init: ${types.join(' ')}`);
+  const reveal = next.posted.find((p) => p.msg.type === 'reveal')?.msg;
+  assert.deepEqual(reveal, { type: 'reveal', column: 'a3', step: 7 });
+  const cite = next.posted.find((p) => p.msg.type === 'cite')?.msg as Extract<HostToWebview, { type: 'cite' }>;
+  assert.deepEqual({ link: cite.link, note: cite.note }, { link, note: 'see the log' });
+  // The old session's dispose did not fail the cite: the page's answer to the new one resolves it.
+  await next.s.receive({ type: 'cited', citeId: cite.citeId, ok: true, message: 'Cited line 4 of run r1 on a0 × S1.', pair: { attempt: 'a0', spec: 'S1' } });
+  assert.deepEqual(await cited, { ok: true, message: 'Cited line 4 of run r1 on a0 × S1.', pair: { attempt: 'a0', spec: 'S1' } });
+  // A cite of the new session does not take the id of one it took over.
+  const mine = next.s.cite({ ...link, line: 9 });
+  const ids = next.posted.filter((p) => p.msg.type === 'cite').map((p) => (p.msg as Extract<HostToWebview, { type: 'cite' }>).citeId);
+  assert.equal(new Set(ids).size, ids.length, `cite ids ${ids.join(', ')}`);
+  next.s.dispose();
+  assert.equal((await mine).ok, false);
+  old.s.dispose();
+});
