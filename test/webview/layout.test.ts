@@ -145,6 +145,37 @@ test('a 540 px editor group: the sides stack, no region overlaps another or the 
   await page.close();
 });
 
+test('a 540 px editor group: the stacked sides\' handle dragged to the bottom leaves the attempt cards on the first screen, and the side-by-side layout keeps its own position', async () => {
+  const page = await h.open({ fixture: 'many', query: 'attempts=8', width: 540, height: 900 });
+  await page.locator('[data-testid="split-main"].stacked').waitFor();
+  await page.locator('[data-testid="attempt-card"]').first().waitFor();
+  const handle = (await page.evaluate(`(() => { const r = document.querySelector('[data-testid="split-main"]').shadowRoot.querySelector('.handle').getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; })()`)) as { x: number; y: number };
+  await page.mouse.move(handle.x, handle.y);
+  await page.mouse.down();
+  // Down to the screen's last row: the request and specs would fill the whole first screen.
+  await page.mouse.move(handle.x, handle.y + 200, { steps: 4 });
+  await page.mouse.move(handle.x, 899, { steps: 4 });
+  await page.mouse.up();
+  // The drag is over once the page has saved where it ended (under either name: which one is asserted below).
+  await waitUntil(page, `(() => { const s = JSON.parse(sessionStorage.getItem('harness.webviewState') ?? '{}').splits ?? {}; return s.main !== undefined || s.mainStacked !== undefined; })()`);
+  await h.shot(page, 'stacked-dragged-540');
+  const seen = (await page.evaluate(`(() => {
+    const regions = document.querySelector('[data-testid="regions"]');
+    const card = document.querySelector('[data-testid="attempt-card"]').getBoundingClientRect();
+    return { scrollTop: regions.scrollTop, bottom: regions.getBoundingClientRect().bottom, card: { y: card.y, h: card.height } };
+  })()`)) as { scrollTop: number; bottom: number; card: { y: number; h: number } };
+  assert.equal(seen.scrollTop, 0, 'nothing scrolled');
+  assert.ok(seen.card.y + seen.card.h <= seen.bottom + 0.5, `the first attempt card ${JSON.stringify(seen.card)} is on the first screen (its bottom at ${seen.bottom})`);
+  const state = (await page.evaluate(`JSON.parse(sessionStorage.getItem('harness.webviewState')).splits`)) as Record<string, number>;
+  assert.equal(state.main, undefined, `the side-by-side position is not the stacked drag's: ${JSON.stringify(state)}`);
+  assert.ok(state.mainStacked! < 80, `the stacked position kept is the one the bound allowed: ${JSON.stringify(state)}`);
+  // Wide again: side by side at the side-by-side position (40 %), not the stacked one.
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await waitUntil(page, `!document.querySelector('[data-testid="split-main"]').classList.contains('stacked')`);
+  await waitUntil(page, `(() => { const a = document.querySelector('[data-testid="region-attempts"]').getBoundingClientRect(); return Math.abs(a.x / 1400 - 0.4) < 0.03; })()`);
+  await page.close();
+});
+
 test('the matrix\'s rotated test names are not cut: each whole inside its header cell, the full name on hover', async () => {
   for (const width of [1600, 540]) {
     const page = await h.open({ width, height: 900 });

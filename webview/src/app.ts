@@ -10,7 +10,7 @@ import { connect, HostConnection } from './host';
 import { actionForKey, CommandDedupe } from './keys';
 import { reconcile, restoreState, savedWebviewState, toPersisted, toWebviewState, type UiState } from './state';
 import { oneLine } from './text';
-import { split } from './ui/split';
+import { showAlone, split } from './ui/split';
 import { vsTabs } from './ui/tabs';
 import { ColumnsView } from './views/columns';
 import { COUPLING_TAB, couplingView } from './views/coupling';
@@ -37,6 +37,8 @@ const REGION_WORDS: Record<RegionName, string> = { request: 'request', specs: 's
 
 /** Below this width the two sides stack, requests and specs above attempts and trajectories (views/layout.css). */
 const STACK_BELOW_PX = 720;
+/** Stacked: how much of the attempts region (its title, toolbar and first row of cards) stays on the first screen. */
+const ATTEMPTS_IN_VIEW_PX = 200;
 
 const VIEW_COMMANDS: readonly ViewCommand[] = ['nextAttempt', 'previousAttempt', 'nextHit', 'previousHit', 'focusSearch', 'openDiff'];
 
@@ -253,7 +255,18 @@ export class App {
     const right = split('horizontal', attempts, this.trajectorySection, { testid: 'split-right', position: splits.right ?? 32, minStart: '60px', minEnd: '160px', onResize: save('right') });
     this.layoutAbort?.abort();
     this.layoutAbort = new AbortController();
-    const main = split('vertical', el('div', { class: 'pane' }, left), el('div', { class: 'pane' }, right), { testid: 'split-main', position: splits.main ?? 40, minStart: '200px', minEnd: '280px', onResize: save('main'), stackBelow: STACK_BELOW_PX, signal: this.layoutAbort.signal });
+    const main = split('vertical', el('div', { class: 'pane' }, left), el('div', { class: 'pane' }, right), {
+      testid: 'split-main',
+      position: splits.main ?? 40,
+      minStart: '200px',
+      minEnd: '280px',
+      onResize: save('main'),
+      stackBelow: STACK_BELOW_PX,
+      // Stacked, the attempts' title, toolbar and first row of cards stay on the first screen however tall the request
+      // and specs are dragged.
+      stacked: { position: splits.mainStacked ?? 40, onResize: save('mainStacked'), endInView: ATTEMPTS_IN_VIEW_PX },
+      signal: this.layoutAbort.signal,
+    });
     this.splitEls = { main, left, right };
     for (const box of [this.headerHost, this.barHost, this.requestBody, this.specsHead, this.specsContent, this.attemptsBody]) render(nothing, box);
     this.root.replaceChildren(this.headerHost, this.barHost, el('main', { class: 'regions', testid: 'regions' }, main));
@@ -288,21 +301,13 @@ export class App {
     if (!s || !this.state) return;
     const next = this.maximized === region ? undefined : region;
     this.maximized = next;
-    const splits = this.state.splits;
-    const set = (el: HTMLElement, position: number | undefined, mins: [string, string] | undefined): void => {
-      const x = el as HTMLElement & { minStart: string; minEnd: string; handlePosition: string };
-      if (mins) [x.minStart, x.minEnd] = mins;
-      if (position !== undefined) x.handlePosition = `${position}%`;
-    };
-    const defaults = { main: ['200px', '280px'], left: ['60px', '80px'], right: ['60px', '160px'] } as const;
     if (next === undefined) {
-      for (const k of ['main', 'left', 'right'] as const) set(s[k], splits[k] ?? { main: 40, left: 45, right: 32 }[k], [...defaults[k]]);
+      for (const k of ['main', 'left', 'right'] as const) showAlone(s[k], undefined);
     } else {
       const leftSide = next === 'request' || next === 'specs';
       const first = next === 'request' || next === 'attempts';
-      for (const k of ['main', 'left', 'right'] as const) set(s[k], undefined, ['0px', '0px']);
-      set(s.main, leftSide ? 100 : 0, undefined);
-      set(leftSide ? s.left : s.right, first ? 100 : 0, undefined);
+      showAlone(s.main, leftSide ? 'start' : 'end');
+      showAlone(leftSide ? s.left : s.right, first ? 'start' : 'end');
     }
     this.root.dataset.maximized = next ?? '';
     for (const b of this.root.querySelectorAll<HTMLElement>('.region-maximize')) {
