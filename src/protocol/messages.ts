@@ -882,6 +882,12 @@ export type PopOutRegion = (typeof POP_OUT_REGIONS)[number];
 /** The id of the JSON data block in which a task page carries its first message (src/vscode/webviewHtml.ts). */
 export const FIRST_MESSAGE_ID = 'specweave-first';
 
+/**
+ * The id of the inert block in which a task page carries the rest of its code (the app bundle) while its small first
+ * script paints the first region: that script starts the bundle once the browser has painted (src/vscode/webviewHtml.ts).
+ */
+export const PAGE_BUNDLE_ID = 'specweave-bundle';
+
 /** UI-only state the webview owns; the host stores it so a reloaded panel comes back as it was. */
 export interface WebviewState {
   taskId: string;

@@ -390,6 +390,7 @@ export class TaskPanels implements vscode.WebviewPanelSerializer<unknown>, vscod
       cspSource: webview.cspSource,
       nonce: makeNonce(),
       script: this.assets.script('webview.js', toUri),
+      firstScript: this.assets.script('firstPaint.js', toUri),
       styles: this.assets.styles(['webview.css'], toUri),
       title: `Task ${taskId}`,
       taskId,

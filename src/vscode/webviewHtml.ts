@@ -3,7 +3,7 @@
 // unit-tested as plain text.
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
-import { FIRST_MESSAGE_ID } from '../protocol/messages';
+import { FIRST_MESSAGE_ID, PAGE_BUNDLE_ID } from '../protocol/messages';
 
 /**
  * A script or style sheet of the page: its text, put into the page itself (with the nonce), or its `asWebviewUri`.
@@ -18,6 +18,12 @@ export interface WebviewHtmlOptions {
   nonce: string;
   /** The app's bundle (dist/webview.js or dist/stats.js). */
   script: PageAsset;
+  /**
+   * The task page's first script (dist/firstPaint.js), with `first`: it runs as the page is parsed and paints the first
+   * region from `first`, while the bundle waits in the page as an inert block that this script starts once the browser
+   * has painted (both inline; otherwise the bundle runs as usual).
+   */
+  firstScript?: PageAsset;
   /** The style sheets (dist/*.css) that exist. */
   styles?: readonly PageAsset[];
   title: string;
@@ -99,7 +105,14 @@ export function buildWebviewHtml(o: WebviewHtmlOptions): string {
   if ('uri' in o.script) script = `<script type="module" nonce="${o.nonce}" src="${escapeHtml(o.script.uri)}"></script>`;
   else {
     if (!inlineSafe(o.script.inline, 'script')) throw new Error('the script holds </script, <script or <!-- and cannot be inlined');
-    script = `<script type="module" nonce="${o.nonce}">${o.script.inline}</script>`;
+    const first = o.first !== undefined && o.firstScript && 'inline' in o.firstScript ? o.firstScript.inline : undefined;
+    if (first !== undefined && !inlineSafe(first, 'script')) throw new Error('the first script holds </script, <script or <!-- and cannot be inlined');
+    // With a first script: the bundle as text the HTML parser does not run (a script element of a type no browser
+    // runs), started by the first script with the nonce.
+    script =
+      first !== undefined
+        ? `<script nonce="${o.nonce}">${first}</script>\n  <script type="text/plain" id="${PAGE_BUNDLE_ID}">${o.script.inline}</script>`
+        : `<script type="module" nonce="${o.nonce}">${o.script.inline}</script>`;
   }
   return `<!DOCTYPE html>
 <html lang="en">

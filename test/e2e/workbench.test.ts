@@ -70,23 +70,26 @@ interface Probe {
 }
 
 /**
- * The only scripts are the bundle (linked, or carried inline with the nonce: exactly the installed dist/webview.js)
- * and the one VS Code itself puts in every webview (acquireVsCodeApi).
+ * The only scripts are the bundle (linked, or carried inline with the nonce: exactly the installed dist/webview.js),
+ * the page's first script when it has one (exactly dist/firstPaint.js), and the one VS Code itself puts in every
+ * webview (acquireVsCodeApi).
  */
 function assertOnlyOwnScripts(p: Probe, wb: Workbench): void {
-  const bundle = installedBundle(wb);
-  const inlineBundle = `inline:${bundle.length}:${bundle.slice(0, 60)}`;
-  const isBundle = (sc: string): boolean => sc === 'src:dist/webview.js' || sc === inlineBundle;
-  const foreign = p.scripts.filter((sc) => !isBundle(sc) && !/^inline:\d+:\s*globalThis\.acquireVsCodeApi = /.test(sc));
-  assert.deepEqual(foreign, [], 'no script but the bundle and VS Code\'s own');
+  const inline = (text: string) => `inline:${text.length}:${text.slice(0, 60)}`;
+  const bundle = inline(installedFile(wb, 'dist/webview.js'));
+  const first = inline(installedFile(wb, 'dist/firstPaint.js'));
+  const isBundle = (sc: string): boolean => sc === 'src:dist/webview.js' || sc === bundle;
+  const foreign = p.scripts.filter((sc) => !isBundle(sc) && sc !== first && !/^inline:\d+:\s*globalThis\.acquireVsCodeApi = /.test(sc));
+  assert.deepEqual(foreign, [], 'no script but the bundle, the first script and VS Code\'s own');
   assert.equal(p.scripts.filter(isBundle).length, 1, `the bundle once: ${p.scripts.map((sc) => sc.slice(0, 80)).join(' | ')}`);
+  assert.ok(p.scripts.filter((sc) => sc === first).length <= 1, 'the first script at most once');
 }
 
-/** dist/webview.js of the extension as installed into the workbench. */
-function installedBundle(wb: Workbench): string {
-  const dirs = readdirSync(wb.extensionsDir).filter((d) => existsSync(path.join(wb.extensionsDir, d, 'dist/webview.js')));
-  assert.equal(dirs.length, 1, `one installed extension with a bundle in ${wb.extensionsDir}: ${dirs.join(', ')}`);
-  return readFileSync(path.join(wb.extensionsDir, dirs[0]!, 'dist/webview.js'), 'utf8');
+/** A file of the extension as installed into the workbench (e.g. dist/webview.js). */
+function installedFile(wb: Workbench, file: string): string {
+  const dirs = readdirSync(wb.extensionsDir).filter((d) => existsSync(path.join(wb.extensionsDir, d, file)));
+  assert.equal(dirs.length, 1, `one installed extension with ${file} in ${wb.extensionsDir}: ${dirs.join(', ')}`);
+  return readFileSync(path.join(wb.extensionsDir, dirs[0]!, file), 'utf8');
 }
 
 async function markupFound(frame: FrameLocator): Promise<Probe> {

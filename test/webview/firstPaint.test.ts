@@ -28,6 +28,26 @@ test('the task paints from the model the page carries while the host has not ans
   await page.close();
 });
 
+test('the first region paints before the rest of the page\'s code runs: the browser paints the title and request, then the app starts and takes their place', async () => {
+  const page = await h.open({ query: 'first=1' });
+  await page.locator('[data-testid="region-request"]').waitFor();
+  const t = (await page.evaluate(`(() => {
+    const at = (name) => performance.getEntriesByName(name)[0]?.startTime;
+    return { firstRegion: at('specweave.firstRegion'), contentfulPaint: at('first-contentful-paint'), boot: at('specweave.boot'), painted: at('specweave.firstPaint') };
+  })()`)) as Record<string, number | undefined>;
+  for (const k of ['firstRegion', 'contentfulPaint', 'boot', 'painted']) assert.equal(typeof t[k], 'number', `${k} in ${JSON.stringify(t)}`);
+  assert.ok(t.firstRegion! <= t.contentfulPaint!, `the first region was there when the browser first painted: ${JSON.stringify(t)}`);
+  assert.ok(t.contentfulPaint! <= t.boot!, `the browser painted before the app bundle started: ${JSON.stringify(t)}`);
+  assert.ok(t.boot! <= t.painted!, JSON.stringify(t));
+  // The app's view took the first region's place: one title, one request.
+  assert.equal(await page.locator('[data-testid="first-paint"]').count(), 0);
+  assert.equal(await page.locator('.task-title').count(), 1);
+  assert.equal(await page.locator('[data-testid="region-request"]').count(), 1);
+  assert.equal(await page.evaluate(`document.getElementById('specweave-bundle')`), null, 'the bundle block is gone once started');
+  assert.deepEqual(h.errors, []);
+  await page.close();
+});
+
 test('after the first paint the host\'s init and its pushes land as ever', async () => {
   const page = await h.open({ query: 'first=1' });
   await waitUntil(page, (g) => g.__fakeHost.readies === 1);
@@ -47,8 +67,9 @@ test('a hostile model carried in the page renders as the literal text it is, and
   assert.ok(((await page.locator('[data-testid="request"]').textContent()) ?? '').includes('<script>window.__pwned=1</script>'));
   const r = await probe(page, (g) => ({ pwned: g.__pwned, dangerous: g.__fakeHost.dangerous(), violations: g.__fakeHost.violations }));
   assert.deepEqual(r, { pwned: undefined, dangerous: [], violations: [] });
-  // The page holds one data block at most (none once read) and one script of ours: nothing of the model became one.
-  assert.equal(await page.evaluate(`document.querySelectorAll('script:not([src])').length`), 1);
+  // The page holds no data block once read, and two scripts of ours: its first script and the app bundle it started
+  // (no longer an inert block). Nothing of the model became one.
+  assert.deepEqual(await page.evaluate(`[...document.querySelectorAll('script:not([src])')].map((s) => s.type)`), ['', 'module']);
   assert.deepEqual(h.errors, []);
   await page.close();
 });

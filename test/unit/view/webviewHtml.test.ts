@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { WebviewAssets } from '../../../src/vscode/webviewAssets';
 import type { WebviewHtmlOptions } from '../../../src/vscode/webviewHtml';
 import { buildWebviewHtml, contentSecurityPolicy, FIRST_MESSAGE_ID, inlineSafe, jsonForScript, localResourceRootPaths, makeNonce } from '../../../src/vscode/webviewHtml';
+import { PAGE_BUNDLE_ID } from '../../../src/protocol/messages';
 import { tmpDir } from '../helpers/tmp';
 import * as fs from 'node:fs';
 
@@ -142,4 +143,25 @@ test('the first message rides in the page as a JSON data block no text of it can
 
 test('a page without a first message carries no data block', () => {
   assert.ok(!buildWebviewHtml(inlineOpts()).includes(FIRST_MESSAGE_ID));
+});
+
+test('with a first script: it runs first with the nonce, and the bundle waits as an inert block for it to start (only with a first message, both inline)', () => {
+  const nonce = makeNonce();
+  const first = { type: 'init', model: { taskId: 'x' } };
+  const html = buildWebviewHtml({ ...inlineOpts(nonce), first, firstScript: { inline: 'window.firstRan = 1;' } });
+  const scripts = [...html.matchAll(/<script([^>]*)>([^]*?)<\/script>/g)].map((m) => ({ attrs: (m[1] as string).trim(), body: m[2] as string }));
+  assert.deepEqual(
+    scripts.map((s) => s.attrs),
+    [`type="application/json" id="${FIRST_MESSAGE_ID}"`, `nonce="${nonce}"`, `type="text/plain" id="${PAGE_BUNDLE_ID}"`],
+    'the data block, the first script (the one script the browser runs), the bundle as text',
+  );
+  assert.equal(scripts[1]?.body, 'window.firstRan = 1;');
+  assert.equal(scripts[2]?.body, 'document.body.dataset.started = "yes";');
+  // Without a first message, or with a bundle that is linked, the bundle runs as ever and no first script is put in.
+  for (const o of [{ ...inlineOpts(nonce), firstScript: { inline: 'window.firstRan = 1;' } }, { ...opts(nonce), first, firstScript: { inline: 'window.firstRan = 1;' } }]) {
+    const page = buildWebviewHtml(o);
+    assert.ok(!page.includes('firstRan') && !page.includes(PAGE_BUNDLE_ID), 'no first script');
+    assert.match(page, /<script type="module" nonce="/);
+  }
+  assert.throws(() => buildWebviewHtml({ ...inlineOpts(nonce), first, firstScript: { inline: 'x = "</script><script>alert(1)//";' } }), /first script holds/);
 });

@@ -83,6 +83,8 @@ export async function startHarness(o: { dist?: string } = {}): Promise<HarnessSe
         title: 'SpecWeave task view (harness)',
         taskId: first?.taskId ?? fixture,
         ...(first ? { first: { type: 'init', model: first } } : {}),
+        // With its first model, the page's first script as the extension's pages have it (an older build may have none).
+        ...(first && existsSync(path.join(distDir, 'firstPaint.js')) ? { firstScript: { inline: readFileSync(path.join(distDir, 'firstPaint.js'), 'utf8') } } : {}),
         // `region=…&tab=…`: a popped-out region's page, as TaskPanels makes it.
         ...(url.searchParams.get('region') ? { region: url.searchParams.get('region')! } : {}),
         ...(url.searchParams.get('tab') ? { tab: url.searchParams.get('tab')! } : {}),
@@ -115,7 +117,8 @@ export async function startHarness(o: { dist?: string } = {}): Promise<HarnessSe
 
 /** The production page plus the workbench's part: the body's theme class and the fake host before the app. */
 function harnessPage(html: string, nonce: string, bodyClass: string, hostScript = '/harness/fakeHost.js'): string {
-  const app = '<script type="module"';
+  // The fake host goes before the page's first script: the app bundle itself, or the first script that starts it.
+  const app = html.includes('<script type="module"') ? '<script type="module"' : `<script nonce="${nonce}">`;
   if (!html.includes(app) || !html.includes('<body ')) throw new Error('buildWebviewHtml changed shape: update the harness');
   return html
     .replace('<body ', `<body class="${bodyClass}" `)

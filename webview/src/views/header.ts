@@ -5,6 +5,7 @@ import type { Ctx } from '../context';
 import { oneLine } from '../text';
 import { vsBadge, vsButton } from '../ui/controls';
 import { errorText } from '../text';
+import { noticesView, whereLine } from './headerLines';
 
 export function header(ctx: Ctx, statusLine: HTMLElement): TemplateResult {
   const m = ctx.model();
@@ -17,7 +18,7 @@ export function header(ctx: Ctx, statusLine: HTMLElement): TemplateResult {
       (e: unknown) => ctx.status(errorText(e), true),
     );
   };
-  const where = [m.repo, m.baseCommit ? `@ ${m.baseCommit.slice(0, 12)}` : '', m.image ? `· ${m.image}` : ''].filter(Boolean).map((x) => oneLine(x, 120)).join(' ');
+  const where = whereLine(m);
   return html`<header class="task-header" data-testid="task-header">
     <div class="title-row">
       <h1 class="task-title" data-testid="task-title" title=${oneLine(m.title, 500)}>${oneLine(m.title || m.taskId, 200)}</h1>${vsBadge(oneLine(m.status, 40), 'task-status')}<span
@@ -40,12 +41,6 @@ export function header(ctx: Ctx, statusLine: HTMLElement): TemplateResult {
     ${!m.trusted
       ? html`<div class="banner warning" data-testid="untrusted-banner">${`Restricted mode: browsing works; anything that runs code is disabled. ${oneLine(m.untrustedReason ?? '', 300)}`}</div>`
       : nothing}
-    ${m.notices.length > 0
-      ? html`<div class="notices" data-testid="notices">
-          ${m.notices.slice(0, 20).map((n) => html`<div class="banner" data-testid="notice">${oneLine(n, 500)}</div>`)}${m.notices.length > 20
-            ? html`<div class="muted small">${`${m.notices.length - 20} more notices`}</div>`
-            : nothing}
-        </div>`
-      : nothing}
+    ${noticesView(m)}
   </header>`;
 }
