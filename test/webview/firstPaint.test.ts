@@ -48,6 +48,15 @@ test('the first region paints before the rest of the page\'s code runs: the brow
   await page.close();
 });
 
+test('a first model the first script cannot draw still starts the app, which shows the task', async () => {
+  const page = await h.open({ query: 'first=broken' });
+  await page.locator('[data-testid="region-request"]').waitFor();
+  assert.equal(await page.locator('[data-testid="first-paint"]').count(), 0);
+  assert.equal(await page.evaluate(`performance.getEntriesByName('specweave.firstRegion').length`), 0, 'nothing was drawn before the app');
+  assert.deepEqual(h.errors, []);
+  await page.close();
+});
+
 test('after the first paint the host\'s init and its pushes land as ever', async () => {
   const page = await h.open({ query: 'first=1' });
   await waitUntil(page, (g) => g.__fakeHost.readies === 1);

@@ -64,7 +64,14 @@ function startBundle(): void {
 }
 
 const m = firstModel();
-if (m) paint(m);
+if (m) {
+  // Whatever this model holds (the app normalizes it; this script does not), the bundle still starts.
+  try {
+    paint(m);
+  } catch {
+    document.getElementById('app')?.replaceChildren();
+  }
+}
 // After the frame that paints the first region (a requestAnimationFrame callback runs before its frame's paint; the
 // task after it, after); a page that is not shown paints nothing, so it starts at once.
 if (m && document.visibilityState === 'visible') requestAnimationFrame(() => setTimeout(startBundle, 0));

@@ -74,7 +74,10 @@ export async function startHarness(o: { dist?: string } = {}): Promise<HarnessSe
       const bodyClass = theme === 'light' ? 'vscode-light' : theme === 'hc' ? 'vscode-high-contrast' : 'vscode-dark';
       const fixture = url.searchParams.get('fixture') ?? 'standard';
       // `first=1`: the page carries its first model, as the extension's pages do (the fake host still answers).
-      const first = url.searchParams.get('first') === '1' ? fixtureByName(fixture, url.searchParams).model : undefined;
+      // `first=broken`: a first model missing a field the page's first script reads (the app's own reading fills it in).
+      const firstParam = url.searchParams.get('first');
+      const first = firstParam === '1' || firstParam === 'broken' ? fixtureByName(fixture, url.searchParams).model : undefined;
+      if (first && firstParam === 'broken') delete (first as { notices?: unknown }).notices;
       const html = buildWebviewHtml({
         cspSource: origin,
         nonce,
