@@ -2,6 +2,7 @@
 // or nothing (then it asks, or acts on the active task panel).
 import { commandRegistrar } from './reportingCommand';
 import * as vscode from 'vscode';
+import { notify } from './notify';
 import { resolveDatasetPath } from '../adapters/fs/datasetLoader';
 import { CANDIDATE_SORTS, EMPTY_FILTER } from '../core/view/candidates';
 import type { CandidateFilter, CandidateSort } from '../core/view/candidates';
@@ -39,7 +40,7 @@ export function registerCommands(d: CommandDeps, store: DisposableStore): void {
   const reg = commandRegistrar(store, d.log);
   const forward = (command: ViewCommand) => (): boolean => {
     if (d.panels.forward(command)) return true;
-    void vscode.window.showInformationMessage('Open a task first: this command acts on the task view.');
+    void notify.info('Open a task first: this command acts on the task view.');
     return false;
   };
   const currentTaskId = (): string | undefined => d.panels.active?.taskId ?? taskIdOf(d.treeView.selection[0]);
@@ -60,7 +61,7 @@ export function registerCommands(d: CommandDeps, store: DisposableStore): void {
     if (!root) return false;
     const r = await d.dataset.open(root);
     if (!r.ok) {
-      void vscode.window.showErrorMessage(r.message);
+      void notify.error(r.message);
       return false;
     }
     void vscode.commands.executeCommand(`workbench.view.extension.${VIEW_CONTAINER}`);
@@ -97,7 +98,7 @@ export function registerCommands(d: CommandDeps, store: DisposableStore): void {
   const step = (delta: number) => async (): Promise<string | undefined> => {
     const next = d.tree.neighbor(currentTaskId(), delta);
     if (!next) {
-      void vscode.window.showInformationMessage('No task to move to: the Candidates list is empty.');
+      void notify.info('No task to move to: the Candidates list is empty.');
       return undefined;
     }
     if (d.panels.active) d.panels.retarget(next);

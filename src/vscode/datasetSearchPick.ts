@@ -4,6 +4,7 @@
 // attempt and step (`vscode://specweave.specweave-curator/open?task=…&attempt=…&step=…`) open the same way; links to
 // a hunk or a log line (core/view/links.ts) open the task and that place in an editor.
 import * as vscode from 'vscode';
+import { notify } from './notify';
 import { DatasetSearcher, groupHits, trajectoryFiles, type DatasetHit, type DatasetSearchOutcome, type RunningSearch } from '../app/datasetSearch';
 import { errorText } from '../core/errorText';
 import { linkQuery, parseLinkQuery } from '../core/view/links';
@@ -96,11 +97,11 @@ export function registerDatasetSearch(d: DatasetSearchDeps, store: DisposableSto
   const openAt = (taskId: string, attempt: string | undefined, step: number | undefined): boolean => {
     const task = d.dataset.task(taskId);
     if (!task) {
-      void vscode.window.showWarningMessage(`SpecWeave: the open dataset has no task ${pickText(taskId).slice(0, 200)}.`);
+      void notify.warn(`SpecWeave: the open dataset has no task ${pickText(taskId).slice(0, 200)}.`);
       return false;
     }
     if (attempt !== undefined && !task.attempts.some((a) => a.id === attempt)) {
-      void vscode.window.showWarningMessage(`SpecWeave: task ${pickText(taskId).slice(0, 200)} has no attempt ${pickText(attempt).slice(0, 200)}.`);
+      void notify.warn(`SpecWeave: task ${pickText(taskId).slice(0, 200)} has no attempt ${pickText(attempt).slice(0, 200)}.`);
       return false;
     }
     if (attempt !== undefined && step !== undefined) d.panels.revealStep(taskId, attempt, step);
@@ -118,7 +119,7 @@ export function registerDatasetSearch(d: DatasetSearchDeps, store: DisposableSto
       return { outcome, groups: groupHits(hits).map((t) => ({ taskId: t.taskId, attempts: t.attempts.map((a) => ({ attempt: a.attempt, steps: a.hits.map((h) => h.step) })) })) };
     }
     if (!d.dataset.root) {
-      void vscode.window.showWarningMessage('SpecWeave: open a dataset first.');
+      void notify.warn('SpecWeave: open a dataset first.');
       return undefined;
     }
     showPick();
@@ -133,7 +134,7 @@ export function registerDatasetSearch(d: DatasetSearchDeps, store: DisposableSto
   reg(CMD.copyTaskLink, async (taskId: unknown, attempt: unknown, step: unknown) => {
     const id = typeof taskId === 'string' ? taskId : d.panels.active?.taskId;
     if (!id) {
-      void vscode.window.showInformationMessage('Open a task first: this command copies a link to it.');
+      void notify.info('Open a task first: this command copies a link to it.');
       return undefined;
     }
     const link = taskLink(d.extensionId, id, typeof attempt === 'string' ? { attempt, ...(Number.isInteger(step) ? { step: step as number } : {}) } : undefined);
@@ -146,16 +147,16 @@ export function registerDatasetSearch(d: DatasetSearchDeps, store: DisposableSto
     vscode.window.registerUriHandler({
       handleUri(uri: vscode.Uri): void {
         if (uri.path !== '/open') {
-          void vscode.window.showWarningMessage(`SpecWeave: links open tasks (…/open?task=ID); this one asks for ${pickText(uri.path).slice(0, 100)}.`);
+          void notify.warn(`SpecWeave: links open tasks (…/open?task=ID); this one asks for ${pickText(uri.path).slice(0, 100)}.`);
           return;
         }
         const parsed = parseLinkQuery(uri.query);
         if (!parsed.ok) {
-          void vscode.window.showWarningMessage(`SpecWeave: ${pickText(parsed.message)}.`);
+          void notify.warn(`SpecWeave: ${pickText(parsed.message)}.`);
           return;
         }
         if (!d.dataset.root) {
-          void vscode.window.showWarningMessage('SpecWeave: open the dataset the link is from first, then open the link again.');
+          void notify.warn('SpecWeave: open the dataset the link is from first, then open the link again.');
           return;
         }
         const t = parsed.target;
@@ -163,9 +164,9 @@ export function registerDatasetSearch(d: DatasetSearchDeps, store: DisposableSto
           if (!openAt(t.task, undefined, undefined)) return;
           void d.openEvidence(t.task, t.evidence).then(
             (r) => {
-              if (!r.opened) void vscode.window.showWarningMessage(`SpecWeave: ${pickText(r.message ?? 'the link cannot be opened')}`);
+              if (!r.opened) void notify.warn(`SpecWeave: ${pickText(r.message ?? 'the link cannot be opened')}`);
             },
-            (e: unknown) => void vscode.window.showWarningMessage(`SpecWeave: the link cannot be opened: ${pickText(errorText(e))}`),
+            (e: unknown) => void notify.warn(`SpecWeave: the link cannot be opened: ${pickText(errorText(e))}`),
           );
           return;
         }

@@ -3,6 +3,7 @@
 // as a diff opens as the raw patch with a message saying why.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { notify } from './notify';
 import { gitShow, isGitClone } from '../adapters/fs/git';
 import type { GitShowResult } from '../adapters/fs/git';
 import { readDatasetText, repoPath, resolveDatasetPath } from '../adapters/fs/datasetLoader';
@@ -156,7 +157,7 @@ export class DiffDocuments implements vscode.TextDocumentContentProvider, vscode
     } catch (e) {
       return { opened: false, message: this.warn(`Cannot open the test patch of ${taskId}: ${errorText(e)}`) };
     }
-    if (message) void vscode.window.showInformationMessage(message);
+    if (message) void notify.info(message);
     return { opened: true, ...(message ? { message } : {}) };
   }
 
@@ -177,7 +178,7 @@ export class DiffDocuments implements vscode.TextDocumentContentProvider, vscode
   private async openRawPatch(task: CandidateTask, column: string, file: string, message: string, viewColumn: vscode.ViewColumn): Promise<OpenOutcome> {
     const doc = await vscode.workspace.openTextDocument(docUri({ kind: 'filepatch', taskId: task.id, column, path: file }));
     await vscode.window.showTextDocument(doc, { preview: true, viewColumn });
-    void vscode.window.showInformationMessage(message);
+    void notify.info(message);
     this.log.info(message);
     return { opened: 'patch', message };
   }
@@ -188,7 +189,7 @@ export class DiffDocuments implements vscode.TextDocumentContentProvider, vscode
   }
 
   private warn(message: string): string {
-    void vscode.window.showWarningMessage(message);
+    void notify.warn(message);
     this.log.warn(message);
     return message;
   }

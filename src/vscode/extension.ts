@@ -1,6 +1,7 @@
 // Composition root of the extension: builds every service by hand, wires them together, and puts every disposable in
 // one store that ends in context.subscriptions. No service locator, no globals.
 import * as vscode from 'vscode';
+import { notify } from './notify';
 import { readTrajectory } from '../adapters/fs/trajectoryReader';
 import { CandidatesTree } from './candidatesTree';
 import type { CandidateNode } from './candidatesTree';
@@ -71,7 +72,7 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
         return { curatorName: c.curatorName, policy: c.policy };
       },
       log,
-      notify: (level, message) => void (level === 'error' ? vscode.window.showErrorMessage(message) : vscode.window.showWarningMessage(message)),
+      notify: (level, message) => void (level === 'error' ? notify.error(message) : notify.warn(message)),
     }),
   );
   const activeTask = store.add(new ActiveTask());
@@ -86,7 +87,7 @@ export function activate(context: vscode.ExtensionContext): SpecWeaveApi {
     ),
   );
   // The solve-rate band (specweave.difficulty.band) of the mixed-success filter and the statistics panel.
-  const band = store.add(new DifficultyBand((m) => void vscode.window.showWarningMessage(m)));
+  const band = store.add(new DifficultyBand((m) => void notify.warn(m)));
   const tree = store.add(new CandidatesTree(dataset, statuses, context.workspaceState, () => readSettings().persistFilters, band));
   const treeView = store.add(vscode.window.createTreeView<CandidateNode>(CANDIDATES_VIEW, { treeDataProvider: tree, showCollapseAll: true, canSelectMany: true }));
   tree.attach(treeView);

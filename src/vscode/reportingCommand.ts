@@ -1,5 +1,6 @@
 // One way to register a command: a failure is logged and shown to the user instead of rejecting unseen.
 import * as vscode from 'vscode';
+import { notify } from './notify';
 import type { DisposableStore } from './disposables';
 import { errorText } from '../core/errorText';
 import { isCommandId } from './commandIds';
@@ -26,7 +27,7 @@ export function commandRegistrar(
         } catch (e) {
           const msg = redact(errorText(e));
           log.error(`${id}: ${msg}`);
-          void vscode.window.showErrorMessage(`${opts.prefix ?? ''}${msg}`);
+          void notify.error(`${opts.prefix ?? ''}${msg}`);
           return undefined;
         }
       }),

@@ -18,6 +18,8 @@ import type { Workbench } from './harness';
 import type { Page } from 'playwright-core';
 
 const KEY = 'sk-test-SPECWEAVE-FAKE-KEY-e2e-ui-41d8b6f2c0';
+/** A command link in the model's words (VS Code would make it a link in a notification and run it on a click). */
+const TRAP_LINK = '[Review the diff](command:workbench.action.terminal.new)';
 
 function filesContaining(dir: string, needle: string): string[] {
   const out: string[] = [];
@@ -54,7 +56,9 @@ describe('repair in the workbench', { timeout: 600_000 }, () => {
     verifyAndLabel(projectRoot, root);
     fake = new FakeOpenAI();
     const base = await fake.start();
-    fake.push({ kind: 'answer', content: goodReply(root, (patch, b) => testFilesAfterPatch(patch, new Map([[TEST_FILE, b]])).files.get(TEST_FILE) ?? ''), chunkChars: 48, delayMs: 5 });
+    // The model's summary carries a command link: shown in the notification, it must stay text.
+    const summary = `Loosen TB3 to what B5 asks ${TRAP_LINK}`;
+    fake.push({ kind: 'answer', content: goodReply(root, (patch, b) => testFilesAfterPatch(patch, new Map([[TEST_FILE, b]])).files.get(TEST_FILE) ?? '', { summary }), chunkChars: 48, delayMs: 5 });
     // Workspace settings: the endpoint settings are machine-overridable, which a remote window (code-server) takes
     // from the machine or the workspace, not from user settings.
     writeEndpointSettings(path.dirname(root), base);
@@ -111,6 +115,9 @@ describe('repair in the workbench', { timeout: 600_000 }, () => {
     assert.ok(wb);
     const { page } = wb;
     const toast = await waitForNotification(page, /repair suggestion for total-command/, 30_000);
+    // The model's link is text in the notification, not a link (before: an anchor to the command).
+    assert.equal(await toast.locator('a[href^="command:"]').count(), 0, 'no command link in the notification');
+    assert.ok((await toast.innerText()).replace(/\u200b/g, '').includes(TRAP_LINK), 'the model\'s words, as written');
     await toast.locator('.monaco-button', { hasText: 'Accept' }).first().click();
     // Revalidation runs in containers through the verifier's queue, then the task view comes to the front with its
     // Repair tab open on the before/after matrix.

@@ -8,6 +8,7 @@
 // the labels the review log's. Where a line points is core/view/citeAnchors.ts.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { notify } from '../notify';
 import { readDatasetText } from '../../adapters/fs/datasetLoader';
 import type { CandidateTask } from '../../core/model';
 import { GOLD_PROBE } from '../../core/model';
@@ -186,7 +187,7 @@ export class Citations implements vscode.Disposable {
     }
     const at = doc && this.linkAt(doc, line);
     if (!at || (at.link.kind !== 'diff_hunk' && at.link.kind !== 'log_line')) {
-      void vscode.window.showInformationMessage('Put the cursor on a line of a hunk or of a run log: that is what a link here points at.');
+      void notify.info('Put the cursor on a line of a hunk or of a run log: that is what a link here points at.');
       return undefined;
     }
     const target: LinkTarget = { task: at.taskId, evidence: at.link };

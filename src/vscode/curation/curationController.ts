@@ -4,6 +4,7 @@
 // consensus policy settings. Labelling runs no code, so all of it works in Restricted Mode.
 import { commandRegistrar } from '../reportingCommand';
 import * as vscode from 'vscode';
+import { notify } from '../notify';
 import type { CurationStore } from '../../app/curationStore';
 import { curatorNameProblem } from '../../core/review/curator';
 import { buildCouplingView } from '../../core/view/taskView';
@@ -132,12 +133,12 @@ export class CurationController implements vscode.Disposable {
     reg(CURATION_CMD.undo, async (arg) => {
       const taskId = typeof arg === 'string' ? arg : this.d.activeTask.taskId;
       if (!taskId) {
-        void vscode.window.showInformationMessage('Open a task first: undo acts on the task in the task view.');
+        void notify.info('Open a task first: undo acts on the task in the task view.');
         return undefined;
       }
       const r = await this.actions.requests(taskId).undo({});
       if (r.ok) void vscode.window.setStatusBarMessage(`SpecWeave: ${r.summary}`, 4000);
-      else void vscode.window.showWarningMessage(r.message);
+      else void notify.warn(r.message);
       return r;
     });
     reg(CURATION_CMD.showStats, () => {
@@ -173,12 +174,12 @@ export class CurationController implements vscode.Disposable {
     if (!this.d.owner.store) await this.d.owner.tasks.whenLoaded();
     const store = this.d.owner.store;
     if (!store) {
-      void vscode.window.showInformationMessage('Open a dataset first: review mode goes through its tasks.');
+      void notify.info('Open a dataset first: review mode goes through its tasks.');
       return undefined;
     }
     const c = this.d.owner.curator;
     if (!c.ok) {
-      const pick = await vscode.window.showWarningMessage(`Review mode needs your curator name: ${c.message}`, 'Set Curator Name…');
+      const pick = await notify.warn(`Review mode needs your curator name: ${c.message}`, 'Set Curator Name…');
       if (pick) await vscode.commands.executeCommand(CURATION_CMD.setCurator);
       if (!this.d.owner.curator.ok) return undefined;
     }
@@ -189,7 +190,7 @@ export class CurationController implements vscode.Disposable {
     const target = active !== undefined && store.queue(this.curatorName()).items.some((i) => i.taskId === active) ? active : first;
     if (target === undefined) {
       this.actions.stopReviewMode();
-      void vscode.window.showInformationMessage('Nothing left to review: you have submitted every task, or it is decided.');
+      void notify.info('Nothing left to review: you have submitted every task, or it is decided.');
       return undefined;
     }
     if (active !== undefined && active !== target) this.d.activeTask.show(target, 'retarget');
@@ -232,7 +233,7 @@ export class CurationController implements vscode.Disposable {
     }
     const problem = name === '' ? undefined : curatorNameProblem(name);
     if (problem) {
-      void vscode.window.showErrorMessage(`SpecWeave: not a curator name: ${problem}.`);
+      void notify.error(`SpecWeave: not a curator name: ${problem}.`);
       return false;
     }
     await writeCuratorName(name);
@@ -245,7 +246,7 @@ export class CurationController implements vscode.Disposable {
     this.blind = readCurationSettings().blind;
     const r = this.d.owner.applySettings();
     if (r.changed && !r.curatorAfter.ok && this.d.owner.settings.curatorName !== '') {
-      void vscode.window.showWarningMessage(`SpecWeave: ${r.curatorAfter.message}. Labels cannot be recorded until it is fixed.`);
+      void notify.warn(`SpecWeave: ${r.curatorAfter.message}. Labels cannot be recorded until it is fixed.`);
     }
     if (blindBefore !== this.blind && !r.changed) this.changed(undefined);
   }

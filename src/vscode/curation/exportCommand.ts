@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { notify } from '../notify';
 import { ExportError, writeCuratedSetAsync } from '../../adapters/fs/curatedSetWriter';
 import type { CurationStore } from '../../app/curationStore';
 import type { ExportFormat } from '../../core/review/exportSet';
@@ -67,7 +68,7 @@ async function ask(store: CurationStore, args: ExportArgs): Promise<{ out: strin
     out = dir;
     if (!isEmptyOrExport(dir)) {
       const sub = path.join(dir, `${store.dataset.manifest.name || 'dataset'}-curated-${format}`);
-      const choice = await vscode.window.showWarningMessage(
+      const choice = await notify.warn(
         `${dir} is not empty and is not an earlier export. Export into ${path.basename(sub)} inside it instead?`,
         { modal: true },
         'Export Into Subfolder',
@@ -82,7 +83,7 @@ async function ask(store: CurationStore, args: ExportArgs): Promise<{ out: strin
 /** Runs the export; returns what happened (also for the in-host tests). */
 export async function exportCuratedSet(store: CurationStore | undefined, args: ExportArgs, log: vscode.LogOutputChannel): Promise<ExportOutcome> {
   if (!store) {
-    void vscode.window.showWarningMessage('Open a dataset first: the curated set is made from its approved tasks.');
+    void notify.warn('Open a dataset first: the curated set is made from its approved tasks.');
     return { ok: false, message: 'no dataset' };
   }
   if (args.format && !EXPORT_FORMATS.includes(args.format)) return { ok: false, message: `unknown format ${String(args.format)}` };
@@ -124,18 +125,18 @@ export async function exportCuratedSet(store: CurationStore | undefined, args: E
     );
     const message = `${result.tasks.length} approved task(s) exported to ${out} (${format}, ${result.files.length} files; checksums in ${EXPORT_MANIFEST}).`;
     log.info(message);
-    void vscode.window.showInformationMessage(message, 'Reveal Manifest').then((pick) => {
+    void notify.info(message, 'Reveal Manifest').then((pick) => {
       if (pick) void vscode.window.showTextDocument(vscode.Uri.file(path.join(out, EXPORT_MANIFEST)), { preview: true });
     });
     return { ok: true, out, format, tasks: result.tasks, files: result.files.length, message };
   } catch (e) {
     const message = errorText(e);
     if (e instanceof ExportError && /cancelled/.test(message)) {
-      void vscode.window.showInformationMessage('Export cancelled: the output folder was left as it was.');
+      void notify.info('Export cancelled: the output folder was left as it was.');
       return { ok: false, out, format, message };
     }
     log.error(`export: ${message}`);
-    void vscode.window.showErrorMessage(`SpecWeave: the curated set was not exported: ${message}`);
+    void notify.error(`SpecWeave: the curated set was not exported: ${message}`);
     return { ok: false, out, format, message };
   }
 }

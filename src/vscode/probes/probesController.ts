@@ -6,6 +6,7 @@
 // no clone (it works for a repository held in an image too), and a mutant keeps the gold patch's hunks, so the diff is
 // exactly its one changed line in the patch's context.
 import * as vscode from 'vscode';
+import { notify } from '../notify';
 import { readProbePatch } from '../../app/probeReports';
 import { readDatasetText } from '../../adapters/fs/datasetLoader';
 import { errorText } from '../../core/errorText';
@@ -95,7 +96,7 @@ export class ProbesController implements vscode.TextDocumentContentProvider, vsc
   }
 
   private refuse(message: string): { opened: false; message: string } {
-    void vscode.window.showWarningMessage(message);
+    void notify.warn(message);
     this.d.log.warn(message);
     return { opened: false, message };
   }

@@ -8,6 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { inertNotification, notify } from '../notify';
 import { EngineUnavailableError } from '../../adapters/docker/engine';
 import type { VerifierService, VerifyRequest } from '../../adapters/docker/verifyService';
 import { writeFileAtomicIn } from '../../adapters/fs/datasetPaths';
@@ -139,7 +140,7 @@ export class RepairController implements vscode.Disposable {
     reg(REPAIR_CMD.setApiKeyAndContinue, (id) => setApiKeyAndContinue(this.d.secrets, id));
     reg(REPAIR_CMD.clearApiKey, async () => {
       await this.d.secrets.delete(REPAIR_KEY_SECRET);
-      void vscode.window.showInformationMessage('SpecWeave: the API key is removed.');
+      void notify.info('SpecWeave: the API key is removed.');
       return true;
     });
     reg(REPAIR_CMD.request, (arg, target, note) => this.request(arg, typeof target === 'string' ? target : undefined, typeof note === 'string' ? note : undefined));
@@ -179,7 +180,7 @@ export class RepairController implements vscode.Disposable {
     }
     this.redactor.add(key.trim());
     await this.d.secrets.store(REPAIR_KEY_SECRET, key.trim());
-    void vscode.window.showInformationMessage('SpecWeave: the API key is stored in the secret storage.');
+    void notify.info('SpecWeave: the API key is stored in the secret storage.');
     return true;
   }
 
@@ -191,7 +192,7 @@ export class RepairController implements vscode.Disposable {
       return this.d.owner.requireCurator();
     } catch (e) {
       if (!(e instanceof CuratorRefusedError)) throw e;
-      void vscode.window.showErrorMessage(`SpecWeave: ${what} needs your curator name: ${e.message}.`);
+      void notify.error(`SpecWeave: ${what} needs your curator name: ${e.message}.`);
       this.d.log.warn(`repair: ${what} refused: ${e.message}`);
       return undefined;
     }
@@ -282,7 +283,7 @@ export class RepairController implements vscode.Disposable {
     if (!(await requireTrust('Requesting a repair suggestion'))) return { status: 'untrusted', message: 'Restricted Mode' };
     const root = this.dataset.root;
     if (!root) {
-      void vscode.window.showWarningMessage('SpecWeave: open a dataset first.');
+      void notify.warn('SpecWeave: open a dataset first.');
       return { status: 'no-task' };
     }
     const taskId = await this.pickTask(arg);
@@ -313,7 +314,7 @@ export class RepairController implements vscode.Disposable {
     const { settings, apiKey } = endpoint;
     const store = this.d.owner.store;
     if (!store) {
-      void vscode.window.showWarningMessage('SpecWeave: the review log is not open yet: wait for the dataset to finish loading.');
+      void notify.warn('SpecWeave: the review log is not open yet: wait for the dataset to finish loading.');
       return { status: 'no-task', message: 'the review log is not open yet' };
     }
     const curator = this.curatorOrRefuse('Requesting a repair suggestion');
@@ -340,7 +341,7 @@ export class RepairController implements vscode.Disposable {
             client,
             redactor: this.redactor,
             onLog: (l) => log.info(`repair ${taskId}: ${l}`),
-            onProgress: (p) => progress.report({ message: `${p.phase}${p.tokens ? ` · ${p.tokens} tokens so far` : ''}${p.message ? ` · ${this.redactor.redact(p.message)}` : ''}` }),
+            onProgress: (p) => progress.report({ message: inertNotification(`${p.phase}${p.tokens ? ` · ${p.tokens} tokens so far` : ''}${p.message ? ` · ${this.redactor.redact(p.message)}` : ''}`) }),
           });
         } catch (e) {
           if (e instanceof LlmError && e.code === 'cancelled') return undefined;
@@ -362,14 +363,14 @@ export class RepairController implements vscode.Disposable {
       const stored = `${r.status === 'refused' ? 'The refusal' : 'The failed request'} is stored as suggestion ${r.id} in ${path.relative(root, suggestionFolder(root, taskId, r.id))}.`;
       log.info(`repair ${taskId}: ${this.redactor.redact(msg)}; ${stored}`);
       const show = 'Show What Was Sent';
-      void vscode.window.showErrorMessage(`SpecWeave: no repair suggestion for ${taskId}: ${this.redactor.redact(msg)} ${stored}`, show).then((p) => {
+      void notify.error(`SpecWeave: no repair suggestion for ${taskId}: ${this.redactor.redact(msg)} ${stored}`, show).then((p) => {
         if (p === show) void this.showDoc('prompt', taskId, r.id);
       });
       return { suggestion: r.id, status: r.status, message: this.redactor.redact(msg) };
     }
     await this.review(taskId, r.id);
     const [accept, reject, sent] = ['Accept', 'Reject', 'Show What Was Sent'];
-    void vscode.window.showInformationMessage(`SpecWeave: repair suggestion for ${taskId}: ${this.redactor.redact(r.summary ?? '')} — review the diff, edit the suggested side if needed, then accept or reject.`, accept, reject, sent).then((p) => {
+    void notify.info(`SpecWeave: repair suggestion for ${taskId}: ${this.redactor.redact(r.summary ?? '')} — review the diff, edit the suggested side if needed, then accept or reject.`, accept, reject, sent).then((p) => {
       if (p === accept) void vscode.commands.executeCommand(REPAIR_CMD.accept, taskId, r.id);
       else if (p === reject) void vscode.commands.executeCommand(REPAIR_CMD.reject, taskId, r.id);
       else if (p === sent) void vscode.commands.executeCommand(REPAIR_CMD.showPrompt, taskId, r.id);
@@ -396,7 +397,7 @@ export class RepairController implements vscode.Disposable {
     if (!taskId) return false;
     const sid = id ?? (kind === 'matrix' ? listSuggestions(this.dataset.root ?? '', taskId).find((s) => this.revalidationOf(this.dataset.root ?? '', taskId, s.id))?.id : listSuggestions(this.dataset.root ?? '', taskId)[0]?.id);
     if (!sid) {
-      void vscode.window.showInformationMessage(`SpecWeave: task ${taskId} has no ${kind === 'matrix' ? 'revalidated repair' : 'repair suggestion'} yet.`);
+      void notify.info(`SpecWeave: task ${taskId} has no ${kind === 'matrix' ? 'revalidated repair' : 'repair suggestion'} yet.`);
       return false;
     }
     const uri = repairUri(kind, taskId, sid);
@@ -444,7 +445,7 @@ export class RepairController implements vscode.Disposable {
     if (!root || !taskId) return { accepted: false, message: 'no task' };
     const rec = this.latestSuggestion(taskId, idArg);
     if (!rec) {
-      void vscode.window.showWarningMessage(`SpecWeave: task ${taskId} has no repair suggestion to accept.`);
+      void notify.warn(`SpecWeave: task ${taskId} has no repair suggestion to accept.`);
       return { accepted: false, message: 'no suggestion' };
     }
     if (this.curatorOrRefuse('Accepting a repair suggestion') === undefined) return { accepted: false, message: 'the curator name is refused' };
@@ -469,7 +470,7 @@ export class RepairController implements vscode.Disposable {
       ({ acc, curator } = await this.decisions.accept(taskId, rec.id, note));
     } catch (e) {
       if (e instanceof RepairFlowError || e instanceof StoreNotOpenError || e instanceof CuratorRefusedError) {
-        void vscode.window.showErrorMessage(`SpecWeave: ${e.message}`);
+        void notify.error(`SpecWeave: ${e.message}`);
         this.d.log.warn(`repair ${taskId}: accept refused: ${e.message}`);
         return { accepted: false, message: e.message };
       }
@@ -480,7 +481,7 @@ export class RepairController implements vscode.Disposable {
     this.live.set(taskId, { ...this.baseView(rec, 'revalidating'), ...decided });
     this.refreshView(taskId);
     const notRevalidated = (msg: string): AcceptCommandResult => {
-      void vscode.window.showErrorMessage(`SpecWeave: revision ${acc.to} of ${taskId} is written, but it cannot be revalidated: ${msg}`);
+      void notify.error(`SpecWeave: revision ${acc.to} of ${taskId} is written, but it cannot be revalidated: ${msg}`);
       this.live.set(taskId, { ...this.baseView(rec, 'accepted'), ...decided });
       this.refreshView(taskId);
       return { accepted: true, to: acc.to, message: msg };
@@ -525,14 +526,14 @@ export class RepairController implements vscode.Disposable {
               const o = await service.queue.result(id);
               settled++;
               const what = o.state === 'done' ? o.value.status : o.state === 'cancelled' ? 'cancelled' : 'not run';
-              progress.report({ increment: 100 / Math.max(1, attempts.size), message: `${settled}/${attempts.size} · ${probeLabel(attempts.get(id) ?? '')}: ${what}` });
+              progress.report({ increment: 100 / Math.max(1, attempts.size), message: inertNotification(`${settled}/${attempts.size} · ${probeLabel(attempts.get(id) ?? '')}: ${what}`) });
               return o;
             },
             cancel: (id: string) => service.queue.cancel(id),
           },
         };
         try {
-          const freshTrials = solver && endpoint ? this.trials(taskId, service, solver, freshN, endpoint, (message) => progress.report({ message })) : undefined;
+          const freshTrials = solver && endpoint ? this.trials(taskId, service, solver, freshN, endpoint, (message) => progress.report({ message: inertNotification(message) })) : undefined;
           const runs = this.decisions.revalidate({ taskId, runner: serviceRunner(counted), curator, suggestionId: rec.id, signal: ac.signal, ...(freshTrials ? { freshTrials } : {}) });
           // revalidate() queues its runs before its first await.
           if (attempts.size > 0) {
@@ -567,7 +568,7 @@ export class RepairController implements vscode.Disposable {
     // than covering it with the Markdown document, which stays one click away.
     this.d.activeTask.show(taskId, 'open');
     const asDoc = 'Open as Document';
-    void vscode.window.showInformationMessage(`SpecWeave: ${taskId} revision ${acc.to} ${how}: ${line}.`, asDoc).then((p) => {
+    void notify.info(`SpecWeave: ${taskId} revision ${acc.to} ${how}: ${line}.`, asDoc).then((p) => {
       if (p === asDoc) void this.showDoc('matrix', taskId, rec.id);
     });
     return { accepted: true, to: acc.to, matrix: m, revalidated: result.revalidated };
@@ -622,14 +623,14 @@ export class RepairController implements vscode.Disposable {
       ({ curator } = await this.decisions.reject(taskId, rec.id, reason));
     } catch (e) {
       if (e instanceof RepairFlowError || e instanceof StoreNotOpenError || e instanceof CuratorRefusedError) {
-        void vscode.window.showErrorMessage(`SpecWeave: ${e.message}`);
+        void notify.error(`SpecWeave: ${e.message}`);
         return false;
       }
       throw e;
     }
     this.live.set(taskId, { ...this.baseView(rec, 'rejected'), note: reason, decidedBy: curator, decidedAt: new Date().toISOString() });
     this.refreshView(taskId);
-    void vscode.window.showInformationMessage(`SpecWeave: repair suggestion ${rec.id} rejected.`);
+    void notify.info(`SpecWeave: repair suggestion ${rec.id} rejected.`);
     return true;
   }
 }

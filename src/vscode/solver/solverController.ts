@@ -5,6 +5,7 @@
 // attempt shows in the task view from its first write, and its trajectory column follows the steps: the task's folder
 // is read again (throttled) after every step, so the open task view starts over with a fresh trajectory cache.
 import * as vscode from 'vscode';
+import { notify } from '../notify';
 import type { VerifierService } from '../../adapters/docker/verifyService';
 import { EngineUnavailableError } from '../../adapters/docker/engine';
 import { EndpointMemory } from '../../adapters/llm/client';
@@ -113,13 +114,13 @@ export class SolverController implements vscode.Disposable {
     if (!(await requireTrust('Running fresh solver trials'))) return { state: 'untrusted', results: [], message: UNTRUSTED_REASON };
     const root = this.d.owner.root;
     if (!root) {
-      void vscode.window.showWarningMessage('SpecWeave: open a dataset first: fresh trials run on its tasks.');
+      void notify.warn('SpecWeave: open a dataset first: fresh trials run on its tasks.');
       return { state: 'no-dataset', results: [] };
     }
     const taskId = await this.pickTask(arg);
     const task = taskId ? this.d.owner.tasks.task(taskId) : undefined;
     if (!task) {
-      if (taskId) void vscode.window.showWarningMessage(`SpecWeave: there is no task ${taskId} in the open dataset.`);
+      if (taskId) void notify.warn(`SpecWeave: there is no task ${taskId} in the open dataset.`);
       return { state: 'no-task', results: [] };
     }
     const endpoint = await repairEndpoint(this.d.secrets, this.redactor, this.memory, (baseUrl) => `Run Fresh Trials of ${task.id}: no API key for ${baseUrl}.`, {
@@ -132,7 +133,7 @@ export class SolverController implements vscode.Disposable {
       await service.checkEngine();
     } catch (e) {
       if (!(e instanceof EngineUnavailableError)) throw e;
-      void vscode.window.showErrorMessage(`SpecWeave: fresh trials cannot run. ${e.message}`);
+      void notify.error(`SpecWeave: fresh trials cannot run. ${e.message}`);
       return { state: 'no-engine', results: [], message: e.message };
     }
     const settings = readSolverSettings();
@@ -211,7 +212,7 @@ export class SolverController implements vscode.Disposable {
     this.line(message);
     const show = 'Show Output';
     const errors = results.some((r) => r.error);
-    void (errors ? vscode.window.showWarningMessage(`SpecWeave: ${message}`, show) : vscode.window.showInformationMessage(`SpecWeave: ${message}`, show)).then((p) => {
+    void (errors ? notify.warn(`SpecWeave: ${message}`, show) : notify.info(`SpecWeave: ${message}`, show)).then((p) => {
       if (p === show) this.output.show(true);
     });
     return { state: cancelled ? 'cancelled' : 'done', results, message };

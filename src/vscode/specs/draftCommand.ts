@@ -2,6 +2,7 @@
 // with progress, then opens the stored draft in the repair review (a diff of task.json, the suggested side editable;
 // accept or reject as any repair suggestion). Same settings, key and trust check as the repair agent.
 import * as vscode from 'vscode';
+import { notify } from '../notify';
 import { draftTask } from '../../app/specDrafter';
 import type { DraftOutcome } from '../../app/specDrafter';
 import { EndpointMemory } from '../../adapters/llm/client';
@@ -38,14 +39,14 @@ export function registerDraftSpecs(d: DraftCommandDeps, store: DisposableStore):
     const cs = d.owner.store;
     const taskId = typeof arg === 'string' ? arg : d.activeTask.taskId;
     if (!cs || !taskId || !cs.task(taskId)) {
-      void vscode.window.showWarningMessage('SpecWeave: open a task first (Draft Specs works on the active task).');
+      void notify.warn('SpecWeave: open a task first (Draft Specs works on the active task).');
       return { status: 'no-task' };
     }
     const task = cs.task(taskId);
     let force = forceArg === true;
     if (task && task.specs.length > 0 && !force) {
       const replace = 'Draft Anyway';
-      const p = await vscode.window.showWarningMessage(`SpecWeave: ${taskId} has ${task.specs.length} spec(s). A draft proposes a whole new list (you review it before anything changes).`, { modal: true }, replace);
+      const p = await notify.warn(`SpecWeave: ${taskId} has ${task.specs.length} spec(s). A draft proposes a whole new list (you review it before anything changes).`, { modal: true }, replace);
       if (p !== replace) return { status: 'cancelled' };
       force = true;
     }
@@ -59,7 +60,7 @@ export function registerDraftSpecs(d: DraftCommandDeps, store: DisposableStore):
       curator = d.owner.requireCurator();
     } catch (e) {
       if (!(e instanceof CuratorRefusedError)) throw e;
-      void vscode.window.showErrorMessage(`SpecWeave: drafting specs needs your curator name: ${e.message}.`);
+      void notify.error(`SpecWeave: drafting specs needs your curator name: ${e.message}.`);
       return { status: 'no-curator' };
     }
     const client = endpoint.client();
@@ -94,17 +95,17 @@ export function registerDraftSpecs(d: DraftCommandDeps, store: DisposableStore):
     );
     if (!outcome) return { status: 'cancelled' };
     if (outcome.status === 'failed') {
-      void vscode.window.showErrorMessage(`SpecWeave: no spec draft for ${taskId}: ${outcome.message}`);
+      void notify.error(`SpecWeave: no spec draft for ${taskId}: ${outcome.message}`);
       return outcome;
     }
     if (outcome.status === 'skipped') {
-      void vscode.window.showWarningMessage(`SpecWeave: ${taskId} not drafted: ${outcome.message}`);
+      void notify.warn(`SpecWeave: ${taskId} not drafted: ${outcome.message}`);
       return outcome;
     }
     await vscode.commands.executeCommand(REPAIR_CMD.review, taskId, outcome.record.id);
     const rejected = outcome.rejections.length ? ` ${outcome.rejections.length} rejected: ${outcome.rejections.map((r) => r.reason).join('; ')}.` : '';
     const [accept, reject] = ['Accept', 'Reject'];
-    void vscode.window.showInformationMessage(`SpecWeave: ${outcome.specs} spec(s) drafted for ${taskId}.${rejected} Review the diff of task.json, edit the suggested side if needed, then accept or reject.`, accept, reject).then((p) => {
+    void notify.info(`SpecWeave: ${outcome.specs} spec(s) drafted for ${taskId}.${rejected} Review the diff of task.json, edit the suggested side if needed, then accept or reject.`, accept, reject).then((p) => {
       if (p === accept) void vscode.commands.executeCommand(REPAIR_CMD.accept, taskId, outcome.record.id);
       else if (p === reject) void vscode.commands.executeCommand(REPAIR_CMD.reject, taskId, outcome.record.id);
     });

@@ -9,6 +9,7 @@ import { noImageReason } from '../../core/dataset';
 import { imageRefProblem, setTaskImage } from '../../app/setTaskImage';
 import { StringDecoder } from 'node:string_decoder';
 import * as vscode from 'vscode';
+import { notify } from '../notify';
 import { EngineUnavailableError } from '../../adapters/docker/engine';
 import type { VerifyRequest } from '../../adapters/docker/verifyService';
 import { sweepAtStartup } from '../../adapters/docker/sweep';
@@ -517,7 +518,7 @@ export class VerifierController implements vscode.Disposable {
     if (!(await requireTrust('Running the verifier'))) return { ...result, state: 'untrusted', message: UNTRUSTED_REASON };
     const root = this.d.owner.tasks.root;
     if (!root) {
-      void vscode.window.showWarningMessage('SpecWeave: open a dataset first: the verifier runs its tasks.');
+      void notify.warn('SpecWeave: open a dataset first: the verifier runs its tasks.');
       return { ...result, state: 'no-dataset', message: 'No dataset is open.' };
     }
     const notes: string[] = [];
@@ -527,7 +528,7 @@ export class VerifierController implements vscode.Disposable {
     if (noImage.length > 0) this.offerSetImage(noImage);
     if (requests.length === 0) {
       const message = notes.join(' ') || 'Nothing to verify.';
-      if (noImage.length === 0) void vscode.window.showInformationMessage(`SpecWeave: ${message}`);
+      if (noImage.length === 0) void notify.info(`SpecWeave: ${message}`);
       return { ...result, state: 'nothing', message };
     }
     const backend = backendFromSettings(readSettings());
@@ -602,7 +603,7 @@ export class VerifierController implements vscode.Disposable {
     const what = taskIds.length === 1 ? `Task ${first} names no image` : `${taskIds.length} tasks name no image (${taskIds.slice(0, 3).join(', ')}${taskIds.length > 3 ? '…' : ''})`;
     const where = task ? `: set environment.image in ${task.dir}/task.json or defaults.image in specweave.json` : '';
     const action = 'Set Image…';
-    void vscode.window.showErrorMessage(`SpecWeave: ${what}, so the verifier cannot run it${where}.`, action).then((p) => {
+    void notify.error(`SpecWeave: ${what}, so the verifier cannot run it${where}.`, action).then((p) => {
       if (p === action) void vscode.commands.executeCommand(VERIFIER_CMD.setImage, first);
     });
   }
@@ -616,7 +617,7 @@ export class VerifierController implements vscode.Disposable {
     const taskId = typeof arg === 'string' ? arg : nodesOf(arg, undefined)[0]?.taskId ?? this.activeTaskId();
     const task = taskId ? this.d.owner.tasks.task(taskId) : undefined;
     if (!root || !task) {
-      void vscode.window.showWarningMessage('SpecWeave: open a task first: Set Image… writes the image of one task.');
+      void notify.warn('SpecWeave: open a task first: Set Image… writes the image of one task.');
       return undefined;
     }
     const image = typeof given === 'string' ? given : await vscode.window.showInputBox({
@@ -631,17 +632,17 @@ export class VerifierController implements vscode.Disposable {
       const file = setTaskImage(root, task, image.trim());
       this.line(`${task.id}: environment.image set to ${image.trim()} in ${file}`);
       this.d.owner.refreshTasks([task.id]);
-      void vscode.window.showInformationMessage(`SpecWeave: task ${task.id} now runs in ${image.trim()}.`);
+      void notify.info(`SpecWeave: task ${task.id} now runs in ${image.trim()}.`);
       return { file, image: image.trim() };
     } catch (e) {
-      void vscode.window.showErrorMessage(`SpecWeave: cannot set the image of ${task.id}: ${errorText(e)}`);
+      void notify.error(`SpecWeave: cannot set the image of ${task.id}: ${errorText(e)}`);
       return undefined;
     }
   }
 
   private engineProblem(message: string): void {
     const [settings, log] = ['Open Settings', 'Show Log'];
-    void vscode.window.showErrorMessage(`SpecWeave: the verifier cannot run. ${message}`, settings, log).then((p) => {
+    void notify.error(`SpecWeave: the verifier cannot run. ${message}`, settings, log).then((p) => {
       if (p === settings) void vscode.commands.executeCommand('workbench.action.openSettings', 'specweave.docker.host');
       else if (p === log) this.output.show(true);
     });
@@ -659,7 +660,7 @@ export class VerifierController implements vscode.Disposable {
     const taskIds = [...new Set(sel.map((s) => s.taskId))];
     const [results, log] = ['Show Results', 'Show Log'];
     const buttons = taskIds.length === 1 && r.runs.length > 0 ? [results, log] : [log];
-    const show = r.errors.length > 0 ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    const show = r.errors.length > 0 ? notify.warn : notify.info;
     void show(`SpecWeave ${text}`, ...buttons).then((p) => {
       if (p === results && taskIds[0]) void this.showResults(taskIds[0]);
       else if (p === log) this.output.show(true);
@@ -675,7 +676,7 @@ export class VerifierController implements vscode.Disposable {
     const p = this.slot?.service.queue.progress();
     const n = p ? p.running + p.queued : 0;
     if (n === 0) {
-      void vscode.window.showInformationMessage('SpecWeave: no verifier run to cancel.');
+      void notify.info('SpecWeave: no verifier run to cancel.');
       return 0;
     }
     this.line(`cancelling ${n} run(s): queued ones are dropped, running containers are killed and removed`);

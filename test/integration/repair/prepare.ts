@@ -33,8 +33,8 @@ export function verifyAndLabel(projectRoot: string, root: string, node = process
   }
 }
 
-/** The good repair as a reply: the test file with TB3 loosened, read from the base commit and the test patch. */
-export function goodReply(root: string, applyPatch: (patch: string, base: string) => string): string {
+/** The good repair as a reply: the test file with TB3 loosened, read from the base commit and the test patch (`summary`: the model's own words instead of the default). */
+export function goodReply(root: string, applyPatch: (patch: string, base: string) => string, o: { summary?: string } = {}): string {
   const task = JSON.parse(fs.readFileSync(path.join(root, 'tasks', FN_TASK, 'task.json'), 'utf8')) as { repo: { path: string; baseCommit: string } };
   const repo = path.resolve(root, task.repo.path);
   const base = execFileSync('git', ['-C', repo, 'show', `${task.repo.baseCommit}:${TEST_FILE}`], { encoding: 'utf8' });
@@ -43,7 +43,7 @@ export function goodReply(root: string, applyPatch: (patch: string, base: string
   return JSON.stringify({
     refusal: null,
     target: 'tests',
-    summary: 'Loosen TB3 to what B5 asks: the report names the file and the 1-based line number',
+    summary: o.summary ?? 'Loosen TB3 to what B5 asks: the report names the file and the 1-based line number',
     rationale: 'TB3 pins one exact stderr wording that neither the request nor B5 states; the claude-code attempt reports "log.txt, line 3" and fails only because of the wording.',
     request: null,
     specs: null,
