@@ -36,9 +36,14 @@ const NO_KEY: NoKeyMessage = (baseUrl) => `no API key for ${baseUrl}.`;
 const openNotices = new Map<string, { id: number; continueWith: (() => void) | undefined }>();
 let lastNoticeId = 0;
 
+/** The repair endpoint's key as stored (trimmed), or undefined when there is none. */
+async function readKey(secrets: vscode.SecretStorage): Promise<string | undefined> {
+  return (await secrets.get(REPAIR_KEY_SECRET))?.trim() || undefined;
+}
+
 /** Whether the repair endpoint's secret holds a key now. */
 async function hasKey(secrets: vscode.SecretStorage): Promise<boolean> {
-  return Boolean((await secrets.get(REPAIR_KEY_SECRET))?.trim());
+  return (await readKey(secrets)) !== undefined;
 }
 
 /** A `command:` link of a notification (its arguments as the URI's JSON query). */
@@ -110,7 +115,7 @@ export async function repairEndpoint(
   o: { continueWith?: () => void } = {},
 ): Promise<RepairEndpoint | undefined> {
   const settings = readRepairSettings();
-  const apiKey = (await secrets.get(REPAIR_KEY_SECRET))?.trim() || undefined;
+  const apiKey = await readKey(secrets);
   redactor.add(apiKey);
   if (!apiKey && settings.baseUrl === DEFAULT_SETTINGS.baseUrl) {
     showNoKeyNotice(secrets, noKey(settings.baseUrl), o.continueWith);
