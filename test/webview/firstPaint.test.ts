@@ -57,6 +57,20 @@ test('a first model the first script cannot draw still starts the app, which sho
   await page.close();
 });
 
+test('a page loaded hidden (it paints nothing) still starts the app once its bundle block is parsed', async () => {
+  const page = await h.browser.newPage({ viewport: { width: 1600, height: 1000 } });
+  page.on('pageerror', (e) => h.errors.push(`pageerror: ${e.message}`));
+  // As a webview loaded behind another editor reports it.
+  await page.addInitScript(`Object.defineProperty(Document.prototype, 'visibilityState', { get: () => 'hidden' })`);
+  await page.goto(`${h.server.url}/?fixture=standard&theme=dark&first=1`);
+  // Before: the first script started the bundle as the page was parsed, before the parser reached the bundle's block,
+  // and the app never ran.
+  await page.locator('[data-testid="region-request"]').waitFor({ timeout: 10_000 });
+  assert.equal(await page.evaluate(`document.visibilityState`), 'hidden');
+  assert.deepEqual(h.errors, []);
+  await page.close();
+});
+
 test('after the first paint the host\'s init and its pushes land as ever', async () => {
   const page = await h.open({ query: 'first=1' });
   await waitUntil(page, (g) => g.__fakeHost.readies === 1);

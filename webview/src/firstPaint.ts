@@ -25,10 +25,13 @@ function firstModel(): TaskViewModel | undefined {
   }
 }
 
-/** The title line and the request region, where the app's layout puts them (a popped-out region's page waits for the app). */
-function paint(m: TaskViewModel): void {
+/**
+ * The title line and the request region, where the app's layout puts them (a popped-out region's page waits for the
+ * app); whether they were drawn.
+ */
+function paint(m: TaskViewModel): boolean {
   const app = document.getElementById('app');
-  if (!app || document.body.dataset.region) return;
+  if (!app || document.body.dataset.region) return false;
   render(
     html`<div class="first-paint" data-testid="first-paint">
       <header class="task-header">
@@ -49,6 +52,7 @@ function paint(m: TaskViewModel): void {
     app,
   );
   performance.mark('specweave.firstRegion');
+  return true;
 }
 
 /** Starts the app bundle: a module script with this page's nonce, made from the inert block's text. */
@@ -63,16 +67,28 @@ function startBundle(): void {
   document.body.append(s);
 }
 
-const m = firstModel();
-if (m) {
-  // Whatever this model holds (the app normalizes it; this script does not), the bundle still starts.
+/** Draws the first region; whatever the model holds (the app normalizes it, this script does not), false on failure. */
+function tryPaint(m: TaskViewModel): boolean {
   try {
-    paint(m);
+    return paint(m);
   } catch {
     document.getElementById('app')?.replaceChildren();
+    return false;
   }
 }
+
+/**
+ * Starts the bundle once its block is in the document: this script runs while the page is parsed, before the parser
+ * has reached the block after it (started then, the page would never have started).
+ */
+function startWhenParsed(): void {
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', startBundle, { once: true });
+  else startBundle();
+}
+
+const m = firstModel();
+const drawn = m !== undefined && tryPaint(m);
 // After the frame that paints the first region (a requestAnimationFrame callback runs before its frame's paint; the
-// task after it, after); a page that is not shown paints nothing, so it starts at once.
-if (m && document.visibilityState === 'visible') requestAnimationFrame(() => setTimeout(startBundle, 0));
-else startBundle();
+// task after it, after). Nothing drawn, or a page that is not shown (it paints nothing): as soon as it is parsed.
+if (drawn && document.visibilityState === 'visible') requestAnimationFrame(() => setTimeout(startWhenParsed, 0));
+else startWhenParsed();

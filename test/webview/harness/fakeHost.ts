@@ -16,6 +16,8 @@ interface El {
   tagName: string;
   shadowRoot: Root | null;
   attributes: ArrayLike<{ name: string; value: string }>;
+  parentElement?: unknown;
+  textContent?: string | null;
 }
 interface Root {
   querySelectorAll(selector: string): ArrayLike<El>;
@@ -26,7 +28,7 @@ interface PageGlobal {
   __pwned?: unknown;
   location: { search: string };
   sessionStorage: { getItem(k: string): string | null; setItem(k: string, v: string): void; removeItem(k: string): void };
-  document: Root & { addEventListener(type: string, fn: (e: { violatedDirective: string; blockedURI: string; sourceFile: string }) => void): void };
+  document: Root & { body?: unknown; getElementById(id: string): { textContent: string | null } | null; addEventListener(type: string, fn: (e: { violatedDirective: string; blockedURI: string; sourceFile: string }) => void): void };
   dispatchEvent(e: unknown): boolean;
   MessageEvent: new (type: string, init: { data: unknown }) => unknown;
   structuredClone<T>(v: T): T;
@@ -458,15 +460,20 @@ function dangerous(root: Root, out: string[] = []): string[] {
   return out;
 }
 
-/** The page's own elements (the head, the scripts at the end of the body), as they were when it loaded. */
+/**
+ * The page's own elements (the head, the scripts at the end of the body), as they were when it loaded, and the app
+ * bundle's script that the page's first script makes from its inert block (as the page is parsed, or just after).
+ */
 const ours = new Set<El>();
+let bundleText: string | undefined;
 g.document.addEventListener('DOMContentLoaded', () => {
   const own = g.document.querySelectorAll('head *, body > script');
   for (let i = 0; i < own.length; i++) ours.add(own[i]!);
+  bundleText = g.document.getElementById('specweave-bundle')?.textContent ?? undefined;
 });
 
 function isOurs(e: El): boolean {
-  return ours.has(e);
+  return ours.has(e) || (bundleText !== undefined && e.tagName === 'SCRIPT' && e.parentElement === g.document.body && e.textContent === bundleText);
 }
 
 g.__fakeHost = {
